@@ -1,0 +1,87 @@
+"""Static facts about the four rules: ids, titles, the burn APIs each is about, docs.
+
+Importable without tree-sitter, so the catalog can bind records to rules cheaply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from panic_lens.rules.base import Severity
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """What a rule is about. `apis` are the burn names a record half must mention to bind."""
+
+    id: str
+    title: str
+    summary: str
+    apis: tuple[str, ...]
+    default_severity: Severity
+
+    @property
+    def doc_path(self) -> Path:
+        """The rule's Markdown page, shipped in the wheel or read from the source tree."""
+        return docs_root() / f"{self.id}.md"
+
+    @property
+    def doc_uri(self) -> str:
+        return self.doc_path.resolve().as_uri()
+
+
+CTC = RuleInfo(
+    id="ctc-target-capacity",
+    title="ctc_loss targets wider than the cubecl kernel's alpha capacity",
+    summary=(
+        "burn's cubecl ctc_loss kernels assert 2 * S + 1 <= 8192, where S is the padded width of "
+        "the targets tensor: a width of 4096 or more panics on cuda, rocm, wgpu, vulkan, metal, "
+        "webgpu and cpu."
+    ),
+    apis=("ctc_loss", "ctc_loss_backward", "CTCLoss", "CTCLossConfig", "ctc_alpha_beta",
+          "SHARED_ALPHA_CAPACITY", "max_target_len"),
+    default_severity=Severity.ERROR,
+)
+ASYNC_POLICY = RuleInfo(
+    id="async-policy-load-record",
+    title="load_record on burn-rl's AsyncPolicy",
+    summary=(
+        "Policy::load_record on burn_rl::AsyncPolicy is unimplemented!() and always panics; load "
+        "the record on the inner policy before wrapping it, or use p.update(p.state().load_record(r))."
+    ),
+    apis=("AsyncPolicy",),
+    default_severity=Severity.ERROR,
+)
+ROUTER = RuleInfo(
+    id="router-unsupported-dtype",
+    title="RouterChannel::change_client_backend with a dtype it cannot move",
+    summary=(
+        "The default RouterChannel::change_client_backend handles float, signed int and bool "
+        "tensors only; unsigned ints (U8..U64) and quantized tensors hit unimplemented!()."
+    ),
+    apis=("change_client_backend", "RouterChannel", "change_backend_float", "change_backend_int"),
+    default_severity=Severity.WARNING,
+)
+INTERPOLATE = RuleInfo(
+    id="interpolate-backward-mode",
+    title="interpolate backward in a mode with no backward kernel",
+    summary=(
+        "On cubecl backends only Nearest and NearestExact interpolation have a backward kernel; "
+        "Bilinear, Bicubic and Lanczos3 (nn: Linear, Cubic, Lanczos) panic in the backward pass."
+    ),
+    apis=("interpolate", "interpolate_backward", "InterpolateMode", "InterpolateOptions",
+          "Interpolate1d", "Interpolate2d"),
+    default_severity=Severity.WARNING,
+)
+
+RULES: tuple[RuleInfo, ...] = (CTC, ASYNC_POLICY, ROUTER, INTERPOLATE)
+RULES_BY_ID: dict[str, RuleInfo] = {r.id: r for r in RULES}
+SUPPRESSION_RULE = "panic-lens-suppression"  # hints about `// panic-lens: allow(..)` comments
+
+
+def docs_root() -> Path:
+    """docs/rules inside the installed package, else in the source checkout."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "_docs" / "rules"
+    return packaged if packaged.is_dir() else here.parent.parent / "docs" / "rules"

@@ -1,0 +1,131 @@
+"""Settings: one dataclass tree with defaults, read from Cargo.toml metadata, LSP or CLI flags.
+
+The same keys everywhere (camelCase, as VS Code's `panicLens.*` settings spell them):
+
+    severity      {rule-id: "error" | "warning" | "information" | "hint" | "off"}
+    records       [paths of extra record files or folders]
+    scope         "workspace" | "openFiles"
+    ctcCapacity   the kernel's alpha capacity, for patched burn builds (default 8192)
+    logLevel      "error" | "warning" | "info" | "debug"
+
+Invalid values produce a message and fall back to the default for that key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from panic_lens.rules.base import Severity
+from panic_lens.rules.meta import RULES_BY_ID
+
+SCOPES = ("workspace", "openFiles")
+LOG_LEVELS = ("error", "warning", "info", "debug")
+DEFAULT_CTC_CAPACITY = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Effective settings. `severity` maps a rule id to a Severity, or None when turned off."""
+
+    severity: tuple[tuple[str, Severity | None], ...] = ()
+    records: tuple[str, ...] = ()
+    scope: str = "workspace"
+    ctc_capacity: int = DEFAULT_CTC_CAPACITY
+    log_level: str = "info"
+
+    def severity_for(self, rule: str) -> Severity | None | bool:
+        """The configured override for `rule`: a Severity, None (off), or False (no override)."""
+        for rid, sev in self.severity:
+            if rid == rule:
+                return sev
+        return False
+
+    def cache_key(self) -> str:
+        """A stable text that changes whenever analysis results could change."""
+        sev = ",".join(f"{r}={s.value if s else 'off'}" for r, s in sorted(self.severity))
+        return f"sev[{sev}];cap={self.ctc_capacity};records={'|'.join(self.records)}"
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsResult:
+    settings: Settings
+    errors: tuple[str, ...] = field(default=())
+
+
+def parse_settings(raw: Mapping[str, Any] | None, base: Settings | None = None) -> SettingsResult:
+    """Read the keys above from `raw` on top of `base` (defaults when None).
+
+    Unknown keys are ignored (clients send their own); a bad value is reported and skipped.
+    """
+    settings = base or Settings()
+    if not raw:
+        return SettingsResult(settings)
+    if not isinstance(raw, Mapping):
+        return SettingsResult(settings, (f"settings: expected an object, got {type(raw).__name__}",))
+    errors: list[str] = []
+    for key, reader in _READERS.items():
+        if key in raw and raw[key] is not None:
+            try:
+                settings = reader(settings, raw[key])
+            except (TypeError, ValueError) as exc:
+                errors.append(f"settings.{key}: {exc}; using the default")
+    return SettingsResult(settings, tuple(errors))
+
+
+def _read_severity(s: Settings, value: Any) -> Settings:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"expected an object of rule id -> severity, got {value!r}")
+    merged = dict(s.severity)
+    for rule, sev in value.items():
+        if rule not in RULES_BY_ID:
+            raise ValueError(f"unknown rule {rule!r} (known: {', '.join(RULES_BY_ID)})")
+        if not isinstance(sev, str):
+            raise TypeError(f"severity of {rule} must be a string, got {sev!r}")
+        merged[rule] = None if sev.strip().lower() == "off" else _severity(sev)
+    return replace(s, severity=tuple(sorted(merged.items())))
+
+
+def _severity(text: str) -> Severity:
+    try:
+        return Severity.parse(text)
+    except ValueError:
+        raise ValueError(
+            f"unknown severity {text!r} (use error, warning, information, hint or off)"
+        ) from None
+
+
+def _read_records(s: Settings, value: Any) -> Settings:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"expected a list of paths, got {value!r}")
+    return replace(s, records=tuple(value))
+
+
+def _read_scope(s: Settings, value: Any) -> Settings:
+    if value not in SCOPES:
+        raise ValueError(f"expected one of {', '.join(SCOPES)}, got {value!r}")
+    return replace(s, scope=value)
+
+
+def _read_capacity(s: Settings, value: Any) -> Settings:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 3:
+        raise ValueError(f"expected an integer of at least 3, got {value!r}")
+    return replace(s, ctc_capacity=value)
+
+
+def _read_log_level(s: Settings, value: Any) -> Settings:
+    if not isinstance(value, str) or value.lower() not in LOG_LEVELS:
+        raise ValueError(f"expected one of {', '.join(LOG_LEVELS)}, got {value!r}")
+    return replace(s, log_level=value.lower())
+
+
+_READERS = {
+    "severity": _read_severity,
+    "records": _read_records,
+    "scope": _read_scope,
+    "ctcCapacity": _read_capacity,
+    "logLevel": _read_log_level,
+}
