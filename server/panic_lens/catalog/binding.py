@@ -1,0 +1,144 @@
+"""Binding each half of a record to the rules whose burn APIs it mentions.
+
+A half scores each rule by whole-identifier mentions of the rule's APIs (`RuleInfo.apis`),
+weighted by the field they occur in and by how distinctive the name is. A half binds to the
+rules scoring at least MIN_SCORE and at least DOMINANCE x the best score; equal scores bind
+to all of them (a tie is reported, never broken arbitrarily). Nothing here knows record ids.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+from panic_lens.catalog.model import Binding, Record
+from panic_lens.rules.meta import RULES, RuleInfo
+
+MIN_SCORE = 2.0  # e.g. one distinctive name in errorMessage, or three in sourceCode
+DOMINANCE = 0.5  # a second rule binds only when it is at least half as present as the first
+MAX_COUNT = 3  # repeating a name in one field adds evidence, but not without bound
+
+# How much a mention in each field says about what the half is about. Prose fields written
+# about the panic weigh most; code listings mention neighbouring APIs and weigh less.
+PANIC_WEIGHTS = {
+    "errorMessage": 3.0,
+    "messagePattern": 1.0,
+    "filePath": 2.0,
+    "sourceCode": 1.0,
+    "githubUrl": 0.5,
+}
+KNOWLEDGE_WEIGHTS = {
+    "documentation": 3.0,
+    "triggerScenarios": 3.0,
+    "commonSituations": 2.0,
+    "solutions": 2.0,
+    "exampleFix": 2.0,
+    "validationCode": 1.0,
+    "typeGuard": 1.0,
+    "tryCatchPattern": 1.0,
+    "preventionTips": 1.0,
+    "tags": 2.0,
+    "backgroundTag": 1.0,
+}
+
+
+def bind_record(record: Record) -> Binding:
+    """Bind the panic half and the knowledge half of `record` separately."""
+    return Binding(
+        panic_rules=pick(score_half(panic_fields(record), PANIC_WEIGHTS)),
+        knowledge_rules=pick(score_half(knowledge_fields(record), KNOWLEDGE_WEIGHTS)),
+    )
+
+
+def panic_fields(record: Record) -> dict[str, str]:
+    p = record.panic
+    return _texts(
+        errorMessage=p.error_message,
+        messagePattern=p.message_pattern,
+        filePath=p.file_path,
+        sourceCode=p.source_code,
+        githubUrl=p.github_url,
+    )
+
+
+def knowledge_fields(record: Record) -> dict[str, str]:
+    k = record.knowledge
+    return _texts(
+        documentation=k.documentation,
+        triggerScenarios=k.trigger_scenarios,
+        commonSituations=k.common_situations,
+        solutions="\n".join(k.solutions),
+        exampleFix=k.example_fix,
+        validationCode=k.validation_code,
+        typeGuard=k.type_guard,
+        tryCatchPattern=k.try_catch_pattern,
+        preventionTips="\n".join(k.prevention_tips),
+        tags="\n".join(k.tags),
+        backgroundTag=k.background_tag,
+    )
+
+
+def score_half(
+    fields: Mapping[str, str], weights: Mapping[str, float], rules: Iterable[RuleInfo] = RULES
+) -> dict[str, float]:
+    """Each rule's score for one half (rules with no mention are left out)."""
+    scores: dict[str, float] = {}
+    for rule in rules:
+        total = sum(weights.get(name, 0.0) * _mentions(rule, text) for name, text in fields.items())
+        if total > 0:
+            scores[rule.id] = total
+    return scores
+
+
+def pick(scores: Mapping[str, float]) -> tuple[str, ...]:
+    """The dominant rule ids, best first; ties keep the rule registry's order."""
+    if not scores:
+        return ()
+    floor = max(MIN_SCORE, DOMINANCE * max(scores.values()))
+    order = {rule.id: i for i, rule in enumerate(RULES)}
+    kept = [rid for rid, score in scores.items() if score >= floor]
+    return tuple(sorted(kept, key=lambda rid: (-scores[rid], order.get(rid, len(order)))))
+
+
+def _mentions(rule: RuleInfo, text: str) -> float:
+    """Weighted, capped count of whole-identifier mentions of the rule's APIs in `text`."""
+    counts: dict[str, int] = {}
+    for m in _api_regex(rule.apis).finditer(text):
+        name = _canonical(rule.apis, m.group(0))
+        counts[name] = counts.get(name, 0) + 1
+    return sum(api_weight(name) * min(n, MAX_COUNT) for name, n in counts.items())
+
+
+def api_weight(name: str) -> float:
+    """Distinctive identifiers (snake_case, CamelCase) weigh 1; a plain word such as
+    `interpolate` also occurs in prose about other things, so it weighs 0.5."""
+    distinctive = (
+        "_" in name or any(c.isupper() for c in name[1:]) or any(c.isdigit() for c in name)
+    )
+    return 1.0 if distinctive else 0.5
+
+
+@lru_cache(maxsize=32)
+def _api_regex(apis: tuple[str, ...]) -> re.Pattern[str]:
+    # Each API also matches in snake_case (AsyncPolicy -> async_policy), as file paths spell it.
+    forms = sorted({f for api in apis for f in (api, snake_case(api))}, key=len, reverse=True)
+    body = "|".join(re.escape(f) for f in forms)
+    return re.compile(rf"(?<![A-Za-z0-9_])(?:{body})(?![A-Za-z0-9_])")
+
+
+def _canonical(apis: tuple[str, ...], found: str) -> str:
+    for api in apis:
+        if found in (api, snake_case(api)):
+            return api
+    return found
+
+
+def snake_case(name: str) -> str:
+    """`AsyncPolicy` -> `async_policy`, `CTCLoss` -> `ctc_loss`; snake names are unchanged."""
+    out = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name)
+    return out.lower()
+
+
+def _texts(**fields: str | None) -> dict[str, str]:
+    return {name: text for name, text in fields.items() if text}

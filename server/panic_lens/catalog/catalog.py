@@ -1,0 +1,116 @@
+"""The Catalog: validated records, each half bound to rules, advisories and explain.
+
+`load_catalog` never raises on bad data: it returns the catalog of the good records plus a
+RecordError for every file, line or field that could not be used.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from panic_lens.catalog.advisories import advisories_for
+from panic_lens.catalog.binding import bind_record
+from panic_lens.catalog.explain import DEFAULT_TIMEOUT, ExplainIndex, ExplainResult
+from panic_lens.catalog.lines import Lines
+from panic_lens.catalog.load import default_records_root, read_records, record_files
+from panic_lens.catalog.model import Advisory, Binding, Match, Record, RecordError, RuleMatch
+from panic_lens.catalog.runtime import find_runtime_texts
+
+
+class Catalog:
+    """Records by id, in load order. The explain index is built on first use."""
+
+    def __init__(self, records: Iterable[Record] = ()) -> None:
+        self.records: tuple[Record, ...] = tuple(records)
+        self._by_id = {r.id: r for r in self.records}
+        self._bindings = {r.id: bind_record(r) for r in self.records}
+        self._index: ExplainIndex | None = None
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def get(self, record_id: str) -> Record | None:
+        return self._by_id.get(record_id)
+
+    def binding(self, record_id: str) -> Binding:
+        """The rules each half of the record is bound to (empty Binding for unknown ids)."""
+        return self._bindings.get(record_id, Binding())
+
+    def record_ids_for_rule(self, rule_id: str) -> tuple[str, ...]:
+        """Records with either half bound to `rule_id`; `binding()` says which half."""
+        return tuple(r.id for r in self.records if rule_id in self._bindings[r.id].rules)
+
+    def panic_record_ids(self, rule_id: str) -> tuple[str, ...]:
+        """Records whose panic site (message, burn source location) is the rule's panic."""
+        return tuple(r.id for r in self.records if rule_id in self._bindings[r.id].panic_rules)
+
+    def knowledge_record_ids(self, rule_id: str) -> tuple[str, ...]:
+        """Records whose knowledge (causes, solutions) is about the rule's panic."""
+        return tuple(r.id for r in self.records if rule_id in self._bindings[r.id].knowledge_rules)
+
+    def advisories(self, record_id: str) -> tuple[Advisory, ...]:
+        """Known errors in the record's knowledge fields, to show next to those fields."""
+        record = self.get(record_id)
+        return advisories_for(record) if record else ()
+
+    def advisories_for(self, record_id: str) -> tuple[Advisory, ...]:
+        """The same as `advisories` (the name the server reads)."""
+        return self.advisories(record_id)
+
+    def never_apply(self, record_id: str, field: str) -> bool:
+        """True when `field` of the record must never become a machine-applicable fix."""
+        return any(a.field == field and a.never_apply for a in self.advisories(record_id))
+
+    def explain(self, text: str, *, timeout: float = DEFAULT_TIMEOUT) -> list[Match]:
+        """Records whose messagePattern matches a line of `text`, by line then id."""
+        return self.explain_patterns(text, timeout=timeout).matches
+
+    def explain_patterns(self, text: str, *, timeout: float = DEFAULT_TIMEOUT) -> ExplainResult:
+        """Like `explain`, plus the ids of patterns skipped after a timeout."""
+        if self._index is None:
+            self._index = ExplainIndex([(r.id, r.panic.message_pattern) for r in self.records])
+        return self._index.search(text, timeout=timeout)
+
+    def explain_rules(self, text: str, *, timeout: float = 1.0) -> list[RuleMatch]:
+        """Lines that show a rule's known runtime text, with the records whose knowledge
+        half is bound to that rule (found even when no record's pattern matches)."""
+        return [
+            RuleMatch(h.rule, h.line_no, h.line, h.span, self.knowledge_record_ids(h.rule), h.note)
+            for h in find_runtime_texts(Lines(text), timeout)
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadResult:
+    catalog: Catalog
+    errors: tuple[RecordError, ...]
+
+
+def load_catalog(
+    paths: Sequence[str | os.PathLike[str]] = (), *, include_default: bool = True
+) -> LoadResult:
+    """Load the shipped records (unless told not to) and then `paths`, files or folders.
+
+    A file named twice is read once; a repeated record id is an error and the first one wins.
+    """
+    roots = [default_records_root(), *paths] if include_default else list(paths)
+    files, errors = record_files(roots)
+    records: dict[str, Record] = {}
+    for file in files:
+        for item in read_records(file):
+            if isinstance(item, RecordError):
+                errors.append(item)
+            elif item.id in records:
+                errors.append(_duplicate(item, records[item.id]))
+            else:
+                records[item.id] = item
+    return LoadResult(Catalog(records.values()), tuple(errors))
+
+
+def _duplicate(record: Record, first: Record) -> RecordError:
+    where = f"{first.origin.path}:{first.origin.line}"
+    return RecordError(
+        record.origin.path, record.origin.line, record.id, "id", f"duplicate id, first at {where}"
+    )

@@ -1,0 +1,91 @@
+"""Known runtime texts of each rule's panic, as data: what burn really prints.
+
+Records carry one messagePattern for their panic half only; a record whose knowledge half is
+about another panic (a split record) is found through these texts instead. Panic locations
+(`panicked at .../async_policy.rs:320:9:`) count too, for panics whose message says little
+(`not implemented`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import regex
+
+from panic_lens.catalog.lines import Lines
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeText:
+    rule: str
+    pattern: str
+    note: str
+
+
+_CRATE_FILE = r"burn-{crate}[^\s:]*[/\\](?:src[/\\])?{path}:\d+(?::\d+)?"
+
+RUNTIME_TEXTS: tuple[RuntimeText, ...] = (
+    RuntimeText(
+        "ctc-target-capacity",
+        r"ctc_loss(?:_backward)?: 2 \* max_target_len \+ 1 = \d+ exceeds the kernel's "
+        r"shared-memory alpha capacity \(\d+\)",
+        "cubecl ctc_loss capacity assert: the targets tensor is 4096 or more wide",
+    ),
+    RuntimeText(
+        "async-policy-load-record",
+        r"not implemented: Not implemented yet\. Please load the record on the inner policy "
+        r"before creating an async policy\.",
+        "Policy::load_record called on burn-rl's AsyncPolicy",
+    ),
+    RuntimeText(
+        "async-policy-load-record",
+        _CRATE_FILE.format(crate="rl", path=r"policy[/\\]async_policy\.rs"),
+        "panic raised in burn-rl's async_policy.rs (in v0.21 the text was `not yet implemented`)",
+    ),
+    RuntimeText(
+        "router-unsupported-dtype",
+        _CRATE_FILE.format(crate="router", path=r"channel[/\\]base\.rs"),
+        "panic raised in RouterChannel::change_client_backend (runtime text `not implemented`): "
+        "a tensor whose dtype it cannot move, such as an unsigned int",
+    ),
+    RuntimeText(
+        "interpolate-backward-mode",
+        r"interpolate_backward kernel failed \(",
+        "cubecl interpolate backward: the interpolation mode has no backward kernel",
+    ),
+    RuntimeText(
+        "interpolate-backward-mode",
+        r"(?:bilinear|bicubic|lanczos3) interpolation backward is not supported by JIT backend",
+        "cubecl interpolate backward (v0.21 text): the mode has no backward kernel",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeHit:
+    rule: str
+    line_no: int
+    line: str
+    span: tuple[int, int]
+    note: str
+
+
+def find_runtime_texts(lines: Lines, timeout: float) -> list[RuntimeHit]:
+    """Every (rule, line) where a known runtime text occurs; the first match per line."""
+    hits: dict[tuple[str, int], RuntimeHit] = {}
+    for known in RUNTIME_TEXTS:
+        for m in _compiled(known.pattern).finditer(lines.text, timeout=timeout):
+            number = lines.line_of(m.start())
+            if (known.rule, number) not in hits:
+                start = lines.start_of(number)
+                span = (m.start() - start, m.end() - start)
+                hits[(known.rule, number)] = RuntimeHit(
+                    known.rule, number, lines.line(number), span, known.note
+                )
+    return sorted(hits.values(), key=lambda h: (h.line_no, h.rule))
+
+
+@cache
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    return regex.compile(pattern)
