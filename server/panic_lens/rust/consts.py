@@ -1,0 +1,352 @@
+"""Static integers and tensor shapes: literals, consts of the file and the crate, let-bound values.
+
+`eval_int` and `shape_of` answer only what the source states; anything computed at run time
+gives None, so a rule built on them stays silent instead of guessing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from panic_lens.rules.base import Span
+from panic_lens.rust.locals import find_binding
+from panic_lens.rust.syntax import Node, child_by_field, node_text, parse, path_segments, span_of
+
+MAX_DEPTH = 24  # bounds const-to-const and let-to-let chains (and cycles like `const A = B`)
+# fmt: off
+_INT_SUFFIXES = ("usize", "isize", "u128", "i128", "u64", "i64", "u32", "i32", "u16", "i16",
+                 "u8", "i8")
+_PRIMITIVES = frozenset((*_INT_SUFFIXES, "f32", "f64", "char", "bool"))
+_BINARY = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}
+_TENSOR_CTORS = frozenset({"zeros", "ones", "empty", "full", "random", "arange"})
+# Methods that keep a tensor's shape: the width of `t.clone().to_device(d)` is the width of t.
+_SAME_SHAPE = frozenset({"clone", "to_device", "into_primitive", "detach", "require_grad",
+                         "set_require_grad", "int", "float", "cast", "abs", "neg", "add_scalar",
+                         "sub_scalar", "mul_scalar", "clamp", "contiguous"})
+# fmt: on
+
+
+@dataclass(frozen=True, slots=True)
+class IntFact:
+    """An integer known statically, and where it is written (`path` None: the same file)."""
+
+    value: int
+    origin: Span
+    note: str = ""  # e.g. "const MAX_LEN" or "let width"
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeFact:
+    """The dims of a tensor expression (None for a dim not known statically)."""
+
+    dims: tuple[IntFact | None, ...]
+    origin: Span
+    note: str = ""  # e.g. "Tensor::zeros", ".reshape", "TensorData::new"
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Ctx:
+    """One file as consts sees it: its bytes, its path, the crate's source folder."""
+
+    src: bytes
+    path: str | None
+    src_root: Path | None  # None: no crate-wide const lookup from this file
+    root: Node | None = None  # the parsed file, when the caller already has it
+
+
+def eval_int(node: Node | None, facts: Any) -> IntFact | None:
+    """The integer value of an expression, when the source states it."""
+    return _int(node, _ctx_of(facts), 0)
+
+
+def shape_of(node: Node | None, facts: Any) -> ShapeFact | None:
+    """The static shape of a tensor expression, following let-bound locals in the same fn."""
+    return _shape(node, _ctx_of(facts), 0)
+
+
+def _ctx_of(facts: Any) -> _Ctx:
+    path = getattr(facts, "path", None)
+    crate = getattr(facts, "crate", None)
+    manifest = getattr(crate, "manifest", None)
+    src_root = Path(manifest).parent / "src" if manifest else None
+    tree = getattr(facts, "tree", None)
+    root = tree.root_node if tree is not None else None
+    return _Ctx(facts.src, str(path) if path is not None else None, src_root, root)
+
+
+# --- integers -------------------------------------------------------------------------------
+
+
+def _int(node: Node | None, ctx: _Ctx, depth: int) -> IntFact | None:
+    if node is None or depth > MAX_DEPTH:
+        return None
+    kind = node.type
+    if kind == "integer_literal":
+        value = parse_int_literal(node_text(node, ctx.src))
+        return None if value is None else IntFact(value, span_of(node), path=ctx.path)
+    if kind in ("parenthesized_expression", "type_cast_expression"):
+        return _int(_first_inner(node), ctx, depth + 1)
+    if kind == "unary_expression" and node_text(node, ctx.src).startswith("-"):
+        neg = _int(_first_inner(node), ctx, depth + 1)
+        return None if neg is None else IntFact(-neg.value, span_of(node), path=ctx.path)
+    if kind == "binary_expression":
+        return _binary(node, ctx, depth)
+    if kind == "identifier":
+        return _named(node, ctx, depth)
+    if kind == "scoped_identifier":
+        segments = path_segments(node, ctx.src)
+        if not segments or (len(segments) > 1 and segments[-2] in _PRIMITIVES):
+            return None  # usize::MAX and friends: never a width anyone pads to
+        return _const_anywhere(segments[-1], ctx, depth)
+    return None
+
+
+def _first_inner(node: Node) -> Node | None:
+    inner = child_by_field(node, "value")
+    return inner if inner is not None else (node.named_children[0] if node.named_children else None)
+
+
+def parse_int_literal(text: str) -> int | None:
+    """`5_000usize` -> 5000, `0x1F` -> 31, `0b101` -> 5; None for anything else."""
+    text = text.replace("_", "").lower()
+    for suffix in _INT_SUFFIXES:
+        if text.endswith(suffix):  # no suffix starts with a hex digit, so 0xffu8 is safe
+            text = text[: -len(suffix)]
+            break
+    try:
+        return int(text, 0) if text[:2] in ("0x", "0o", "0b") else int(text, 10)
+    except ValueError:
+        return None
+
+
+def _binary(node: Node, ctx: _Ctx, depth: int) -> IntFact | None:
+    op = child_by_field(node, "operator")
+    fn = _BINARY.get(node_text(op, ctx.src)) if op is not None else None
+    if fn is None:
+        return None
+    left = _int(child_by_field(node, "left"), ctx, depth + 1)
+    right = _int(child_by_field(node, "right"), ctx, depth + 1) if left else None
+    if left is None or right is None:
+        return None
+    note = left.note if left.note and not right.note else right.note or left.note
+    return IntFact(fn(left.value, right.value), span_of(node), note, ctx.path)
+
+
+def _named(ident: Node, ctx: _Ctx, depth: int) -> IntFact | None:
+    name = node_text(ident, ctx.src)
+    found, value = local_value(ident, ctx.src)
+    if found:
+        fact = _int(value, ctx, depth + 1)
+        if fact is None or value is None:
+            return None
+        return IntFact(fact.value, span_of(value), f"let {name}", ctx.path)
+    return _const_anywhere(name, ctx, depth)
+
+
+def _const_anywhere(name: str, ctx: _Ctx, depth: int) -> IntFact | None:
+    """A const/static of this file, else of the crate; None when missing or ambiguous."""
+    root = ctx.root if ctx.root is not None else parse(ctx.src).root_node
+    facts = _consts_named(root, name, ctx, depth)
+    if facts is None:
+        for other in _crate_files(ctx, name):
+            found = _consts_named(other.root, name, other, depth) if other.root else None
+            if found is not None:
+                facts = (facts or []) + found
+    if not facts or len({f.value for f in facts}) != 1:
+        return None
+    return facts[0]
+
+
+def _consts_named(root: Node, name: str, ctx: _Ctx, depth: int) -> list[IntFact] | None:
+    """Values of the consts called `name` in one file: None when there is none; [] when one
+    exists but cannot be evaluated (the name is then unknown, not looked up elsewhere)."""
+    out: list[IntFact] | None = None
+    for item in _const_items(root, ctx.src, name):
+        value = child_by_field(item, "value")
+        fact = _int(value, ctx, depth + 1)
+        if fact is None or value is None:
+            return []
+        out = (out or []) + [IntFact(fact.value, span_of(value), f"const {name}", ctx.path)]
+    return out
+
+
+def _const_items(root: Node, src: bytes, name: str) -> Iterator[Node]:
+    """`const NAME` / `static NAME` items anywhere in the file (modules, impls, fn bodies)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("const_item", "static_item"):
+            ident = child_by_field(node, "name")
+            if ident is not None and node_text(ident, src) == name:
+                yield node
+            continue
+        stack.extend(reversed(node.named_children))
+
+
+# --- locals ---------------------------------------------------------------------------------
+
+
+def local_value(ident: Node, src: bytes) -> tuple[bool, Node | None]:
+    """(found, value) for the local `ident` names at its position inside a fn.
+
+    found=False: no local of that name (a const may apply). found=True with value None: a
+    parameter, a pattern or a branch binds it, so its value is not known statically.
+    """
+    binding = find_binding(ident, src)
+    if binding is None:
+        return False, None
+    return True, binding.value if binding.kind in ("let", "assign") else None
+
+
+# --- consts of the other files of the crate -------------------------------------------------
+
+_FILE_CACHE: dict[str, tuple[int, int, bytes, Any]] = {}  # path -> (mtime_ns, size, src, tree)
+
+
+def _crate_files(ctx: _Ctx, name: str) -> Iterator[_Ctx]:
+    """The crate's other source files that mention `name`, parsed once per mtime."""
+    if ctx.src_root is None or not ctx.src_root.is_dir():
+        return
+    needle = name.encode()
+    for dirpath, dirnames, filenames in os.walk(ctx.src_root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for file in sorted(filenames):
+            path = os.path.join(dirpath, file)
+            if not file.endswith(".rs") or _same_file(path, ctx.path):
+                continue
+            hit = _read_cached(path, needle)
+            if hit is not None:
+                yield _Ctx(hit[0], path, None, hit[1].root_node)
+
+
+def _same_file(a: str, b: str | None) -> bool:
+    return b is not None and os.path.abspath(a) == os.path.abspath(b)
+
+
+def _read_cached(path: str, needle: bytes) -> tuple[bytes, Any] | None:
+    """(src, tree) of a file that contains `needle`; files without it are never parsed."""
+    try:
+        st = os.stat(path)
+        hit = _FILE_CACHE.get(path)
+        if hit is None or hit[0] != st.st_mtime_ns or hit[1] != st.st_size:
+            with open(path, "rb") as fh:
+                hit = (st.st_mtime_ns, st.st_size, fh.read(), None)
+    except OSError:
+        return None
+    if needle not in hit[2]:
+        _FILE_CACHE[path] = hit
+        return None
+    if hit[3] is None:
+        hit = (*hit[:3], parse(hit[2]))
+    _FILE_CACHE[path] = hit
+    return hit[2], hit[3]
+
+
+# --- shapes ---------------------------------------------------------------------------------
+
+
+def _shape(node: Node | None, ctx: _Ctx, depth: int) -> ShapeFact | None:
+    while node is not None and node.type in ("parenthesized_expression", "reference_expression"):
+        node = _first_inner(node)
+    if node is None or depth > MAX_DEPTH:
+        return None
+    if node.type == "identifier":
+        found, value = local_value(node, ctx.src)
+        return _shape(value, ctx, depth + 1) if found else None
+    if node.type == "array_expression":
+        return _array_shape(node, ctx, depth)
+    if node.type == "call_expression":
+        return _call_shape(node, ctx, depth)
+    return None
+
+
+def _call_shape(call: Node, ctx: _Ctx, depth: int) -> ShapeFact | None:
+    callee = child_by_field(call, "function")
+    if callee is not None and callee.type == "generic_function":
+        callee = child_by_field(callee, "function")
+    args = child_by_field(call, "arguments")
+    items = [a for a in (args.named_children if args else []) if "comment" not in a.type]
+    if callee is None:
+        return None
+    if callee.type == "field_expression":
+        return _method_shape(callee, items, ctx, depth)
+    segments = path_segments(callee, ctx.src) or []
+    if len(segments) < 2 or not items:
+        return None
+    owner, fn = segments[-2], segments[-1]
+    if owner == "Tensor" and fn in _TENSOR_CTORS:
+        return _dims_arg(items[0], ctx, depth, f"Tensor::{fn}", call)
+    if owner == "Tensor" and fn in ("from_data", "from_ints", "from_floats", "from_bool"):
+        return _shape(items[0], ctx, depth + 1)
+    if owner == "TensorData" and fn == "new" and len(items) >= 2:
+        return _dims_arg(items[1], ctx, depth, "TensorData::new", call)
+    if owner == "TensorData" and fn == "from":
+        return _shape(items[0], ctx, depth + 1)
+    return None
+
+
+def _method_shape(callee: Node, items: list[Node], ctx: _Ctx, depth: int) -> ShapeFact | None:
+    name_node, receiver = child_by_field(callee, "field"), child_by_field(callee, "value")
+    name = node_text(name_node, ctx.src) if name_node is not None else ""
+    if name == "reshape" and items and callee.parent is not None:
+        return _dims_arg(items[0], ctx, depth, ".reshape", callee.parent, reshape=True)
+    if name in _SAME_SHAPE:
+        return _shape(receiver, ctx, depth + 1)
+    return None
+
+
+def _dims_arg(
+    arg: Node | None, ctx: _Ctx, depth: int, note: str, call: Node, *, reshape: bool = False
+) -> ShapeFact | None:
+    """A shape argument: `[N, S]`, `Shape::new([N, S])`, or a local bound to one of those."""
+    arg = _follow_local(arg, ctx)
+    inner = _shape_ctor_arg(arg, ctx) if arg is not None else None
+    if inner is not None:  # Shape::new([..]) / Shape::from([..])
+        return _dims_arg(inner, ctx, depth + 1, note, call, reshape=reshape)
+    if arg is None or arg.type != "array_expression" or child_by_field(arg, "length"):
+        return None
+    dims = tuple(_int(d, ctx, depth + 1) for d in arg.named_children if "comment" not in d.type)
+    if reshape:  # burn's reshape takes -1 (infer) and 0 (keep): not a width we can state
+        dims = tuple(d if d is not None and d.value > 0 else None for d in dims)
+    return ShapeFact(dims, span_of(call), note, ctx.path)
+
+
+def _shape_ctor_arg(node: Node, ctx: _Ctx) -> Node | None:
+    """The array inside `Shape::new([..])` / `Shape::from([..])`, else None."""
+    callee = child_by_field(node, "function") if node.type == "call_expression" else None
+    segments = path_segments(callee, ctx.src) if callee is not None else None
+    if not segments or segments[-2:] not in (["Shape", "new"], ["Shape", "from"]):
+        return None
+    args = child_by_field(node, "arguments")
+    return args.named_children[0] if args is not None and args.named_children else None
+
+
+def _follow_local(node: Node | None, ctx: _Ctx) -> Node | None:
+    for _ in range(MAX_DEPTH):
+        if node is None or node.type != "identifier":
+            return node
+        found, node = local_value(node, ctx.src)
+        if not found:
+            return None
+    return None
+
+
+def _array_shape(array: Node, ctx: _Ctx, depth: int) -> ShapeFact | None:
+    """Dims of a nested array literal: `[[1, 2], [3, 4]]` -> (2, 2); `[[0; 9]; 2]` -> (2, 9)."""
+    dims: list[IntFact | None] = []
+    node: Node | None = array
+    while node is not None and node.type == "array_expression" and len(dims) < 8:
+        length = child_by_field(node, "length")
+        elems = [c for c in node.named_children if c != length and "comment" not in c.type]
+        if length is not None:
+            dims.append(_int(length, ctx, depth + 1))
+        else:
+            dims.append(IntFact(len(elems), span_of(node), "array literal", ctx.path))
+        node = elems[0] if elems else None
+    return ShapeFact(tuple(dims), span_of(array), "array literal", ctx.path)
