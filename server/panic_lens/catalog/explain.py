@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import ahocorasick
-import regex
 
 from panic_lens.catalog.lines import Lines
 from panic_lens.catalog.literals import ascii_lower, required_factor
 from panic_lens.catalog.model import Match
+from panic_lens.catalog.patterns import compile_pattern
 
 DEFAULT_TIMEOUT = 0.1  # seconds per regex call; real patterns take microseconds
 
@@ -28,19 +28,17 @@ class ExplainResult:
 
 
 class ExplainIndex:
-    """Compiled patterns plus the literal automaton; build once per catalog."""
+    """The literal automaton over every pattern; patterns compile when first verified."""
 
     def __init__(self, patterns: Sequence[tuple[str, str]]) -> None:
         self.ids = [rid for rid, _ in patterns]
-        self.compiled = [regex.compile(p) for _, p in patterns]
+        self.patterns = [p for _, p in patterns]
         self.unfiltered: list[int] = []
-        self.multiline: dict[int, regex.Pattern[str]] = {}
         self.automaton = ahocorasick.Automaton()
         for index, (_, pattern) in enumerate(patterns):
             factor = required_factor(pattern)
             if factor is None:
                 self.unfiltered.append(index)
-                self.multiline[index] = regex.compile(pattern, regex.MULTILINE)
                 continue
             for literal in factor:
                 self._add(literal, index)
@@ -87,7 +85,7 @@ class ExplainIndex:
     ) -> None:
         line = lines.line(number)
         try:
-            m = self.compiled[index].search(line, timeout=timeout)
+            m = compile_pattern(self.patterns[index]).search(line, timeout=timeout)
         except TimeoutError:
             dead.add(index)
             result.timed_out.append(self.ids[index])
@@ -103,7 +101,8 @@ class ExplainIndex:
         pos, seen = 0, set()
         while pos <= len(lines.text):
             try:
-                m = self.multiline[index].search(lines.text, pos, timeout=timeout)
+                multiline = compile_pattern(self.patterns[index], multiline=True)
+                m = multiline.search(lines.text, pos, timeout=timeout)
             except TimeoutError:
                 dead.add(index)
                 result.timed_out.append(self.ids[index])

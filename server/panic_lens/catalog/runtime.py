@@ -56,8 +56,9 @@ RUNTIME_TEXTS: tuple[RuntimeText, ...] = (
     ),
     RuntimeText(
         "interpolate-backward-mode",
-        r"(?:bilinear|bicubic|lanczos3) interpolation backward is not supported by JIT backend",
-        "cubecl interpolate backward (v0.21 text): the mode has no backward kernel",
+        r"(?:nearest exact|bilinear|bicubic|lanczos3) interpolation backward is not supported",
+        "interpolate backward: this backend has no backward kernel for the mode "
+        "(cubecl in v0.21, ndarray, tch)",
     ),
 )
 

@@ -13,6 +13,7 @@ from typing import Any
 import regex
 
 from panic_lens.catalog.model import Knowledge, Origin, PanicSite, Record, RecordError
+from panic_lens.catalog.patterns import compile_pattern
 
 SCHEMA_VERSION = 2
 MAX_PATTERN_CHARS = 8_192  # real patterns are a few hundred characters
@@ -101,7 +102,7 @@ def pattern_problem(pattern: str) -> str | None:
     if not pattern.strip():
         return "empty pattern would match every line"
     try:
-        regex.compile(pattern)
+        compile_pattern(pattern)
     except (regex.error, ValueError, OverflowError) as exc:
         return f"does not compile with the regex package: {exc}"
     return None

@@ -1,0 +1,191 @@
+"""Loading and validating records: every error is a value with path, line, id and field."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from conftest import SEEDS, envelope, record
+
+from panic_lens.catalog import RecordError, load_catalog
+
+
+def load(*paths: Path) -> tuple[list[str], list[RecordError]]:
+    result = load_catalog(paths, include_default=False)
+    return [r.id for r in result.catalog.records], list(result.errors)
+
+
+def only_error(errors: list[RecordError]) -> RecordError:
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
+def test_seed_records_load_cleanly() -> None:
+    result = load_catalog()
+    assert result.errors == ()
+    assert {r.id for r in result.catalog.records} == {
+        "2d90c97bb9ee521c",
+        "98e8605c71c1dd9c",
+        "22a18ddf8713058a",
+    }
+    seed = result.catalog.get("22a18ddf8713058a")
+    assert seed is not None and seed.panic.line_number == 125
+    assert seed.dataset_version == "2026-09-12T17:17:11.597Z"
+    assert seed.origin.path.endswith("003_b53f12a8bd177b53.txt")
+
+
+def test_seed_folder_named_again_is_read_once() -> None:
+    result = load_catalog([SEEDS, SEEDS / "000_23566bc50852bd48.txt"])
+    assert result.errors == ()
+    assert len(result.catalog) == 3
+
+
+def test_malformed_json_is_reported_with_its_line_and_others_still_load(write_records) -> None:
+    bad = write_records("bad.txt", '{\n  "record": {\n    "id": "x",,\n  }\n}\n')
+    good = write_records("good.txt", record("good"))
+    ids, errors = load(bad, good)
+    assert ids == ["good"]
+    err = only_error(errors)
+    assert (err.path, err.line, err.record_id) == (str(bad), 3, None)
+    assert err.reason.startswith("invalid JSON")
+
+
+def test_jsonl_errors_carry_their_line_numbers(write_records) -> None:
+    dump = write_records(
+        "dump.jsonl",
+        [record("a"), "{not json", "", record("b", lineNumber="12"), record("c")],
+    )
+    ids, errors = load(dump)
+    assert ids == ["a", "c"]
+    assert [(e.line, e.record_id, e.field) for e in errors] == [
+        (2, None, None),
+        (4, "b", "lineNumber"),
+    ]
+
+
+def test_wrong_types_name_the_field(write_records) -> None:
+    path = write_records(
+        "types.json", record("t", solutions="just one string", sourceCodeStart=True, tags=[1])
+    )
+    ids, errors = load(path)
+    assert ids == []
+    assert {(e.field, e.reason) for e in errors} == {
+        ("solutions", "expected a list of strings, got a string"),
+        ("sourceCodeStart", "expected an integer, got a boolean"),
+        ("tags", "expected a list of strings, got a list"),
+    }
+
+
+def test_missing_and_null_required_fields(write_records) -> None:
+    missing = write_records("missing.json", record("m", messagePattern=None))
+    null = write_records("null.json", json.dumps(envelope({**record("n"), "errorMessage": None})))
+    _, errors = load(missing, null)
+    assert [(e.record_id, e.field, e.reason) for e in errors] == [
+        ("m", "messagePattern", "required field is missing"),
+        ("n", "errorMessage", "required field is null"),
+    ]
+
+
+def test_missing_id_is_reported_without_an_id(write_records) -> None:
+    err = only_error(load(write_records("noid.json", record(None)))[1])
+    assert (err.record_id, err.field) == (None, "id")
+
+
+def test_envelope_without_record_and_unsupported_schema(write_records) -> None:
+    bare = write_records("bare.json", json.dumps(record("bare")))
+    old = write_records("old.json", record("old", schemaVersion=1))
+    listed = write_records("list.json", "[1, 2]")
+    _, errors = load(bare, old, listed)
+    assert [(e.path, e.field) for e in errors] == [
+        (str(bare), "record"),
+        (str(old), "schemaVersion"),
+        (str(listed), None),
+    ]
+    assert errors[2].reason == "expected an object, got a list"
+
+
+def test_duplicate_ids_keep_the_first_and_report_the_second(write_records) -> None:
+    first = write_records("a.json", record("dup", errorMessage="first {}"))
+    second = write_records("b.jsonl", [record("other"), record("dup")])
+    result = load_catalog([first, second], include_default=False)
+    dup = result.catalog.get("dup")
+    assert dup is not None and dup.panic.error_message == "first {}"
+    err = only_error(list(result.errors))
+    assert (err.path, err.line, err.record_id, err.field) == (str(second), 2, "dup", "id")
+    assert f"first at {first}:1" in err.reason
+
+
+def test_pattern_that_does_not_compile(write_records) -> None:
+    path = write_records("re.json", record("re", messagePattern="widget (.+? exploded"))
+    err = only_error(load(path)[1])
+    assert (err.record_id, err.field) == ("re", "messagePattern")
+    assert "does not compile" in err.reason
+
+
+def test_empty_pattern_is_refused(write_records) -> None:
+    err = only_error(load(write_records("e.json", record("e", messagePattern="  ")))[1])
+    assert err.field == "messagePattern"
+
+
+def test_ten_megabyte_strings_are_refused_quickly(write_records) -> None:
+    huge = "x" * 10_000_000
+    path = write_records(
+        "huge.jsonl",
+        [record("src", sourceCode=huge), record("pat", messagePattern=huge), record("ok")],
+    )
+    start = time.perf_counter()
+    ids, errors = load(path)
+    assert time.perf_counter() - start < 5
+    assert ids == ["ok"]
+    assert [(e.record_id, e.field) for e in errors] == [
+        ("src", "sourceCode"),
+        ("pat", "messagePattern"),
+    ]
+    assert all("exceeds" in e.reason for e in errors)
+
+
+def test_folders_load_recursively_skipping_hidden_and_non_record_files(write_records) -> None:
+    root = write_records("data/a.txt", record("a")).parent
+    write_records("data/nested/deeper/b.jsonl", [record("b"), record("c")])
+    write_records("data/README.md", "# Records\n\nnot a record\n")
+    write_records("data/.hidden/d.json", record("d"))
+    write_records("data/.e.json", record("e"))
+    ids, errors = load(root)
+    assert errors == []
+    assert sorted(ids) == ["a", "b", "c"]
+
+
+def test_named_file_loads_whatever_its_extension(write_records) -> None:
+    ids, _ = load(write_records("record.dat", record("dat")))
+    assert ids == ["dat"]
+
+
+def test_unreadable_paths_and_non_utf8_files(write_records, tmp_path: Path) -> None:
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"record": {"id": "\xe9"}}')
+    ids, errors = load(tmp_path / "absent", latin)
+    assert ids == []
+    assert (errors[0].path, errors[0].reason) == (
+        str(tmp_path / "absent"),
+        "no such file or directory",
+    )
+    assert errors[1].reason.startswith("not UTF-8")
+
+
+def test_unknown_fields_are_ignored_and_optional_nulls_accepted(write_records) -> None:
+    path = write_records(
+        "x.json", record("x", futureField={"a": 1}, typeGuard=None, errorCode=None)
+    )
+    ids, errors = load(path)
+    assert (ids, errors) == (["x"], [])
+
+
+def test_record_error_prints_path_line_id_and_field() -> None:
+    err = RecordError("dump.jsonl", 4, "b", "lineNumber", "expected an integer, got a string")
+    assert str(err) == "dump.jsonl:4: record b field lineNumber: expected an integer, got a string"
+
+
+def test_envelope_helper_matches_the_seed_shape() -> None:
+    seed = json.loads((SEEDS / "000_23566bc50852bd48.txt").read_text(encoding="utf-8"))
+    assert set(seed) == set(envelope(record()))

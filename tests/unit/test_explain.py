@@ -1,0 +1,178 @@
+"""explain: records and rules found from burn's real runtime texts inside a noisy log."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from conftest import record
+
+from panic_lens.catalog import Catalog, load_catalog
+from panic_lens.catalog.literals import ascii_lower, required_factor
+
+FORWARD = (
+    "ctc_loss: 2 * max_target_len + 1 = 10001 exceeds the kernel's shared-memory alpha "
+    "capacity (8192). Reduce target length or raise SHARED_ALPHA_CAPACITY."
+)
+BACKWARD = FORWARD.replace("ctc_loss:", "ctc_loss_backward:").replace("10001", "8193")
+ASYNC = (
+    "not implemented: Not implemented yet. Please load the record on the inner policy before "
+    "creating an async policy."
+)
+INTERP = (
+    "interpolate_backward kernel failed (device=Cuda(0), dtype=F32, options=InterpolateOptions "
+    "{ mode: Bilinear, align_corners: false }): Unsupported interpolation mode: Bilinear "
+    "interpolation backward is not supported by JIT backend"
+)
+REGISTRY = "/home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f"
+
+
+def noisy_log(*panics: tuple[str, str]) -> str:
+    """A `cargo test` log with each (location, message) panic between ordinary output."""
+    lines = [
+        "   Compiling speech v0.1.0 (/home/dev/speech)",
+        "    Finished `test` profile [unoptimized + debuginfo] target(s) in 41.07s",
+        "     Running unittests src/lib.rs (target/debug/deps/speech-5b1f0c1e8d)",
+        "",
+        "running 7 tests",
+        "test data::tests::pads_to_max_len ... ok",
+    ]
+    for i, (location, message) in enumerate(panics):
+        lines += [
+            f"test train::tests::case_{i} ... FAILED",
+            f"thread 'train::tests::case_{i}' panicked at {location}:",
+            message,
+            "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+        ]
+    lines += ["", "failures:", "test result: FAILED. 3 passed; 4 failed; finished in 2.31s"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def seeds() -> Catalog:
+    return load_catalog().catalog
+
+
+def line_of(log: str, text: str) -> int:
+    return log.splitlines().index(text) + 1
+
+
+def test_forward_and_backward_ctc_messages_find_their_records(seeds: Catalog) -> None:
+    log = noisy_log(
+        (f"{REGISTRY}/burn-cubecl-0.22.0/src/kernel/ctc.rs:307:5", FORWARD),
+        (f"{REGISTRY}/burn-cubecl-0.22.0/src/kernel/ctc.rs:610:5", BACKWARD),
+    )
+    matches = seeds.explain(log)
+    assert [(m.record_id, m.line_no) for m in matches] == [
+        ("2d90c97bb9ee521c", line_of(log, FORWARD)),
+        ("98e8605c71c1dd9c", line_of(log, BACKWARD)),
+    ]
+    assert matches[0].line == FORWARD and matches[0].span == (0, len(FORWARD))
+
+
+def test_interpolate_failure_finds_its_record(seeds: Catalog) -> None:
+    log = noisy_log(
+        (f"{REGISTRY}/burn-cubecl-0.22.0/src/kernel/interpolate/base.rs:147:13", INTERP)
+    )
+    assert [(m.record_id, m.line) for m in seeds.explain(log)] == [("22a18ddf8713058a", INTERP)]
+
+
+def test_async_policy_text_matches_no_pattern_but_its_rule_knowledge(seeds: Catalog) -> None:
+    location = f"{REGISTRY}/burn-rl-0.22.0/src/policy/async_policy.rs:321:9"
+    log = noisy_log((location, ASYNC))
+    assert seeds.explain(log) == []
+    hits = seeds.explain_rules(log)
+    assert {(h.rule, h.line_no) for h in hits} == {
+        ("async-policy-load-record", line_of(log, ASYNC)),
+        ("async-policy-load-record", line_of(log, ASYNC) - 1),
+    }
+    assert all(h.record_ids == ("2d90c97bb9ee521c",) for h in hits)
+
+
+def test_rule_texts_of_the_other_panics(seeds: Catalog) -> None:
+    log = noisy_log(
+        (f"{REGISTRY}/burn-router-0.22.0/src/channel/base.rs:71:22", "not implemented"),
+        ("src/main.rs:1:1", INTERP),
+        ("src/main.rs:2:1", FORWARD),
+    )
+    rules = [(h.rule, h.record_ids) for h in seeds.explain_rules(log)]
+    assert rules == [
+        ("router-unsupported-dtype", ("98e8605c71c1dd9c",)),
+        ("interpolate-backward-mode", ("22a18ddf8713058a",)),
+        ("ctc-target-capacity", ()),
+    ]
+
+
+def test_nothing_matches_an_ordinary_log(seeds: Catalog) -> None:
+    log = noisy_log(("src/lib.rs:3:5", "index out of bounds: the len is 3 but the index is 7"))
+    assert seeds.explain(log) == [] and seeds.explain_rules(log) == []
+
+
+def test_catastrophic_pattern_is_bounded_by_the_timeout(write_records) -> None:
+    path = write_records(
+        "bad.jsonl",
+        [
+            record("evil", messagePattern="(a|aa)+$"),
+            record("evil-lit", messagePattern="xyz(a|aa)+$"),
+            record("fine"),
+        ],
+    )
+    catalog = load_catalog([path], include_default=False).catalog
+    text = "\n".join(["a" * 100 + "!", "xyz" + "a" * 100 + "!", "widget 7 exploded"] * 50)
+    start = time.perf_counter()
+    result = catalog.explain_patterns(text, timeout=0.05)
+    elapsed = time.perf_counter() - start
+    assert sorted(result.timed_out) == ["evil", "evil-lit"]
+    assert {m.record_id for m in result.matches} == {"fine"}
+    assert len(result.matches) == 50
+    assert elapsed < 1.0  # two timeouts of 0.05 s, then each pattern is skipped
+
+
+def test_patterns_without_literals_still_match_every_line(write_records) -> None:
+    path = write_records("p.json", record("anchored", messagePattern=r"^\d+ ok$"))
+    catalog = load_catalog([path], include_default=False).catalog
+    text = "1 ok\nno 2 ok\n33 ok\n33 ok but more\n"
+    assert [m.line_no for m in catalog.explain(text)] == [1, 3]
+
+
+def test_case_insensitive_pattern_passes_the_prefilter(write_records) -> None:
+    path = write_records("i.json", record("ci", messagePattern=r"(?i)widget (\d+) EXPLODED"))
+    catalog = load_catalog([path], include_default=False).catalog
+    [m] = catalog.explain("log line\nWIDGET 7 exploded at noon\n")
+    assert (m.line_no, m.span) == (2, (0, 17))
+
+
+def test_spans_count_code_points_and_crlf_is_trimmed(write_records) -> None:
+    path = write_records("u.json", record("u"))
+    catalog = load_catalog([path], include_default=False).catalog
+    [m] = catalog.explain("🔥 日本 widget 9 exploded\r\n")
+    assert m.line == "🔥 日本 widget 9 exploded"
+    assert m.span == (5, len(m.line))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "factor"),
+    [
+        (
+            r"ctc_loss: 2 \* max_target_len \+ 1 = (.+?) exceeds",
+            {"ctc_loss: 2 * max_target_len + 1 = "},
+        ),
+        (r"(?i)Hello (\d+) x", {"hello "}),
+        (r"foo\d+barbaz", {"barbaz"}),
+        (r"(abc|defg)\d", {"abc", "defg"}),
+        (r"^a\bbcd$", {"abcd"}),
+        (r"(?:abc)?\d", None),
+        (r"(ab|cdef)\d", None),
+        (r"(a|aa)+$", None),
+        (r"(?:foo){e<=1}", None),
+        (r"\p{Lu}+ failed", None),
+    ],
+)
+def test_required_literal_fragments(pattern: str, factor: set[str] | None) -> None:
+    assert required_factor(pattern) == (None if factor is None else frozenset(factor))
+
+
+def test_ascii_lower_keeps_offsets() -> None:
+    text = "ÉCOLE İstanbul ABC"
+    assert len(ascii_lower(text)) == len(text)
+    assert ascii_lower(text) == "École İstanbul abc"
