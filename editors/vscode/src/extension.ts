@@ -1,0 +1,65 @@
+// panic-lens for VS Code: starts the panic-lens language server for Rust files and adds
+// Restart Server, Explain Panic Message, Scan Workspace, Show Output and a status bar item.
+import * as vscode from 'vscode';
+
+import { PanicLens } from './client';
+import { Explanation, panicText, renderExplanation, showMarkdown } from './explain';
+import { Status } from './status';
+
+let lens: PanicLens | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('panic-lens', { log: true });
+  const status = new Status();
+  lens = new PanicLens(output, status);
+  context.subscriptions.push(output, status, lens);
+  const current = lens;
+  const register = (id: string, run: () => Promise<unknown>) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, () => reportErrors(output, run)));
+  register('panicLens.restartServer', () => current.restart());
+  register('panicLens.showOutput', async () => output.show());
+  register('panicLens.scanWorkspace', () => scanWorkspace(current));
+  register('panicLens.explainPanic', () => explainPanic(current, context.globalStorageUri));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('panicLens.server.command')) {
+        void current.restart();
+      }
+    }),
+  );
+  await current.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await lens?.stop();
+  lens = undefined;
+}
+
+async function reportErrors(output: vscode.LogOutputChannel, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    output.error(`Command failed: ${String(err)}`);
+    void vscode.window.showErrorMessage(`panic-lens: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+async function scanWorkspace(current: PanicLens): Promise<void> {
+  const result = await current.execute<{ files: number; findings: number }>('panic-lens.scanWorkspace', []);
+  if (result) {
+    void vscode.window.showInformationMessage(
+      `panic-lens: scanned ${result.files} files, ${result.findings} findings.`,
+    );
+  }
+}
+
+async function explainPanic(current: PanicLens, storage: vscode.Uri): Promise<void> {
+  const text = await panicText();
+  if (!text?.trim()) {
+    return;
+  }
+  const result = await current.execute<Explanation>('panic-lens.explainPanic', [text]);
+  if (result) {
+    await showMarkdown(storage, 'explain-panic.md', renderExplanation(text, result));
+  }
+}
