@@ -7,13 +7,18 @@ so the editor and CI can never disagree.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from panic_lens.rules.base import Analysis, Finding
-from panic_lens.settings import Settings
+from panic_lens.rules import rule_modules, suppress
+from panic_lens.rules.base import Analysis, Finding, HoverFact, Severity
+from panic_lens.rust.crate import crate_context
+from panic_lens.rust.facts import FileFacts
+from panic_lens.rust.syntax import Tree
+from panic_lens.settings import Settings, parse_settings
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
@@ -42,11 +47,112 @@ def analyze(
     *,
     settings: Settings | None = None,
     catalog: Catalog | None = None,
+    tree: Tree | None = None,
 ) -> Analysis:
-    """Analyse one Rust source text. `path` locates the crate (Cargo.toml) and names findings."""
-    # Filled in by the rules layer: parse, build facts, run each rule, apply suppressions
-    # and settings, attach bound record ids.
-    return Analysis()
+    """Analyse one Rust source text. `path` locates the crate (Cargo.toml) and names findings.
+
+    Never raises: a rule that fails becomes a note and the other rules still run. `tree` may be
+    a tree of exactly `text` (the server's incremental re-parse).
+    """
+    src = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
+    if is_binary(src):
+        return Analysis(notes=(f"{path or '<text>'}: skipped, not a UTF-8 text file",))
+    name = os.fspath(path) if path is not None else None
+    try:
+        facts = build_facts(src, name, settings=settings, tree=tree)
+    except Exception as exc:  # a broken manifest or parser must not take the editor down
+        return Analysis(notes=(f"{name or '<text>'}: analysis failed: {exc!r}",))
+    return run_rules(facts, catalog)
+
+
+def build_facts(
+    src: bytes, path: str | None, *, settings: Settings | None = None, tree: Tree | None = None
+) -> FileFacts:
+    """Facts for one file, with settings = defaults < Cargo.toml metadata < `settings`."""
+    crate = crate_context(path)
+    effective = layered_settings(crate.metadata, settings)
+    return FileFacts.build(src, path, settings=effective, crate=crate, tree=tree)
+
+
+def layered_settings(metadata: Mapping[str, Any], explicit: Settings | None) -> Settings:
+    """Cargo.toml's `[package.metadata.panic-lens]` under the explicitly passed settings."""
+    from_manifest = parse_settings(metadata).settings if metadata else Settings()
+    if explicit is None:
+        return from_manifest
+    severity = dict(from_manifest.severity) | dict(explicit.severity)
+    defaults = Settings()
+    picks = {
+        name: getattr(explicit, name)
+        if getattr(explicit, name) != getattr(defaults, name)
+        else getattr(from_manifest, name)
+        for name in ("records", "scope", "ctc_capacity", "log_level")
+    }
+    return replace(explicit, severity=tuple(sorted(severity.items())), **picks)
+
+
+def run_rules(facts: FileFacts, catalog: Catalog | None = None) -> Analysis:
+    """Run every enabled rule over `facts`, then settings, suppressions and record ids."""
+    findings: list[Finding] = []
+    hovers: list[HoverFact] = []
+    notes: list[str] = [*facts.crate.errors]
+    active: set[str] = set()
+    for module in rule_modules():
+        rule = module.INFO.id
+        override = facts.settings.severity_for(rule)
+        if override is None:
+            continue
+        active.add(rule)
+        try:
+            results = list(module.detect(facts))
+        except Exception as exc:  # one broken rule must not hide the others' findings
+            notes.append(f"{facts.path or '<text>'}: rule {rule} failed: {exc!r}")
+            continue
+        records = _records_for(rule, catalog)
+        for item in results:
+            if isinstance(item, HoverFact):
+                hovers.append(item)
+            else:
+                findings.append(_finish(item, override, records, facts.path))
+    kept, hints = suppress.apply(findings, suppress.find_allows(facts.tree, facts.src),
+                                 frozenset(active))  # fmt: skip
+    hints = [replace(h, path=facts.path) for h in hints]
+    ordered = sorted(kept + hints, key=lambda f: (f.span.start_byte, f.rule))
+    return Analysis(tuple(ordered), tuple(hovers), tuple(notes))
+
+
+def is_binary(src: bytes) -> bool:
+    """NUL bytes or invalid UTF-8 in the first 8 KiB: not Rust source."""
+    head = src[:8192]
+    if b"\0" in head:
+        return True
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start < len(head) - 4  # a character cut at the 8 KiB boundary is fine
+    return False
+
+
+def _finish(
+    finding: Finding, override: Severity | bool | None, records: tuple[str, ...], path: str | None
+) -> Finding:
+    severity = override if isinstance(override, Severity) else finding.severity
+    return replace(finding, severity=severity, records=finding.records or records, path=path)
+
+
+def _records_for(rule: str, catalog: Catalog | None) -> tuple[str, ...]:
+    catalog = catalog if catalog is not None else default_catalog()
+    return catalog.record_ids_for_rule(rule) if catalog is not None else ()
+
+
+@lru_cache(maxsize=1)
+def default_catalog() -> Catalog | None:
+    """The shipped records, loaded once on first use (None if the catalog cannot load)."""
+    try:
+        from panic_lens.catalog import load_catalog
+
+        return load_catalog().catalog
+    except Exception:  # records are an extra: findings still stand without them
+        return None
 
 
 def iter_rust_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:

@@ -1,0 +1,78 @@
+"""`// panic-lens: allow(<rule-id>) <reason>` comments: which findings they silence, and hints.
+
+A comment silences findings of its rules on its own line or on the line below it. A missing
+reason, an unknown rule id and a comment that silences nothing each yield a hint.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from panic_lens.rules.base import Finding, Severity, Span
+from panic_lens.rules.meta import RULES_BY_ID, SUPPRESSION_RULE
+from panic_lens.rust.syntax import Tree, node_text, span_of, walk
+
+_ALLOW = re.compile(r"panic-lens:\s*allow\(([^)]*)\)\s*(.*)", re.DOTALL)
+
+
+@dataclass(slots=True)
+class Allow:
+    """One allow comment, and whether it silenced anything."""
+
+    span: Span
+    rules: tuple[str, ...]
+    reason: str
+    used: set[str] = field(default_factory=set)
+
+    def covers(self, finding: Finding) -> bool:
+        row = finding.span.start.row
+        return finding.rule in self.rules and row in (self.span.start.row, self.span.end.row + 1)
+
+
+def find_allows(tree: Tree, src: bytes) -> list[Allow]:
+    """Every allow comment of the file (comments only: strings that mention it do not count)."""
+    allows = []
+    for node in walk(tree.root_node):
+        if node.type not in ("line_comment", "block_comment"):
+            continue
+        text = node_text(node, src)
+        match = _ALLOW.search(text)
+        if match is None:
+            continue
+        rules = tuple(r.strip() for r in match.group(1).split(",") if r.strip())
+        reason = match.group(2).strip().rstrip("*/").strip()
+        allows.append(Allow(span_of(node), rules, reason))
+    return allows
+
+
+def apply(
+    findings: Iterable[Finding], allows: list[Allow], active: frozenset[str]
+) -> tuple[list[Finding], list[Finding]]:
+    """Split findings into (kept, suppression hints). `active`: rules that ran (not turned off)."""
+    kept = []
+    for finding in findings:
+        allow = next((a for a in allows if a.covers(finding)), None)
+        if allow is None:
+            kept.append(finding)
+        else:
+            allow.used.add(finding.rule)
+    return kept, [hint for allow in allows for hint in _hints(allow, active)]
+
+
+def _hints(allow: Allow, active: frozenset[str]) -> Iterable[Finding]:
+    for rule in allow.rules:
+        if rule not in RULES_BY_ID:
+            known = ", ".join(RULES_BY_ID)
+            yield _hint(allow, f"unknown rule `{rule}` in panic-lens: allow(..) (known: {known})")
+        elif rule not in allow.used and rule in active:
+            yield _hint(allow, f"unused suppression: no `{rule}` finding on this line or the next")
+    if not allow.rules:
+        yield _hint(allow, "panic-lens: allow() names no rule")
+    elif allow.used and not allow.reason:
+        yield _hint(allow, "add a reason after panic-lens: allow(..) saying why this call is safe")
+
+
+def _hint(allow: Allow, message: str) -> Finding:
+    return Finding(SUPPRESSION_RULE, allow.span, Severity.HINT, message)

@@ -1,0 +1,123 @@
+"""burn's public paths: crate-root aliases, re-export rewrites, and what each glob really exports.
+
+Every resolved name becomes one canonical path (`burn::rl::AsyncPolicy`), whichever crate root
+or re-export the user wrote (`burn_rl::policy::AsyncPolicy`). Checked against burn 0.21 / 0.22.
+"""
+
+from __future__ import annotations
+
+# Crate roots a user can name, and the canonical prefix each stands for.
+CRATE_ROOTS: dict[str, tuple[str, ...]] = {
+    "burn": ("burn",),
+    "burn_core": ("burn",),
+    "burn_tensor": ("burn", "tensor"),
+    "burn_nn": ("burn", "nn"),
+    "burn_rl": ("burn", "rl"),
+    "burn_router": ("burn", "router"),
+    "burn_train": ("burn", "train"),
+    "burn_optim": ("burn", "optim"),
+    "burn_autodiff": ("burn", "backend"),
+    "burn_cubecl": ("burn_cubecl",),
+}
+
+# Re-exports: a longer internal prefix -> the public canonical prefix (longest match wins).
+PREFIX_REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("burn", "rl", "policy", "async_policy"): ("burn", "rl"),
+    ("burn", "rl", "policy", "base"): ("burn", "rl"),
+    ("burn", "rl", "policy"): ("burn", "rl"),
+    ("burn", "nn", "modules"): ("burn", "nn"),
+    ("burn", "nn", "loss", "ctc"): ("burn", "nn", "loss"),
+    ("burn", "router", "channel", "base"): ("burn", "router"),
+    ("burn", "router", "channel"): ("burn", "router"),
+    ("burn", "router", "tensor"): ("burn", "router"),
+    ("burn", "tensor", "tensor"): ("burn", "tensor"),
+    ("burn", "tensor", "api"): ("burn", "tensor"),
+    ("burn", "tensor", "backend", "ops"): ("burn", "tensor", "ops"),
+    ("burn_std", "ops"): ("burn", "tensor", "ops"),
+    ("burn", "backend", "autodiff"): ("burn", "backend"),
+    ("burn", "train", "learner"): ("burn", "train"),
+}
+
+# Items burn re-exports at a shorter path than where they live.
+ITEM_ALIASES: dict[str, str] = {
+    "burn::Tensor": "burn::tensor::Tensor",
+    "burn::tensor::backend::Autodiff": "burn::backend::Autodiff",
+}
+
+_TENSOR = (
+    "Tensor TensorData Shape DType Int Float Bool Device Distribution ElementConversion "
+    "TensorPrimitive Element SliceArg s module ops"
+)
+
+
+def _exports(module: str, names: str) -> dict[str, str]:
+    return {name: f"{module}::{name}" for name in names.split()}
+
+
+# What `use <module>::*` brings in, per canonical module: name -> canonical path.
+# Modules missing here (and names missing from a listed module) bring nothing we can trust.
+GLOB_EXPORTS: dict[str, dict[str, str]] = {
+    "burn::prelude": {
+        **_exports("burn::tensor", _TENSOR),
+        "Config": "burn::config::Config",
+        "Module": "burn::module::Module",
+        "Backend": "burn::tensor::backend::Backend",  # 0.21 prelude
+        "nn": "burn::nn",
+    },
+    "burn::tensor": _exports("burn::tensor", _TENSOR),
+    "burn::tensor::module": _exports(
+        "burn::tensor::module",
+        "ctc_loss interpolate conv1d conv2d max_pool2d avg_pool2d embedding",
+    ),
+    "burn::tensor::ops": _exports(
+        "burn::tensor::ops", "InterpolateMode InterpolateOptions ConvOptions ModuleOps"
+    ),
+    "burn::rl": _exports(
+        "burn::rl",
+        "AsyncPolicy Policy PolicyState PolicyLearner ActionContext Batchable Environment "
+        "EnvironmentInit StepResult Transition TransitionBatch TransitionBuffer ToObservation "
+        "ToAction RLTrainOutput SliceAccess",
+    ),
+    "burn::nn::loss": _exports(
+        "burn::nn::loss", "CTCLoss CTCLossConfig Reduction CrossEntropyLoss MseLoss"
+    ),
+    "burn::nn::interpolate": _exports(
+        "burn::nn::interpolate",
+        "Interpolate1d Interpolate1dConfig Interpolate2d Interpolate2dConfig InterpolateMode",
+    ),
+    "burn::nn": _exports(
+        "burn::nn",
+        "Linear LinearConfig Dropout DropoutConfig interpolate loss",
+    ),
+    "burn::router": _exports(
+        "burn::router", "RouterChannel RouterTensor RouterClient BackendRouter MultiBackendBridge"
+    ),
+    "burn::backend": _exports(
+        "burn::backend", "Autodiff Wgpu Cuda Rocm Metal Vulkan WebGpu Cpu NdArray LibTorch Flex"
+    ),
+    "burn::train": _exports(
+        "burn::train", "Learner LearnerBuilder TrainStep ValidStep TrainOutput SupervisedTraining"
+    ),
+    "burn::module": _exports("burn::module", "Module AutodiffModule Param Ignored"),
+}
+
+
+def canonical(segments: list[str] | tuple[str, ...]) -> str | None:
+    """Map an absolute path (first segment a crate root) to its canonical burn path, else None."""
+    if not segments or segments[0] not in CRATE_ROOTS:
+        if len(segments) >= 2 and tuple(segments[:2]) in PREFIX_REWRITES:
+            return canonical(list(PREFIX_REWRITES[tuple(segments[:2])]) + list(segments[2:]))
+        return None
+    parts = list(CRATE_ROOTS[segments[0]]) + list(segments[1:])
+    for size in range(min(len(parts), 4), 1, -1):
+        repl = PREFIX_REWRITES.get(tuple(parts[:size]))
+        if repl is not None:
+            parts = list(repl) + parts[size:]
+            break
+    path = "::".join(parts)
+    return ITEM_ALIASES.get(path, path)
+
+
+def glob_exports(module: str) -> dict[str, str]:
+    """Names a glob import of the canonical `module` brings into scope."""
+    return GLOB_EXPORTS.get(module, {})

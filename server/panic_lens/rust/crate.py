@@ -1,0 +1,208 @@
+"""Crate context from the nearest Cargo.toml: burn backends and features, version, settings table.
+
+Cached per manifest and re-read when the manifest, the workspace root or Cargo.lock changes.
+`workspace = true` dependencies inherit features from `[workspace.dependencies]`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CUBECL_FEATURES = frozenset({"cuda", "rocm", "wgpu", "vulkan", "metal", "webgpu", "cpu"})
+OTHER_BACKENDS = frozenset({"flex", "ndarray", "tch", "remote", "capture"})
+BACKEND_FEATURES = CUBECL_FEATURES | OTHER_BACKENDS
+CUBECL_CRATES = {
+    "burn-cuda": "cuda",
+    "burn-wgpu": "wgpu",
+    "burn-cpu": "cpu",
+    "burn-rocm": "rocm",
+    "burn-cubecl": "cubecl",
+}
+BURN_CRATES = frozenset({"burn", "burn-core", "burn-nn", "burn-tensor", "burn-train"})
+TRAINING_FEATURES = frozenset({"train", "autodiff"})
+_DEP_TABLES = ("dependencies", "dev-dependencies")
+
+
+@dataclass(frozen=True, slots=True)
+class CrateContext:
+    """What a rule may know about the crate a file belongs to.
+
+    `backends`: backend features enabled on burn by the crate's dependencies (plus direct
+    backend crates); `optional_backends`: those only a non-default crate feature turns on.
+    """
+
+    manifest: Path | None = None
+    backends: frozenset[str] = frozenset()
+    optional_backends: frozenset[str] = frozenset()
+    features: frozenset[str] = frozenset()
+    burn_version: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    errors: tuple[str, ...] = ()
+
+    @property
+    def cubecl(self) -> bool:
+        return bool(self.backends & (CUBECL_FEATURES | {"cubecl"}))
+
+    @property
+    def training(self) -> bool:
+        return bool(self.features & TRAINING_FEATURES)
+
+    @property
+    def only_non_cubecl(self) -> bool:
+        """A manifest names backends and none of them (even optional ones) is cubecl."""
+        every = self.backends | self.optional_backends
+        return bool(every) and not every & (CUBECL_FEATURES | {"cubecl"})
+
+
+NO_MANIFEST = CrateContext()
+_cache: dict[Path, tuple[tuple[Path | None, ...], tuple[int, ...], CrateContext]] = {}
+
+
+def find_manifest(path: str | os.PathLike[str]) -> Path | None:
+    """The nearest Cargo.toml at or above `path`'s directory."""
+    start = Path(path).resolve()
+    for folder in [start, *start.parents] if start.is_dir() else start.parents:
+        candidate = folder / "Cargo.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def crate_context(path: str | os.PathLike[str] | None) -> CrateContext:
+    """The context of the crate containing `path` (NO_MANIFEST when none is found)."""
+    manifest = find_manifest(path) if path is not None else None
+    if manifest is None:
+        return NO_MANIFEST
+    cached = _cache.get(manifest)
+    if cached is not None and cached[1] == tuple(_mtime(p) for p in cached[0]):
+        return cached[2]
+    data, error = _read_toml(manifest)
+    workspace = _workspace_root(manifest, data)
+    lock = _lock_file(manifest, workspace)
+    context = _build(manifest, data, workspace, lock, error)
+    watched = (manifest, workspace, lock)
+    _cache[manifest] = (watched, tuple(_mtime(p) for p in watched), context)
+    return context
+
+
+def _build(
+    manifest: Path, data: dict[str, Any], workspace: Path | None, lock: Path | None, error: str
+) -> CrateContext:
+    ws_data = _read_toml(workspace)[0] if workspace and workspace != manifest else data
+    ws_deps = ws_data.get("workspace", {}).get("dependencies", {})
+    burn_features = set()
+    backends = set()
+    for table in _dep_tables(data):
+        for name, spec in table.items():
+            crate = _package_name(name, spec)
+            if crate in CUBECL_CRATES:
+                backends.add(CUBECL_CRATES[crate])
+            if crate in BURN_CRATES:
+                burn_features |= _dep_features(spec, ws_deps.get(name))
+    optional = _feature_forwarded(data) - burn_features
+    backends |= burn_features & BACKEND_FEATURES
+    return CrateContext(
+        manifest=manifest,
+        backends=frozenset(backends),
+        optional_backends=frozenset(optional & BACKEND_FEATURES),
+        features=frozenset(burn_features),
+        burn_version=_burn_version(lock),
+        metadata=_metadata(data, ws_data),
+        errors=(f"{manifest}: {error}",) if error else (),
+    )
+
+
+def _dep_tables(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    tables = [data.get(t, {}) for t in _DEP_TABLES]
+    for target in data.get("target", {}).values():
+        if isinstance(target, Mapping):
+            tables.extend(target.get(t, {}) for t in _DEP_TABLES)
+    return [t for t in tables if isinstance(t, Mapping)]
+
+
+def _package_name(name: str, spec: Any) -> str:
+    if isinstance(spec, Mapping) and isinstance(spec.get("package"), str):
+        return str(spec["package"])
+    return name
+
+
+def _dep_features(spec: Any, ws_spec: Any) -> set[str]:
+    """Features a dependency entry turns on, with `workspace = true` inheritance."""
+    features: set[str] = set()
+    for entry in (spec, ws_spec if _inherits(spec) else None):
+        if isinstance(entry, Mapping):
+            features |= {f for f in entry.get("features", []) if isinstance(f, str)}
+    return features
+
+
+def _inherits(spec: Any) -> bool:
+    return isinstance(spec, Mapping) and spec.get("workspace") is True
+
+
+def _feature_forwarded(data: Mapping[str, Any]) -> set[str]:
+    """burn features the crate's own `[features]` can turn on (`burn/wgpu`, `burn?/cuda`)."""
+    out: set[str] = set()
+    for values in data.get("features", {}).values():
+        for value in values if isinstance(values, list) else []:
+            crate, _, feature = str(value).partition("/")
+            if feature and crate.rstrip("?").replace("_", "-") in BURN_CRATES:
+                out.add(feature)
+    return out
+
+
+def _metadata(data: Mapping[str, Any], ws_data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`[workspace.metadata.panic-lens]` overlaid by `[package.metadata.panic-lens]`."""
+    merged: dict[str, Any] = {}
+    for source in (ws_data.get("workspace", {}), data.get("package", {})):
+        table = source.get("metadata", {}).get("panic-lens", {}) if isinstance(source, dict) else {}
+        if isinstance(table, Mapping):
+            merged.update(table)
+    return merged
+
+
+def _workspace_root(manifest: Path, data: Mapping[str, Any]) -> Path | None:
+    if "workspace" in data:
+        return manifest
+    for folder in manifest.parent.parents:
+        candidate = folder / "Cargo.toml"
+        if candidate.is_file() and "workspace" in _read_toml(candidate)[0]:
+            return candidate
+    return None
+
+
+def _lock_file(manifest: Path, workspace: Path | None) -> Path | None:
+    for root in (manifest.parent, workspace.parent if workspace else None):
+        if root is not None and (root / "Cargo.lock").is_file():
+            return root / "Cargo.lock"
+    return None
+
+
+def _burn_version(lock: Path | None) -> str | None:
+    data = _read_toml(lock)[0] if lock else {}
+    for package in data.get("package", []):
+        if isinstance(package, Mapping) and package.get("name") == "burn":
+            version = package.get("version")
+            return str(version) if version is not None else None
+    return None
+
+
+def _read_toml(path: Path | None) -> tuple[dict[str, Any], str]:
+    """Parsed TOML and an error text ("" when fine); unreadable files read as empty."""
+    if path is None:
+        return {}, ""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8")), ""
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return {}, f"cannot read Cargo manifest: {exc}"
+
+
+def _mtime(path: Path | None) -> int:
+    try:
+        return path.stat().st_mtime_ns if path is not None else 0
+    except OSError:
+        return -1

@@ -1,0 +1,209 @@
+"""FileFacts: everything the rules read about one file, built once and cached lazily.
+
+Source, tree, imports, crate context and settings, plus shortcuts for name resolution,
+types, constants (from `rust.consts`, imported lazily) and call sites with resolved callees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from panic_lens.rules.base import Span
+from panic_lens.rust import bindings
+from panic_lens.rust.crate import CrateContext, crate_context
+from panic_lens.rust.locals import LocalBinding
+from panic_lens.rust.names import Imports
+from panic_lens.rust.syntax import (
+    Node,
+    Tree,
+    call_parts,
+    child_by_field,
+    method_call,
+    node_text,
+    parse,
+    span_of,
+    walk,
+)
+from panic_lens.settings import Settings
+
+# Method calls and burn types that mean "this code runs a backward pass".
+_TRAINING_METHODS = frozenset({"backward", "require_grad", "set_require_grad", "autodiff"})
+_TRAINING_TYPES = frozenset(
+    {"burn::backend::Autodiff", "burn::module::AutodiffModule", "burn::train::TrainStep",
+     "burn::train::Learner", "burn::train::LearnerBuilder", "burn::train::SupervisedTraining"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """One call: `recv.name(args)` (kind "method"), `a::b::name(args)` ("path") or
+    `<T as Trait>::name(args)` ("qualified").
+
+    `path` is the canonical burn path of a path callee (None when not burn's or unknown);
+    for a qualified call, `self_type` and `trait_path` are the resolved `T` and `Trait`.
+    """
+
+    node: Node
+    kind: str
+    name: str
+    name_node: Node
+    args: tuple[Node, ...]
+    receiver: Node | None = None
+    path: str | None = None
+    owner: Node | None = None  # the `a::b` of a path call, the `<T as Trait>` of a qualified one
+    self_type: str | None = None
+    trait_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingSignal:
+    """Evidence that the file's code trains (span None: from the crate's features)."""
+
+    what: str
+    span: Span | None
+
+
+@dataclass(slots=True)
+class FileFacts:
+    """One file's parsed source and what the analysis layer knows about it."""
+
+    src: bytes
+    tree: Tree
+    path: str | None
+    imports: Imports
+    crate: CrateContext
+    settings: Settings
+    _calls: list[CallSite] | None = field(default=None, repr=False)
+    _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
+
+    @classmethod
+    def build(
+        cls,
+        src: bytes,
+        path: str | None = None,
+        *,
+        settings: Settings | None = None,
+        crate: CrateContext | None = None,
+        tree: Tree | None = None,
+    ) -> FileFacts:
+        tree = tree if tree is not None else parse(src)
+        crate = crate if crate is not None else crate_context(path)
+        return cls(src, tree, path, Imports.from_tree(tree, src), crate, settings or Settings())
+
+    # -- small helpers -------------------------------------------------------------------
+
+    def text(self, node: Node) -> str:
+        return node_text(node, self.src)
+
+    def span(self, node: Node) -> Span:
+        return span_of(node)
+
+    def resolve(self, path: Node | str, at: Node | None = None) -> str | None:
+        return self.imports.resolve(path, at)
+
+    def type_of(self, expr: Node | None) -> bindings.TypeFact | None:
+        return bindings.type_of(expr, self)
+
+    def binding(self, ident: Node) -> LocalBinding | None:
+        return bindings.binding_of(ident, self)
+
+    def value_origin(self, ident: Node) -> Node | None:
+        return bindings.value_origin(ident, self)
+
+    def builder_chain(self, expr: Node | None) -> bindings.BuilderChain | None:
+        return bindings.builder_chain(expr, self)
+
+    def int_value(self, node: Node) -> Any:
+        """consts.eval_int (IntFact | None); None while the consts module is absent."""
+        consts = _consts()
+        return consts.eval_int(node, self) if consts is not None else None
+
+    def shape_of(self, node: Node) -> Any:
+        """consts.shape_of (ShapeFact | None); None while the consts module is absent."""
+        consts = _consts()
+        return consts.shape_of(node, self) if consts is not None else None
+
+    # -- calls and signals -----------------------------------------------------------------
+
+    def calls(self) -> Iterator[CallSite]:
+        """Every call expression of the file, in source order, with its callee resolved."""
+        if self._calls is None:
+            self._calls = [
+                site
+                for node in walk(self.tree.root_node)
+                if node.type == "call_expression" and (site := self._call_site(node)) is not None
+            ]
+        return iter(self._calls)
+
+    def training_signals(self) -> tuple[TrainingSignal, ...]:
+        """Autodiff backends, `.backward()`, `.require_grad()`, TrainStep, Learner, features."""
+        if self._signals is None:
+            found = [TrainingSignal(f"burn feature `{f}`", None) for f in self._train_features()]
+            for node in walk(self.tree.root_node):
+                what = self._signal(node)
+                if what is not None:
+                    found.append(TrainingSignal(what, span_of(node)))
+            self._signals = tuple(found)
+        return self._signals
+
+    def _train_features(self) -> list[str]:
+        return sorted(self.crate.features & {"train", "autodiff"})
+
+    def _signal(self, node: Node) -> str | None:
+        kind = node.type
+        if kind == "field_identifier" and self.text(node) in _TRAINING_METHODS:
+            parent = node.parent
+            if parent is not None and parent.type == "field_expression":
+                return f"`.{self.text(node)}()`"
+        if kind in ("type_identifier", "identifier") and self.text(node) in _TRAINING_NAMES:
+            target = node.parent if node.parent and node.parent.type.startswith("scoped") else node
+            if self.resolve(target) in _TRAINING_TYPES:
+                return f"`{self.text(node)}`"
+        return None
+
+    def _call_site(self, node: Node) -> CallSite | None:
+        parts = method_call(node)
+        if parts is not None:
+            receiver, name, args = parts
+            return CallSite(node, "method", self.text(name), name, tuple(args), receiver)
+        callee, args = call_parts(node)
+        if callee is not None and callee.type == "generic_function":
+            callee = child_by_field(callee, "function")
+        if callee is None:
+            return None
+        if callee.type == "identifier":
+            return CallSite(node, "path", self.text(callee), callee, tuple(args),
+                            path=self.resolve(callee))  # fmt: skip
+        if callee.type != "scoped_identifier":
+            return None
+        return self._scoped_site(node, callee, tuple(args))
+
+    def _scoped_site(self, node: Node, callee: Node, args: tuple[Node, ...]) -> CallSite | None:
+        name, owner = child_by_field(callee, "name"), child_by_field(callee, "path")
+        if name is None:
+            return None
+        if owner is not None and owner.type == "bracketed_type":
+            qualified = owner.named_children[0] if owner.named_children else None
+            self_t = child_by_field(qualified, "type")
+            trait = child_by_field(qualified, "alias")
+            return CallSite(
+                node, "qualified", self.text(name), name, args, owner=owner,
+                self_type=bindings.type_of_type(self_t, self) if self_t else None,
+                trait_path=bindings.type_of_type(trait, self) if trait else None,
+            )  # fmt: skip
+        return CallSite(node, "path", self.text(name), name, args, owner=owner,
+                        path=self.resolve(callee))  # fmt: skip
+
+
+_TRAINING_NAMES = frozenset(p.rsplit("::", 1)[-1] for p in _TRAINING_TYPES)
+
+
+def _consts() -> Any:
+    """B's consts module, or None while it does not exist yet."""
+    try:
+        from panic_lens.rust import consts
+    except ImportError:
+        return None
+    return consts

@@ -1,0 +1,159 @@
+"""Where a local name was bound: `let`, assignment, parameter or pattern, as seen at one use.
+
+Conservative: when the last binding cannot be known (a pattern, a branch that reassigns),
+the answer says so (`value is None`) rather than looking further back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from panic_lens.rust.syntax import Node, child_by_field, walk
+
+_PATTERN_OWNERS = {"for_expression": "pattern", "match_arm": "pattern", "let_condition": "pattern"}
+_ASSIGN_KINDS = frozenset({"assignment_expression", "compound_assignment_expr"})
+
+
+@dataclass(frozen=True, slots=True)
+class LocalBinding:
+    """One binding of a local name.
+
+    kind: "let", "assign", "param", "self", "closure-param" or "pattern" (value unknown).
+    `decl` is the node that introduced the name; `type_node` its declared type, if any;
+    `value` the bound expression (None for parameters, patterns and unknown reassignments).
+    """
+
+    name: str
+    kind: str
+    decl: Node
+    type_node: Node | None = None
+    value: Node | None = None
+
+
+def find_binding(ident: Node, src: bytes) -> LocalBinding | None:
+    """The binding of the identifier `ident` (or `self`) in force where it is used."""
+    name = src[ident.start_byte : ident.end_byte].decode("utf-8", errors="replace")
+    child, cur = ident, ident.parent
+    while cur is not None:
+        found = _binding_in(cur, child, name, ident.start_byte, src)
+        if found is not None:
+            return found
+        if cur.type == "function_item":
+            return None
+        child, cur = cur, cur.parent
+    return None
+
+
+def _binding_in(node: Node, child: Node, name: str, pos: int, src: bytes) -> LocalBinding | None:
+    kind = node.type
+    if kind == "block":
+        return _in_block(node, child, name, pos, src)
+    if kind == "function_item":
+        return _in_params(child_by_field(node, "parameters"), name, src, "param")
+    if kind == "closure_expression":
+        return _in_params(child_by_field(node, "parameters"), name, src, "closure-param")
+    if kind in ("if_expression", "while_expression"):
+        cond = child_by_field(node, "condition")
+        if cond is not None and cond is not child:
+            for sub in walk(cond):
+                if sub.type == "let_condition" and _binds(
+                    child_by_field(sub, "pattern"), name, src
+                ):
+                    return LocalBinding(name, "pattern", sub)
+        return None
+    field = _PATTERN_OWNERS.get(kind)
+    pattern = child_by_field(node, field) if field else None
+    if pattern is not None and pattern is not child and _binds(pattern, name, src):
+        return LocalBinding(name, "pattern", pattern)
+    return None
+
+
+def _in_block(block: Node, child: Node, name: str, pos: int, src: bytes) -> LocalBinding | None:
+    """Scan the statements before `child` backwards for the latest binding of `name`."""
+    needle = name.encode()
+    for stmt in reversed(block.named_children):
+        if stmt.start_byte >= child.start_byte or stmt.end_byte > pos:
+            continue
+        if needle not in src[stmt.start_byte : stmt.end_byte]:
+            continue
+        if stmt.type == "let_declaration":
+            found = _from_let(stmt, name, src)
+            if found is not None:
+                return found
+        assign = _direct_assignment(stmt, name, src)
+        if assign is not None:
+            return assign
+        if _assigns_somewhere(stmt, name, src):
+            return LocalBinding(name, "pattern", stmt)  # reassigned in a branch: unknown
+    return None
+
+
+def _from_let(stmt: Node, name: str, src: bytes) -> LocalBinding | None:
+    pattern = child_by_field(stmt, "pattern")
+    if pattern is None or not _binds(pattern, name, src):
+        return None
+    if pattern.type != "identifier":
+        return LocalBinding(name, "pattern", pattern)
+    value = child_by_field(stmt, "value")
+    kind = "pattern" if child_by_field(stmt, "alternative") is not None else "let"
+    return LocalBinding(name, kind, pattern, child_by_field(stmt, "type"), value)
+
+
+def _direct_assignment(stmt: Node, name: str, src: bytes) -> LocalBinding | None:
+    expr = stmt.named_children[0] if stmt.type == "expression_statement" else None
+    if expr is None or expr.type != "assignment_expression":
+        return None
+    left = child_by_field(expr, "left")
+    if left is None or left.type != "identifier" or _text(left, src) != name:
+        return None
+    return LocalBinding(name, "assign", left, None, child_by_field(expr, "right"))
+
+
+def _assigns_somewhere(stmt: Node, name: str, src: bytes) -> bool:
+    for sub in walk(stmt):
+        if sub.type in _ASSIGN_KINDS:
+            left = child_by_field(sub, "left")
+            if left is not None and left.type == "identifier" and _text(left, src) == name:
+                return True
+    return False
+
+
+def _in_params(params: Node | None, name: str, src: bytes, kind: str) -> LocalBinding | None:
+    for param in params.named_children if params is not None else []:
+        if param.type == "self_parameter" and name == "self":
+            return LocalBinding(name, "self", param)
+        if param.type == "identifier" and _text(param, src) == name:
+            return LocalBinding(name, kind, param)
+        pattern = child_by_field(param, "pattern")
+        if pattern is not None and _binds(pattern, name, src):
+            plain = pattern.type == "identifier"
+            type_node = child_by_field(param, "type") if plain else None
+            return LocalBinding(name, kind if plain else "pattern", pattern, type_node)
+    return None
+
+
+def _binds(pattern: Node | None, name: str, src: bytes) -> bool:
+    """True when the pattern introduces `name` (path and type parts of patterns do not)."""
+    if pattern is None:
+        return False
+    for sub in walk(pattern):
+        is_name = sub.type in ("identifier", "shorthand_field_identifier")
+        if is_name and _text(sub, src) == name and not _is_path_part(sub):
+            return True
+    return False
+
+
+def _is_path_part(ident: Node) -> bool:
+    """`Some` in `Some(x)`, `S` in `S { .. }`, `a` in `a::B`: names, not bindings."""
+    parent = ident.parent
+    if parent is None:
+        return False
+    if parent.type in ("tuple_struct_pattern", "struct_pattern", "field_pattern"):
+        return parent.child_by_field_name("type") == ident or (
+            parent.type == "field_pattern" and parent.child_by_field_name("name") == ident
+        )
+    return parent.type == "scoped_identifier"
+
+
+def _text(node: Node, src: bytes) -> str:
+    return src[node.start_byte : node.end_byte].decode("utf-8", errors="replace")

@@ -1,0 +1,239 @@
+"""Name resolution: `use` declarations, local items and in-file modules -> canonical burn paths.
+
+Scope-aware: `use` and items inside blocks and `mod` blocks count only there, a local item of
+the same name shadows burn's, and a name from another crate resolves to None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from panic_lens.rust import burn_api
+from panic_lens.rust.syntax import Node, Tree, child_by_field, node_text, path_segments, walk
+
+ITEM_KINDS = frozenset(
+    {
+        "function_item",
+        "struct_item",
+        "enum_item",
+        "union_item",
+        "trait_item",
+        "type_item",
+        "mod_item",
+        "const_item",
+        "static_item",
+        "function_signature_item",
+    }
+)
+_MAX_HOPS = 16  # `use` chains longer than this are treated as unknown (and cycles end)
+
+
+@dataclass(slots=True)
+class ScopeNames:
+    """The names one scope (file, `mod` body or block) declares."""
+
+    node: Node
+    is_module: bool
+    uses: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    globs: list[tuple[str, ...]] = field(default_factory=list)
+    items: dict[str, Node] = field(default_factory=dict)
+
+
+class Imports:
+    """All scopes of one file with their `use` bindings and items; answers `resolve`."""
+
+    def __init__(self, src: bytes, scopes: dict[int, ScopeNames], root: Node) -> None:
+        self.src = src
+        self._scopes = scopes
+        self._root = root
+
+    @classmethod
+    def from_tree(cls, tree: Tree, src: bytes) -> Imports:
+        root = tree.root_node
+        scopes: dict[int, ScopeNames] = {root.id: ScopeNames(root, True)}
+        for node in walk(root):
+            kind = node.type
+            if kind == "use_declaration" or kind in ITEM_KINDS:
+                scope = _scope_for(node, scopes)
+                if scope is None:
+                    continue
+                if kind == "use_declaration":
+                    _add_use(scope, child_by_field(node, "argument"), (), src)
+                else:
+                    name = child_by_field(node, "name")
+                    if name is not None:
+                        scope.items.setdefault(node_text(name, src), node)
+        return cls(src, scopes, root)
+
+    # -- public API ---------------------------------------------------------------------
+
+    def resolve(self, path: Node | str, at: Node | None = None) -> str | None:
+        """Canonical burn path of `path` as seen at `at` (the path node itself by default)."""
+        if isinstance(path, str):
+            segments: list[str] | None = path.split("::")
+            at = at if at is not None else self._root
+        else:
+            segments = path_segments(path, self.src)
+            at = at if at is not None else path
+        if not segments:
+            return None
+        return self._resolve(tuple(segments), at, 0, inclusive=False)
+
+    def local_item(self, name: str, at: Node) -> Node | None:
+        """The file's own item called `name` visible at `at` (struct, fn, type alias...)."""
+        for scope in self._scope_chain(at):
+            if name in scope.items:
+                return scope.items[name]
+            if name in scope.uses:
+                return None
+        return None
+
+    # -- resolution ------------------------------------------------------------------------
+
+    def _resolve(
+        self, segs: tuple[str, ...], at: Node, hops: int, inclusive: bool = True
+    ) -> str | None:
+        """Resolve `segs` as written at `at` (`inclusive`: `at` may itself be a scope)."""
+        if hops > _MAX_HOPS:
+            return None
+        first, rest = segs[0], segs[1:]
+        if first == "":
+            return burn_api.canonical(rest)
+        if first in ("crate", "self", "super"):
+            module = self._relative_module(first, at, inclusive)
+            return self._in_module(module, rest, hops) if module is not None else None
+        for scope in self._scope_chain(at, inclusive):
+            found = self._lookup(scope, first, rest, hops)
+            if found is not _MISSING:
+                return found  # type: ignore[return-value]
+        return burn_api.canonical(segs)
+
+    def _lookup(self, scope: ScopeNames, first: str, rest: tuple[str, ...], hops: int) -> object:
+        """Resolve `first::rest` through one scope; _MISSING when the scope lacks `first`."""
+        if first in scope.uses and scope.uses[first] != (first,):  # `use burn;` is the crate
+            target = scope.uses[first] + rest
+            return self._resolve(target, scope.node, hops + 1)
+        item = scope.items.get(first)
+        if item is not None:
+            if item.type == "mod_item" and rest:
+                body = child_by_field(item, "body")
+                return self._in_module(body, rest, hops) if body is not None else None
+            return None  # the file's own item, not burn's
+        for glob in scope.globs:
+            found = self._through_glob(scope, glob, first, rest, hops)
+            if found is not _MISSING:
+                return found
+        return _MISSING
+
+    def _through_glob(
+        self, scope: ScopeNames, glob: tuple[str, ...], first: str, rest: tuple[str, ...], hops: int
+    ) -> object:
+        if glob and glob[0] in ("crate", "self", "super"):
+            module = self._relative_module(glob[0], scope.node, True)
+            for seg in glob[1:]:
+                module = self._child_module(module, seg)
+            if module is None or module.id == scope.node.id:
+                return _MISSING
+            return self._lookup(self._scopes[module.id], first, rest, hops + 1)
+        module_path = self._resolve(glob, scope.node, hops + 1)
+        target = burn_api.glob_exports(module_path or "").get(first)
+        if target is None:
+            return _MISSING
+        return burn_api.canonical(tuple(target.split("::")) + rest)
+
+    def _in_module(self, module: Node | None, segs: tuple[str, ...], hops: int) -> str | None:
+        """Resolve `segs` inside an in-file module body (no outer scopes: modules are closed)."""
+        if module is None or not segs or module.id not in self._scopes:
+            return None
+        found = self._lookup(self._scopes[module.id], segs[0], segs[1:], hops + 1)
+        return None if found is _MISSING else found  # type: ignore[return-value]
+
+    def _child_module(self, module: Node | None, name: str) -> Node | None:
+        if module is None or module.id not in self._scopes:
+            return None
+        item = self._scopes[module.id].items.get(name)
+        return (
+            child_by_field(item, "body") if item is not None and item.type == "mod_item" else None
+        )
+
+    def _relative_module(self, keyword: str, at: Node, inclusive: bool) -> Node | None:
+        modules = [s.node for s in self._scopes_around(at, inclusive) if s.is_module]
+        if keyword == "crate":
+            return self._root  # a module file's `crate::` is unknown; the file root is our best
+        if keyword == "self":
+            return modules[0] if modules else None
+        return modules[1] if len(modules) > 1 else None
+
+    def _scope_chain(self, at: Node, inclusive: bool = False) -> list[ScopeNames]:
+        """Scopes from the innermost around `at` out to its module: a `mod` sees no outer names."""
+        chain: list[ScopeNames] = []
+        for scope in self._scopes_around(at, inclusive):
+            chain.append(scope)
+            if scope.is_module:
+                break
+        return chain
+
+    def _scopes_around(self, at: Node, inclusive: bool) -> list[ScopeNames]:
+        found: list[ScopeNames] = []
+        cur: Node | None = at if inclusive else at.parent
+        while cur is not None:
+            scope = self._scopes.get(cur.id)
+            if scope is None and cur.type == "declaration_list" and _is_mod_body(cur):
+                scope = self._scopes[cur.id] = ScopeNames(cur, True)  # an empty `mod` body
+            if scope is not None:
+                found.append(scope)
+            cur = cur.parent
+        return found
+
+
+_MISSING = object()
+
+
+def _is_mod_body(node: Node) -> bool:
+    return node.parent is not None and node.parent.type == "mod_item"
+
+
+def _scope_for(node: Node, scopes: dict[int, ScopeNames]) -> ScopeNames | None:
+    """The scope that declares `node`: a block, a `mod` body or the file; None inside impls."""
+    parent = node.parent
+    if parent is None:
+        return None
+    if parent.type == "declaration_list":
+        owner = parent.parent
+        if owner is None or owner.type != "mod_item":
+            return None  # impl / trait / extern bodies declare associated items, not names
+    elif parent.type not in ("block", "source_file"):
+        return None
+    scope = scopes.get(parent.id)
+    if scope is None:
+        scope = scopes[parent.id] = ScopeNames(parent, parent.type != "block")
+    return scope
+
+
+def _add_use(scope: ScopeNames, node: Node | None, prefix: tuple[str, ...], src: bytes) -> None:
+    """Record the bindings of one use tree under `prefix`."""
+    if node is None:
+        return
+    kind = node.type
+    if kind == "use_as_clause":
+        path, alias = child_by_field(node, "path"), child_by_field(node, "alias")
+        segs = path_segments(path, src) if path is not None else None
+        if segs and alias is not None and node_text(alias, src) != "_":
+            scope.uses[node_text(alias, src)] = prefix + tuple(segs)
+    elif kind == "scoped_use_list":
+        path = child_by_field(node, "path")
+        segs = path_segments(path, src) if path is not None else []
+        _add_use(scope, child_by_field(node, "list"), prefix + tuple(segs or ()), src)
+    elif kind == "use_list":
+        for child in node.named_children:
+            _add_use(scope, child, prefix, src)
+    elif kind == "use_wildcard":
+        path = node.named_children[0] if node.named_children else None
+        segs = path_segments(path, src) if path is not None else []
+        scope.globs.append(prefix + tuple(segs or ()))
+    elif kind == "self" and prefix:
+        scope.uses[prefix[-1]] = prefix
+    else:
+        segs = path_segments(node, src)
+        if segs:
+            scope.uses[segs[-1]] = prefix + tuple(segs)

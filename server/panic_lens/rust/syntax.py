@@ -1,0 +1,191 @@
+"""tree-sitter-rust parsing and node helpers: spans, text, iterative walks, call shapes.
+
+One module-level Language and Parser, built once. Every traversal here is iterative, so a
+10,000-deep expression never hits Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import tree_sitter_rust
+from tree_sitter import Language, Node, Parser, Tree
+
+from panic_lens.rules.base import Point, Span
+
+LANGUAGE = Language(tree_sitter_rust.language())
+_PARSER = Parser(LANGUAGE)
+
+FUNCTION_KINDS = frozenset({"function_item", "closure_expression"})
+SCOPE_KINDS = frozenset({"block", "declaration_list", "source_file"})
+# Path-like nodes whose last segment names a function, a type or a module.
+PATH_KINDS = frozenset(
+    {
+        "identifier",
+        "type_identifier",
+        "scoped_identifier",
+        "scoped_type_identifier",
+        "generic_type",
+        "generic_function",
+        "field_identifier",
+        "self",
+        "super",
+        "crate",
+    }
+)
+
+__all__ = [
+    "LANGUAGE",
+    "Node",
+    "Tree",
+    "call_parts",
+    "child_by_field",
+    "enclosing",
+    "enclosing_function",
+    "has_error",
+    "line_indent",
+    "method_call",
+    "node_text",
+    "parse",
+    "path_segments",
+    "span_of",
+    "statement_of",
+    "strip_wrappers",
+    "walk",
+]
+
+
+def parse(src: bytes, old_tree: Tree | None = None) -> Tree:
+    """Parse Rust source bytes; pass the previous tree (already `.edit()`ed) to re-parse faster."""
+    return _PARSER.parse(src, old_tree) if old_tree is not None else _PARSER.parse(src)
+
+
+def span_of(node: Node) -> Span:
+    """The node's byte range with 0-based row / byte-column ends."""
+    (sr, sc), (er, ec) = node.start_point, node.end_point
+    return Span(node.start_byte, node.end_byte, Point(sr, sc), Point(er, ec))
+
+
+def node_text(node: Node, src: bytes) -> str:
+    return src[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every node under (and including) `node`, pre-order, without recursion."""
+    cursor = node.walk()
+    depth = 0
+    while True:
+        yield cursor.node  # type: ignore[misc]
+        if cursor.goto_first_child():
+            depth += 1
+            continue
+        while depth > 0 and not cursor.goto_next_sibling():
+            cursor.goto_parent()
+            depth -= 1
+        if depth == 0:
+            return
+
+
+def child_by_field(node: Node | None, name: str) -> Node | None:
+    return node.child_by_field_name(name) if node is not None else None
+
+
+def has_error(tree_or_node: Tree | Node) -> bool:
+    """True when the tree contains an ERROR or MISSING node."""
+    node = tree_or_node.root_node if isinstance(tree_or_node, Tree) else tree_or_node
+    return node.has_error
+
+
+def strip_wrappers(node: Node | None) -> Node | None:
+    """Look through parentheses, `&`/`&mut` and `?` to the inner expression."""
+    while node is not None and node.type in (
+        "parenthesized_expression",
+        "reference_expression",
+        "try_expression",
+    ):
+        inner = child_by_field(node, "value")
+        node = inner if inner is not None else next(iter(node.named_children), None)
+    return node
+
+
+def call_parts(call: Node) -> tuple[Node | None, list[Node]]:
+    """(callee, argument nodes) of a call_expression; comments are not arguments."""
+    args = child_by_field(call, "arguments")
+    items = [a for a in (args.named_children if args else []) if a.type not in _COMMENT_KINDS]
+    return child_by_field(call, "function"), items
+
+
+def method_call(node: Node) -> tuple[Node, Node, list[Node]] | None:
+    """(receiver, method name, args) of `recv.name(args)` or `recv.name::<T>(args)`, else None."""
+    if node.type != "call_expression":
+        return None
+    callee, args = call_parts(node)
+    if callee is not None and callee.type == "generic_function":
+        callee = child_by_field(callee, "function")
+    if callee is None or callee.type != "field_expression":
+        return None
+    receiver, name = child_by_field(callee, "value"), child_by_field(callee, "field")
+    if receiver is None or name is None or name.type != "field_identifier":
+        return None
+    return receiver, name, args
+
+
+def enclosing(node: Node, kinds: frozenset[str] | set[str]) -> Node | None:
+    """The nearest proper ancestor of one of `kinds`."""
+    cur = node.parent
+    while cur is not None and cur.type not in kinds:
+        cur = cur.parent
+    return cur
+
+
+def enclosing_function(node: Node) -> Node | None:
+    """The nearest enclosing `fn` item (closures are looked through)."""
+    return enclosing(node, {"function_item"})
+
+
+def statement_of(node: Node) -> Node | None:
+    """The statement (child of a block) that contains `node`, if any."""
+    cur: Node | None = node
+    while cur is not None and cur.parent is not None and cur.parent.type != "block":
+        cur = cur.parent
+    return cur if cur is not None and cur.parent is not None else None
+
+
+def line_indent(src: bytes, node: Node) -> str:
+    """The whitespace that starts the node's first line."""
+    start = src.rfind(b"\n", 0, node.start_byte) + 1
+    line = src[start : node.start_byte]
+    return line[: len(line) - len(line.lstrip())].decode("utf-8", errors="replace")
+
+
+def path_segments(node: Node, src: bytes) -> list[str] | None:
+    """`a::b::C<T>` -> ["a", "b", "C"]; a leading `::` gives a leading "". None for non-paths.
+
+    Generic arguments are dropped (`Tensor::<2, Int>::zeros` -> ["Tensor", "zeros"]);
+    a qualified `<T as Trait>::m` is not a plain path and gives None.
+    """
+    out: list[str] = []
+    cur: Node | None = node
+    while cur is not None:
+        kind = cur.type
+        if kind in ("generic_type", "generic_function"):
+            cur = child_by_field(cur, "type") or child_by_field(cur, "function")
+            continue
+        if kind in ("scoped_identifier", "scoped_type_identifier"):
+            name = child_by_field(cur, "name")
+            if name is None:
+                return None
+            out.append(node_text(name, src))
+            cur = child_by_field(cur, "path")
+            if cur is None:  # `::burn::x`
+                out.append("")
+            continue
+        if kind in PATH_KINDS:
+            out.append(node_text(cur, src))
+            break
+        return None
+    out.reverse()
+    return out
+
+
+_COMMENT_KINDS = frozenset({"line_comment", "block_comment"})

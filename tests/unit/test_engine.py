@@ -1,0 +1,144 @@
+"""engine: rules run under settings, failures become notes, suppressions and binary files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from panic_lens import engine
+from panic_lens.rules.base import Finding, HoverFact, Severity
+from panic_lens.rules.meta import RULES_BY_ID, SUPPRESSION_RULE
+from panic_lens.rust.facts import FileFacts
+from panic_lens.rust.syntax import span_of
+from panic_lens.settings import Settings, parse_settings
+
+RULE = "async-policy-load-record"
+
+
+def fake_rule(rule: str, detect) -> ModuleType:  # type: ignore[no-untyped-def]
+    module = ModuleType(f"fake_{rule}")
+    module.INFO = RULES_BY_ID[rule]  # type: ignore[attr-defined]
+    module.detect = detect  # type: ignore[attr-defined]
+    return module
+
+
+def flag_calls_named(name: str, rule: str = RULE):  # type: ignore[no-untyped-def]
+    def detect(facts: FileFacts) -> Iterable[Finding | HoverFact]:
+        for site in facts.calls():
+            if site.name == name:
+                span = span_of(site.name_node)
+                yield HoverFact(rule, span, name, ("seen",))
+                yield Finding(rule, span, Severity.ERROR, f"{name} called")
+
+    return fake_rule(rule, detect)
+
+
+@pytest.fixture
+def rules(monkeypatch: pytest.MonkeyPatch) -> list[ModuleType]:
+    installed: list[ModuleType] = []
+    monkeypatch.setattr(engine, "rule_modules", lambda: tuple(installed))
+    return installed
+
+
+def test_findings_hovers_severity_override_and_path(rules: list[ModuleType]) -> None:
+    rules.append(flag_calls_named("boom"))
+    settings = parse_settings({"severity": {RULE: "warning"}}).settings
+    result = engine.analyze("fn f() { boom(); }", "a.rs", settings=settings)
+    assert [(f.rule, f.severity, f.path) for f in result.findings] == [
+        (RULE, Severity.WARNING, "a.rs")
+    ]
+    assert [h.api for h in result.hovers] == ["boom"]
+
+
+def test_rule_turned_off_does_not_run(rules: list[ModuleType]) -> None:
+    rules.append(flag_calls_named("boom"))
+    settings = parse_settings({"severity": {RULE: "off"}}).settings
+    assert engine.analyze("fn f() { boom(); }", settings=settings).findings == ()
+
+
+def test_a_failing_rule_becomes_a_note_and_others_still_run(rules: list[ModuleType]) -> None:
+    def broken(facts: FileFacts) -> Iterable[Finding]:
+        raise RuntimeError("kaput")
+
+    rules.extend([fake_rule("ctc-target-capacity", broken), flag_calls_named("boom")])
+    result = engine.analyze("fn f() { boom(); }")
+    assert [f.rule for f in result.findings] == [RULE]
+    assert any("ctc-target-capacity failed" in n and "kaput" in n for n in result.notes)
+
+
+def test_records_come_from_the_catalog(rules: list[ModuleType]) -> None:
+    class OneRecord:
+        def record_ids_for_rule(self, rule: str) -> tuple[str, ...]:
+            return ("rec-1",) if rule == RULE else ()
+
+    rules.append(flag_calls_named("boom"))
+    result = engine.analyze("fn f() { boom(); }", catalog=OneRecord())  # type: ignore[arg-type]
+    assert result.findings[0].records == ("rec-1",)
+
+
+def test_suppression_with_reason_silences(rules: list[ModuleType]) -> None:
+    rules.append(flag_calls_named("boom"))
+    src = (
+        f"fn f() {{\n    // panic-lens: allow({RULE}) loaded on the inner policy\n    boom();\n}}\n"
+    )
+    assert engine.analyze(src).findings == ()
+
+
+def test_suppression_without_reason_silences_with_a_hint(rules: list[ModuleType]) -> None:
+    rules.append(flag_calls_named("boom"))
+    result = engine.analyze(f"fn f() {{ boom(); // panic-lens: allow({RULE})\n}}")
+    assert [(f.rule, f.severity) for f in result.findings] == [(SUPPRESSION_RULE, Severity.HINT)]
+    assert "reason" in result.findings[0].message
+
+
+def test_unused_and_unknown_suppressions_give_hints(rules: list[ModuleType]) -> None:
+    rules.append(flag_calls_named("boom"))
+    src = f"// panic-lens: allow({RULE}, no-such-rule) just because\nfn f() {{ fine(); }}\n"
+    messages = sorted(f.message.split(":")[0] for f in engine.analyze(src).findings)
+    assert len(messages) == 2
+    assert any("unknown rule `no-such-rule`" in f.message for f in engine.analyze(src).findings)
+    assert any("unused suppression" in f.message for f in engine.analyze(src).findings)
+
+
+def test_suppression_text_in_a_string_is_not_a_comment(rules: list[ModuleType]) -> None:
+    rules.append(flag_calls_named("boom"))
+    src = f'fn f() {{ let s = "// panic-lens: allow({RULE}) x"; boom(); }}'
+    assert [f.rule for f in engine.analyze(src).findings] == [RULE]
+
+
+def test_binary_text_is_skipped_with_a_note(rules: list[ModuleType]) -> None:
+    result = engine.analyze(b"\x00\x01ELF", "blob.rs")
+    assert result.findings == () and "skipped" in result.notes[0]
+
+
+def test_manifest_metadata_sets_severity_and_explicit_settings_win(
+    rules: list[ModuleType], tmp_path: Path
+) -> None:
+    rules.append(flag_calls_named("boom"))
+    (tmp_path / "Cargo.toml").write_text(
+        f'[package]\nname = "x"\n[package.metadata.panic-lens]\n'
+        f'severity = {{ "{RULE}" = "hint" }}\n'
+    )
+    src = tmp_path / "lib.rs"
+    assert engine.analyze("fn f() { boom(); }", src).findings[0].severity is Severity.HINT
+    explicit = parse_settings({"severity": {RULE: "warning"}}).settings
+    got = engine.analyze("fn f() { boom(); }", src, settings=explicit)
+    assert got.findings[0].severity is Severity.WARNING
+    assert engine.layered_settings({}, Settings()) == Settings()
+
+
+def test_check_paths_reports_missing_paths_and_counts_files(tmp_path: Path) -> None:
+    (tmp_path / "a.rs").write_text("fn main() {}\n")
+    (tmp_path / "target").mkdir()
+    (tmp_path / "target" / "b.rs").write_text("fn main() {}\n")
+    result = engine.check_paths([tmp_path, tmp_path / "missing"])
+    assert result.files == 1 and [e.reason for e in result.errors] == ["no such file or directory"]
+
+
+def test_deep_expression_does_not_crash_the_real_rules() -> None:
+    src = "fn f() { let x = " + "(" * 5000 + "p.load_record(r)" + ")" * 5000 + "; }"
+    result = engine.analyze(src)
+    assert not any("failed" in n for n in result.notes)

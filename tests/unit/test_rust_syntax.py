@@ -1,0 +1,68 @@
+"""syntax: parsing, spans, the iterative walk and call shapes."""
+
+from __future__ import annotations
+
+from panic_lens.rust.syntax import (
+    call_parts,
+    method_call,
+    node_text,
+    parse,
+    path_segments,
+    span_of,
+    walk,
+)
+
+
+def first(src: bytes, kind: str):  # type: ignore[no-untyped-def]
+    return next(n for n in walk(parse(src).root_node) if n.type == kind)
+
+
+def test_walk_is_preorder_and_complete() -> None:
+    tree = parse(b"fn f() { g(1); }")
+    kinds = [n.type for n in walk(tree.root_node)]
+    assert kinds[:3] == ["source_file", "function_item", "fn"]
+    assert kinds.count("call_expression") == 1
+    assert len(kinds) == tree.root_node.descendant_count
+
+
+def test_walk_of_a_subtree_stays_inside_it() -> None:
+    call = first(b"fn f() { g(1); h(2); }", "call_expression")
+    assert {n.type for n in walk(call)} == {"call_expression", "identifier", "arguments",
+                                              "integer_literal", "(", ")"}  # fmt: skip
+
+
+def test_ten_thousand_deep_expression_walks_without_recursion() -> None:
+    src = b"fn f() { let x = " + b"(" * 10_000 + b"1" + b")" * 10_000 + b"; }"
+    tree = parse(src)
+    assert sum(1 for n in walk(tree.root_node) if n.type == "parenthesized_expression") == 10_000
+
+
+def test_span_uses_byte_columns() -> None:
+    src = 'fn f() { let s = "é"; g(); }'.encode()
+    call = first(src, "call_expression")
+    span = span_of(call)
+    assert (span.start.row, span.start.col) == (0, src.index(b"g()"))
+    assert node_text(call, src) == "g()"
+
+
+def test_method_call_parts_with_turbofish_and_comments() -> None:
+    src = b"fn f() { x.m::<u8>(a, /* note */ b); }"
+    receiver, name, args = method_call(first(src, "call_expression")) or (None, None, [])
+    assert receiver is not None and name is not None
+    assert (node_text(receiver, src), node_text(name, src)) == ("x", "m")
+    assert [node_text(a, src) for a in args] == ["a", "b"]
+
+
+def test_call_parts_of_a_path_call_and_not_a_method() -> None:
+    src = b"fn f() { a::b(1, 2); }"
+    call = first(src, "call_expression")
+    callee, args = call_parts(call)
+    assert callee is not None and node_text(callee, src) == "a::b" and len(args) == 2
+    assert method_call(call) is None
+
+
+def test_path_segments_drop_generics_and_keep_leading_colons() -> None:
+    src = b"fn f() { ::burn::Tensor::<2, Int>::zeros(); }"
+    callee, _ = call_parts(first(src, "call_expression"))
+    assert callee is not None
+    assert path_segments(callee, src) == ["", "burn", "Tensor", "zeros"]
