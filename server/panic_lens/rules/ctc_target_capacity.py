@@ -116,8 +116,8 @@ def _declares_backend_param(item: Node, name: str, src: bytes) -> bool:
     params = child_by_field(item, "type_parameters")
     where = next((c for c in item.named_children if c.type == "where_clause"), None)
     for part in (params, where):
-        text = node_text(part, src) if part is not None else ""
-        for clause in text.strip("<>").split(","):
+        text = node_text(part, src).removeprefix("where") if part is not None else ""
+        for clause in text.strip().strip("<>").split(","):
             head, _, bound = clause.partition(":")
             if head.strip() == name and any(w in bound for w in _BACKEND_BOUND_WORDS):
                 return True
