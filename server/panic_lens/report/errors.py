@@ -1,0 +1,31 @@
+"""Errors that travel with a report: unreadable paths and unusable records, as plain data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from panic_lens.catalog.model import RecordError
+from panic_lens.engine import PathError
+
+ReportError = PathError | RecordError
+
+
+def error_dict(error: ReportError) -> dict[str, Any]:
+    """The JSON form: `kind` says which; record errors keep line, record id and field."""
+    if isinstance(error, RecordError):
+        return {
+            "kind": "record",
+            "path": error.path,
+            "line": error.line,
+            "record_id": error.record_id,
+            "field": error.field,
+            "reason": error.reason,
+        }
+    return {"kind": "path", "path": error.path, "reason": error.reason}
+
+
+def error_text(error: ReportError) -> str:
+    """One line for stderr."""
+    if isinstance(error, RecordError):
+        return f"panic-lens: record error: {error}"
+    return f"panic-lens: {error.path}: {error.reason}"

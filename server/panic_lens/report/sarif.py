@@ -1,0 +1,160 @@
+"""The SARIF 2.1.0 report: one run, the four rules with their docs, results, fixes.
+
+Columns are 1-based code points (`columnKind: unicodeCodePoints`). Related locations come
+from a finding's evidence; `fixes` carry the finding's machine-applicable edits only.
+Record and path errors become tool execution notifications.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from panic_lens import __version__
+from panic_lens.report.errors import ReportError, error_text
+from panic_lens.report.sources import Region, Sources, display_path
+from panic_lens.report.text import sort_key
+from panic_lens.rules.base import Finding, Fix, Related, Severity, Span
+from panic_lens.rules.meta import RULES, RuleInfo
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVELS = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFORMATION: "note",
+    Severity.HINT: "note",
+}
+
+
+def sarif_report(
+    findings: Sequence[Finding], errors: Sequence[ReportError], sources: Sources
+) -> dict[str, Any]:
+    ordered = sorted(findings, key=lambda f: sort_key(f, sources))
+    rule_ids = [r.id for r in RULES]
+    run: dict[str, Any] = {
+        "tool": {"driver": driver()},
+        "columnKind": "unicodeCodePoints",
+        "results": [result(f, sources, rule_ids) for f in ordered],
+        "invocations": [invocation(errors)],
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def render_sarif(
+    findings: Sequence[Finding], errors: Sequence[ReportError], sources: Sources
+) -> str:
+    return json.dumps(sarif_report(findings, errors, sources), indent=2, ensure_ascii=False) + "\n"
+
+
+def driver() -> dict[str, Any]:
+    return {
+        "name": "panic-lens",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "rules": [rule_descriptor(r) for r in RULES],
+    }
+
+
+def rule_descriptor(rule: RuleInfo) -> dict[str, Any]:
+    doc = _read_doc(rule.doc_path)
+    return {
+        "id": rule.id,
+        "name": "".join(part.capitalize() for part in rule.id.split("-")),
+        "shortDescription": {"text": rule.title},
+        "fullDescription": {"text": rule.summary},
+        "help": {"text": rule.summary, **({"markdown": doc} if doc else {})},
+        "defaultConfiguration": {"level": LEVELS[rule.default_severity]},
+        "properties": {"docs": f"docs/rules/{rule.id}.md"},
+    }
+
+
+def result(finding: Finding, sources: Sources, rule_ids: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "ruleId": finding.rule,
+        "level": LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [location(finding.path, finding.span, sources)],
+    }
+    if finding.rule in rule_ids:
+        out["ruleIndex"] = rule_ids.index(finding.rule)
+    if finding.evidence:
+        out["relatedLocations"] = [
+            related(i, e, finding, sources) for i, e in enumerate(finding.evidence)
+        ]
+    fixes = [sarif_fix(fix, finding, sources) for fix in finding.fixes if fix.edits]
+    if fixes:
+        out["fixes"] = fixes
+    if finding.records:
+        out["properties"] = {"records": list(finding.records)}
+    return out
+
+
+def location(path: str | None, span: Span, sources: Sources) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": artifact_uri(path)},
+            "region": region(sources.region(path, span)),
+        }
+    }
+
+
+def related(index: int, evidence: Related, finding: Finding, sources: Sources) -> dict[str, Any]:
+    path = evidence.path or finding.path
+    return {
+        "id": index,
+        **location(path, evidence.span, sources),
+        "message": {"text": evidence.message},
+    }
+
+
+def sarif_fix(fix: Fix, finding: Finding, sources: Sources) -> dict[str, Any]:
+    note = " (changes behaviour)" if fix.behavior_change else ""
+    replacements = [
+        {
+            "deletedRegion": region(sources.region(finding.path, e.span)),
+            "insertedContent": {"text": e.new_text},
+        }
+        for e in fix.edits
+    ]
+    return {
+        "description": {"text": fix.title + note},
+        "artifactChanges": [
+            {"artifactLocation": {"uri": artifact_uri(finding.path)}, "replacements": replacements}
+        ],
+    }
+
+
+def invocation(errors: Sequence[ReportError]) -> dict[str, Any]:
+    out: dict[str, Any] = {"executionSuccessful": True}
+    if errors:
+        out["toolExecutionNotifications"] = [
+            {"level": "error", "message": {"text": error_text(e)}} for e in errors
+        ]
+    return out
+
+
+def region(r: Region) -> dict[str, int]:
+    return {
+        "startLine": r.line,
+        "startColumn": r.column,
+        "endLine": r.end_line,
+        "endColumn": r.end_column,
+    }
+
+
+def artifact_uri(path: str | None) -> str:
+    """Absolute paths as file URIs; relative ones as relative URI references."""
+    name = display_path(path)
+    if path and Path(path).is_absolute():
+        return Path(path).as_uri()
+    return quote(name.replace("\\", "/"))
+
+
+def _read_doc(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
