@@ -1,0 +1,112 @@
+"""Settings and records for the server: initializationOptions, workspace/configuration, catalog.
+
+Invalid settings are shown once as a message and fall back to the defaults; bad records are
+shown in one message, listed in the log, and the rest of the catalog keeps working.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from panic_lens.settings import Settings, parse_settings
+
+if TYPE_CHECKING:
+    from panic_lens.lsp.session import PanicLensServer
+
+logger = logging.getLogger(__name__)
+SECTION = "panicLens"
+
+
+def section_of(raw: Any) -> Any:
+    """Accept both `{"panicLens": {...}}` (VS Code style) and the keys at the top level."""
+    if isinstance(raw, Mapping) and isinstance(raw.get(SECTION), Mapping):
+        return raw[SECTION]
+    return raw
+
+
+def initial_settings(init_options: Any) -> Settings:
+    """Settings from initializationOptions alone; errors are shown by refresh_settings."""
+    settings = parse_settings(section_of(init_options)).settings
+    apply_log_level(settings.log_level)
+    return settings
+
+
+async def refresh_settings(ls: PanicLensServer, pushed: Any = None) -> bool:
+    """Recompute settings: initializationOptions < workspace/configuration (or `pushed`).
+
+    Returns True when the effective settings changed.
+    """
+    raw = [section_of(ls.init_options)]
+    if pushed is not None and section_of(pushed) is not pushed:
+        raw.append(section_of(pushed))
+    elif ls.client_supports("workspace.configuration"):
+        raw.append(await _pull_configuration(ls))
+    settings, errors = Settings(), list[str]()
+    for layer in raw:
+        result = parse_settings(layer, settings)
+        settings, errors = result.settings, errors + list(result.errors)
+    if errors:
+        _show(ls, types.MessageType.Warning, "panic-lens settings: " + "; ".join(errors))
+    changed = settings != ls.settings
+    ls.settings = settings
+    apply_log_level(settings.log_level)
+    return changed
+
+
+async def _pull_configuration(ls: PanicLensServer) -> Any:
+    params = types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+    try:
+        values = await ls.workspace_configuration_async(params)
+    except Exception as exc:  # a client that fails the request must not stop the server
+        logger.warning("workspace/configuration failed: %s", exc)
+        return None
+    return values[0] if values else None
+
+
+def apply_log_level(level: str) -> None:
+    names = {"error": logging.ERROR, "warning": logging.WARNING, "info": logging.INFO}
+    logging.getLogger("panic_lens").setLevel(names.get(level, logging.DEBUG))
+
+
+def record_paths(ls: PanicLensServer) -> list[Path]:
+    """settings.records, relative paths taken from the first workspace folder."""
+    root = workspace_roots(ls)[:1]
+    out = []
+    for raw in ls.settings.records:
+        path = Path(raw).expanduser()
+        out.append(path if path.is_absolute() or not root else root[0] / path)
+    return out
+
+
+def workspace_roots(ls: PanicLensServer) -> list[Path]:
+    folders = list(ls.workspace.folders.values())
+    uris = [f.uri for f in folders] or ([ls.workspace.root_uri] if ls.workspace.root_uri else [])
+    return [Path(p) for u in uris if (p := to_fs_path(u))]
+
+
+def reload_catalog(ls: PanicLensServer) -> None:
+    """Load the default records plus settings.records; report bad ones once, keep the rest."""
+    from panic_lens.catalog import load_catalog
+
+    result = load_catalog(record_paths(ls), include_default=True)
+    ls.catalog = result.catalog
+    errors = [str(e) for e in result.errors]
+    for line in errors:
+        logger.error("record error: %s", line)
+    if errors and frozenset(errors) != ls.reported_record_errors:
+        count = f"{len(errors)} record error{'s' if len(errors) > 1 else ''}"
+        first = errors[0]
+        text = f"panic-lens: {count}; bad records are skipped (details in the log). First: {first}"
+        _show(ls, types.MessageType.Error, text)
+    ls.reported_record_errors = frozenset(errors)
+
+
+def _show(ls: PanicLensServer, kind: types.MessageType, text: str) -> None:
+    logger.warning("%s", text)
+    ls.window_show_message(types.ShowMessageParams(type=kind, message=text))

@@ -1,0 +1,132 @@
+"""Markdown for hovers and for the record documents `panic-lens.showRecord` opens.
+
+Records are the user's data: shown as they are, with an advisory note next to any field that
+burn's source shows to be wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from panic_lens.rules.base import Finding, HoverFact
+from panic_lens.rules.meta import RULES_BY_ID
+
+if TYPE_CHECKING:
+    from panic_lens.catalog import Catalog
+    from panic_lens.catalog.model import Advisory, Record
+
+
+def hover_markdown(fact: HoverFact, finding: Finding | None, catalog: Catalog | None) -> str:
+    """Facts for every covered call; when flagged, the panic and the bound records too."""
+    info = RULES_BY_ID.get(fact.rule)
+    title = info.title if info else fact.rule
+    parts = [f"**panic-lens** · `{fact.api}` · {title}", _bullets(fact.facts)]
+    if finding is not None:
+        parts.append(f"**Will panic:** {finding.message}")
+        extra = [f for f in finding.facts if f not in fact.facts]
+        parts.append(_bullets(extra))
+        if info:
+            parts.append(f"[Rule `{info.id}`]({info.doc_uri})")
+        if catalog is not None:
+            parts.extend(records_markdown(fact.rule, finding.records, catalog))
+    return "\n\n".join(p for p in parts if p)
+
+
+def records_markdown(rule: str, record_ids: Iterable[str], catalog: Catalog) -> list[str]:
+    """For each record: its panic site when its panic half is about `rule`, its knowledge when
+    its knowledge half is (a record's two halves may be about different rules)."""
+    out = []
+    for rid in record_ids:
+        record = catalog.get(rid)
+        if record is None:
+            continue
+        binding = catalog.binding(rid)
+        if rule in binding.panic_rules:
+            out.append(panic_site_markdown(record))
+        if rule in binding.knowledge_rules:
+            out.append(knowledge_markdown(record, advisories(catalog, rid)))
+    return out
+
+
+def panic_site_markdown(record: Record) -> str:
+    site = record.panic
+    where = site.file_path or "burn"
+    if site.line_number:
+        where += f":{site.line_number}"
+    link = f"[{where}]({site.github_url})" if site.github_url else f"`{where}`"
+    head = f"---\n\n**Panic site** (record `{record.id}`): {link}"
+    return f"{head}\n\n```text\n{site.error_message}\n```"
+
+
+def knowledge_markdown(record: Record, notes: Sequence[Advisory] = ()) -> str:
+    k = record.knowledge
+    parts = [f"---\n\n**What record `{record.id}` says**"]
+    parts.append(_with_note(k.documentation or "", "documentation", notes))
+    if k.trigger_scenarios:
+        parts.append(_with_note(f"*When:* {k.trigger_scenarios}", "triggerScenarios", notes))
+    if k.solutions:
+        parts.append(_with_note("*Solutions:*\n\n" + _numbered(k.solutions), "solutions", notes))
+    if k.prevention_tips:
+        tips = "*Prevention:*\n\n" + _bullets(k.prevention_tips)
+        parts.append(_with_note(tips, "preventionTips", notes))
+    if k.example_fix:
+        block = f"*Example fix (from the record):*\n\n```rust\n{k.example_fix}\n```"
+        parts.append(_with_note(block, "exampleFix", notes))
+    parts.extend(_note(a) for a in notes if a.field not in _SHOWN)
+    return "\n\n".join(p for p in parts if p)
+
+
+_SHOWN = {"documentation", "triggerScenarios", "solutions", "preventionTips", "exampleFix"}
+
+
+def record_document(record: Record, catalog: Catalog) -> str:
+    """The whole record as one Markdown page (the showRecord command writes it to a file)."""
+    binding = catalog.binding(record.id)
+    notes = advisories(catalog, record.id)
+    panic_rules = ", ".join(binding.panic_rules) or "unbound"
+    knowledge_rules = ", ".join(binding.knowledge_rules) or "unbound"
+    k = record.knowledge
+    extra = [
+        ("Common situations", k.common_situations, "commonSituations"),
+        ("Validation code", _code(k.validation_code), "validationCode"),
+        ("Type guard", _code(k.type_guard), "typeGuard"),
+        ("Handling pattern", _code(k.try_catch_pattern), "tryCatchPattern"),
+    ]
+    parts = [
+        f"# Record {record.id}",
+        f"Panic half bound to: **{panic_rules}**; knowledge half bound to: **{knowledge_rules}**.",
+        panic_site_markdown(record).removeprefix("---\n\n"),
+        _code(record.panic.source_code) or "",
+        knowledge_markdown(record, notes).removeprefix("---\n\n"),
+    ]
+    for title, body, field in extra:
+        if body:
+            parts.append(_with_note(f"## {title}\n\n{body}", field, notes))
+    parts.append(f"*Source: {record.origin.path}:{record.origin.line}*")
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def advisories(catalog: Catalog, record_id: str) -> tuple[Advisory, ...]:
+    return tuple(catalog.advisories_for(record_id))
+
+
+def _with_note(text: str, field: str, notes: Sequence[Advisory]) -> str:
+    mine = [_note(a) for a in notes if a.field == field]
+    return "\n\n".join([text, *mine]) if text else ""
+
+
+def _note(advisory: Advisory) -> str:
+    return f"> **Note from panic-lens** ({advisory.field}): {advisory.note}"
+
+
+def _bullets(items: Iterable[str]) -> str:
+    return "\n".join(f"- {item}" for item in items)
+
+
+def _numbered(items: Iterable[str]) -> str:
+    return "\n".join(f"{i}. {item}" for i, item in enumerate(items, 1))
+
+
+def _code(text: str | None) -> str | None:
+    return f"```rust\n{text}\n```" if text else None

@@ -1,0 +1,158 @@
+"""The workspace scan (every `.rs` file, with work-done progress) and watched-file changes.
+
+The scan runs on the event loop and yields between files, so requests stay answered while it
+works; a newer scan supersedes an older one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from panic_lens import engine
+from panic_lens.lsp.config import record_paths, reload_catalog, workspace_roots
+
+if TYPE_CHECKING:
+    from panic_lens.lsp.session import PanicLensServer
+
+logger = logging.getLogger(__name__)
+CRATE_FILES = ("Cargo.toml", "Cargo.lock")
+RECORD_SUFFIXES = (".json", ".jsonl", ".txt")
+REPORT_EVERY = 20
+
+
+async def scan_workspace(ls: PanicLensServer) -> tuple[int, int]:
+    """Analyse every `.rs` file of the workspace folders; returns (files, findings)."""
+    ls.scan_count += 1
+    generation = ls.scan_count
+    files = list(engine.iter_rust_files([str(r) for r in workspace_roots(ls) if r.is_dir()]))
+    token = await _begin_progress(ls, len(files))
+    found = 0
+    for done, path in enumerate(files, 1):
+        if generation != ls.scan_count:  # a newer scan took over
+            break
+        found += _scan_one(ls, path)
+        if token is not None and done % REPORT_EVERY == 0:
+            _report(ls, token, done, len(files))
+        await asyncio.sleep(0)
+    if token is not None:
+        message = f"{len(files)} files, {found} findings"
+        ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+    if ls.pull and ls.client_supports("workspace.diagnostics.refresh_support"):
+        ls.workspace_diagnostic_refresh(None)
+    logger.info("workspace scan: %d files, %d findings", len(files), found)
+    return len(files), found
+
+
+def _scan_one(ls: PanicLensServer, path: Path) -> int:
+    result = ls.analyze_disk(path)
+    if result is None or result.uri in ls.open:
+        return 0
+    ls.publish(result)
+    return len(result.analysis.findings)
+
+
+async def _begin_progress(ls: PanicLensServer, total: int) -> str | None:
+    if not ls.client_supports("window.work_done_progress"):
+        return None
+    token = f"panic-lens/scan/{uuid.uuid4().hex[:8]}"
+    try:
+        await ls.work_done_progress.create_async(token)
+    except Exception as exc:
+        logger.info("client refused a progress token: %s", exc)
+        return None
+    begin = types.WorkDoneProgressBegin(
+        title="panic-lens: scanning workspace", message=f"0/{total} files", percentage=0
+    )
+    ls.work_done_progress.begin(token, begin)
+    return token
+
+
+def _report(ls: PanicLensServer, token: str, done: int, total: int) -> None:
+    value = types.WorkDoneProgressReport(
+        message=f"{done}/{total} files", percentage=done * 100 // max(total, 1)
+    )
+    ls.work_done_progress.report(token, value)
+
+
+def start_scan(ls: PanicLensServer) -> asyncio.Task[tuple[int, int]] | None:
+    """Start a background scan unless `scope` limits analysis to open files."""
+    if ls.settings.scope != "workspace":
+        return None
+    task = asyncio.ensure_future(scan_workspace(ls))
+    task.add_done_callback(_log_failure)
+    return task
+
+
+def _log_failure(task: asyncio.Future[tuple[int, int]]) -> None:
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        logger.error("workspace scan failed", exc_info=exc)
+
+
+def on_watched_files(ls: PanicLensServer, changes: list[types.FileEvent]) -> None:
+    """React to file events: a record or crate file reanalyses everything; `.rs` just itself."""
+    paths = [(Path(p), c.type) for c in changes if (p := to_fs_path(c.uri))]
+    if any(is_record_file(ls, p) for p, _ in paths):
+        reload_catalog(ls)
+        ls.reanalyze_all()
+        return
+    if any(p.name in CRATE_FILES for p, _ in paths):
+        ls.reanalyze_all()
+        return
+    for path, kind in paths:
+        if path.suffix == ".rs":
+            _rust_file_changed(ls, path, kind)
+
+
+def _rust_file_changed(ls: PanicLensServer, path: Path, kind: types.FileChangeType) -> None:
+    from panic_lens.lsp.session import file_uri
+
+    uri = file_uri(path)
+    if uri in ls.open:  # the editor's buffer is the truth for open files
+        return
+    if kind == types.FileChangeType.Deleted or ls.settings.scope != "workspace":
+        if ls.disk.pop(uri, None) is not None:
+            ls.publish_empty(uri)
+        return
+    if (result := ls.analyze_disk(path)) is not None:
+        ls.publish(result)
+
+
+def is_record_file(ls: PanicLensServer, path: Path) -> bool:
+    if path.suffix not in RECORD_SUFFIXES:
+        return False
+    resolved = path.absolute()
+    return any(resolved == r or r in resolved.parents for r in _record_roots(ls))
+
+
+def _record_roots(ls: PanicLensServer) -> list[Path]:
+    return [p.absolute() for p in record_paths(ls)]
+
+
+def watchers(ls: PanicLensServer) -> list[types.FileSystemWatcher]:
+    globs = ["**/*.rs", "**/Cargo.toml", "**/Cargo.lock"]
+    for root in _record_roots(ls):
+        globs.append(str(root) if root.suffix else f"{root}/**/*")
+    return [types.FileSystemWatcher(glob_pattern=g) for g in globs]
+
+
+async def register_watchers(ls: PanicLensServer) -> None:
+    """Ask the client to watch our files, when it allows dynamic registration."""
+    if not ls.client_supports("workspace.did_change_watched_files.dynamic_registration"):
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers(ls))
+    reg = types.Registration(
+        id="panic-lens-watchers",
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=options,
+    )
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[reg]))
+    except Exception as exc:
+        logger.info("client refused file watchers: %s", exc)

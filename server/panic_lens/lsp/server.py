@@ -1,0 +1,232 @@
+"""The panic-lens language server: thin handlers named after their LSP methods, and `run`.
+
+State lives on `PanicLensServer` (lsp/session.py); conversions in convert.py, actions.py and
+markdown.py. Logging goes to stderr and window/logMessage, never stdout (the LSP channel).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.uris import to_fs_path
+
+from panic_lens.lsp import actions, commands, config, scan
+from panic_lens.lsp.logs import attach_client_log, setup_logging
+from panic_lens.lsp.markdown import hover_markdown
+from panic_lens.lsp.session import DIAGNOSTIC_IDENTIFIER, PanicLensServer
+
+logger = logging.getLogger(__name__)
+
+
+def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
+    """initializationOptions apply at once, so documents opened early are analysed right."""
+    ls.init_options = params.initialization_options
+    ls.settings = config.initial_settings(ls.init_options)
+    config.reload_catalog(ls)
+
+
+async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> None:
+    old_records = ls.settings.records
+    changed = await config.refresh_settings(ls)
+    if ls.settings.records != old_records:
+        config.reload_catalog(ls)
+    await scan.register_watchers(ls)
+    if changed:
+        ls.reanalyze_all()
+    scan.start_scan(ls)
+
+
+def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.publish(ls.analyze_open(params.text_document.uri))
+
+
+def did_change(ls: PanicLensServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.publish(ls.analyze_open(params.text_document.uri))
+
+
+def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.publish(ls.analyze_open(params.text_document.uri))
+
+
+def did_close(ls: PanicLensServer, params: types.DidCloseTextDocumentParams) -> None:
+    """Empty diagnostics; with workspace scope the saved file's findings come back from disk."""
+    uri = params.text_document.uri
+    ls.open.pop(uri, None)
+    ls.publish_empty(uri)
+    path = to_fs_path(uri)
+    if ls.settings.scope != "workspace" or not path:
+        return
+    if (result := ls.analyze_disk(Path(path))) is not None and result.analysis.findings:
+        ls.publish(result)
+
+
+def diagnostic(
+    ls: PanicLensServer, params: types.DocumentDiagnosticParams
+) -> types.DocumentDiagnosticReport:
+    uri = params.text_document.uri
+    result = ls.open.get(uri) or ls.analyze_open(uri)
+    if params.previous_result_id == result.result_id:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result.result_id)
+    return types.RelatedFullDocumentDiagnosticReport(
+        items=ls.diagnostics(result), result_id=result.result_id
+    )
+
+
+def workspace_diagnostic(
+    ls: PanicLensServer, params: types.WorkspaceDiagnosticParams
+) -> types.WorkspaceDiagnosticReport:
+    previous = {p.uri: p.value for p in params.previous_result_ids}
+    items: list[Any] = []
+    for uri, result in {**ls.disk, **ls.open}.items():
+        if previous.get(uri) == result.result_id:
+            items.append(
+                types.WorkspaceUnchangedDocumentDiagnosticReport(
+                    uri=uri, version=result.version, result_id=result.result_id
+                )
+            )
+        else:
+            items.append(
+                types.WorkspaceFullDocumentDiagnosticReport(
+                    uri=uri,
+                    version=result.version,
+                    items=ls.diagnostics(result),
+                    result_id=result.result_id,
+                )
+            )
+    return types.WorkspaceDiagnosticReport(items=items)
+
+
+def hover(ls: PanicLensServer, params: types.HoverParams) -> types.Hover | None:
+    result = ls.result(params.text_document.uri) or ls.analyze_open(params.text_document.uri)
+    point = result.index.point(params.position)
+    facts = [h for h in result.analysis.hovers if h.span.contains(point.row, point.col)]
+    if not facts:
+        return None
+    fact = min(facts, key=lambda h: (not h.flagged, h.span.end_byte - h.span.start_byte))
+    finding = next(
+        (
+            f
+            for f in result.analysis.findings
+            if f.rule == fact.rule and f.span.contains(fact.span.start.row, fact.span.start.col)
+        ),
+        None,
+    )
+    content = types.MarkupContent(
+        kind=types.MarkupKind.Markdown, value=hover_markdown(fact, finding, ls.catalog)
+    )
+    return types.Hover(contents=content, range=result.index.range(fact.span))
+
+
+def code_action(
+    ls: PanicLensServer, params: types.CodeActionParams
+) -> list[types.CodeAction] | None:
+    result = ls.result(params.text_document.uri) or ls.analyze_open(params.text_document.uri)
+    return actions.lsp_code_actions(ls, result, params) or None
+
+
+def code_action_resolve(ls: PanicLensServer, action: types.CodeAction) -> types.CodeAction:
+    data = action.data if isinstance(action.data, dict) else {}
+    result = ls.result(str(data.get("uri")))
+    if result is not None and action.edit is None:
+        action.edit = actions.action_edit(result, data)
+    return action
+
+
+async def did_change_configuration(
+    ls: PanicLensServer, params: types.DidChangeConfigurationParams
+) -> None:
+    old_records = ls.settings.records
+    if await config.refresh_settings(ls, params.settings):
+        if ls.settings.records != old_records:
+            config.reload_catalog(ls)
+        ls.reanalyze_all()
+        scan.start_scan(ls)
+
+
+def did_change_watched_files(
+    ls: PanicLensServer, params: types.DidChangeWatchedFilesParams
+) -> None:
+    scan.on_watched_files(ls, list(params.changes))
+
+
+def _command(
+    fn: Callable[[PanicLensServer, list[Any]], Any],
+) -> Callable[..., Awaitable[Any]]:
+    """Wrap a command so bad arguments become an InvalidParams error, not an internal one."""
+
+    async def handler(ls: PanicLensServer, *args: Any) -> Any:
+        try:
+            value = fn(ls, list(args))
+            return await value if isinstance(value, Awaitable) else value
+        except commands.CommandError as exc:
+            raise JsonRpcInvalidParams(str(exc)) from exc
+
+    return handler
+
+
+_FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
+    (types.INITIALIZE, initialize, None),
+    (types.INITIALIZED, initialized, None),
+    (types.TEXT_DOCUMENT_DID_OPEN, did_open, None),
+    (types.TEXT_DOCUMENT_DID_CHANGE, did_change, None),
+    (types.TEXT_DOCUMENT_DID_SAVE, did_save, types.SaveOptions(include_text=False)),
+    (types.TEXT_DOCUMENT_DID_CLOSE, did_close, None),
+    (
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        diagnostic,
+        types.DiagnosticOptions(
+            identifier=DIAGNOSTIC_IDENTIFIER,
+            inter_file_dependencies=True,
+            workspace_diagnostics=True,
+        ),
+    ),
+    (types.WORKSPACE_DIAGNOSTIC, workspace_diagnostic, None),
+    (types.TEXT_DOCUMENT_HOVER, hover, None),
+    (
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        code_action,
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL],
+            resolve_provider=True,
+        ),
+    ),
+    (types.CODE_ACTION_RESOLVE, code_action_resolve, None),
+    (types.WORKSPACE_DID_CHANGE_CONFIGURATION, did_change_configuration, None),
+    (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, did_change_watched_files, None),
+]
+_COMMANDS = {
+    commands.EXPLAIN: commands.explain_panic,
+    commands.SHOW_RECORD: commands.show_record,
+    commands.SCAN: commands.scan,
+}
+
+
+def make_server() -> PanicLensServer:
+    ls = PanicLensServer()
+    attach_client_log(ls)
+    for method, handler, options in _FEATURES:
+        ls.feature(method, options)(handler)
+    for name, fn in _COMMANDS.items():
+        ls.command(name)(_command(fn))
+    return ls
+
+
+def run(tcp: str | None = None, log_level: str | None = None) -> int:
+    """Serve on stdio, or on TCP `[HOST:]PORT` (loopback unless a host is given)."""
+    setup_logging(log_level)
+    ls = make_server()
+    if tcp is None:
+        ls.start_io()
+        return 0
+    host, _, port = tcp.rpartition(":")
+    if not port.isdigit():
+        print(f"panic-lens serve: bad --tcp value {tcp!r}; expected [HOST:]PORT", file=sys.stderr)
+        return 2
+    ls.start_tcp(host or "127.0.0.1", int(port))
+    return 0

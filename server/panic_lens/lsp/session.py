@@ -1,0 +1,177 @@
+"""The server's state: settings, catalog, client facts and every analysed file.
+
+Open documents are analysed from the editor's buffer, other workspace files from disk; both end
+up as a FileResult that diagnostics, hover and code actions read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from panic_lens import __version__, engine
+from panic_lens.lsp.convert import LineIndex, lsp_diagnostic
+from panic_lens.lsp.protocol import PanicLensProtocol
+from panic_lens.positions import Encoding
+from panic_lens.rules.base import Analysis, Finding
+from panic_lens.settings import Settings
+
+if TYPE_CHECKING:
+    from panic_lens.catalog import Catalog
+
+logger = logging.getLogger(__name__)
+DIAGNOSTIC_IDENTIFIER = "panic-lens"
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """One analysed text: where it came from, its lines and what the engine said."""
+
+    uri: str
+    path: str | None
+    version: int | None
+    index: LineIndex
+    analysis: Analysis
+    result_id: str
+
+    def finding(self, key: str) -> Finding | None:
+        from panic_lens.lsp.convert import finding_key
+
+        return next((f for f in self.analysis.findings if finding_key(f) == key), None)
+
+
+class PanicLensServer(LanguageServer):
+    """pygls LanguageServer holding panic-lens state; handlers live in `lsp.server`."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "panic-lens",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=PanicLensProtocol,
+        )
+        self.settings = Settings()
+        self.catalog: Catalog | None = None
+        self.init_options: Any = None
+        self.open: dict[str, FileResult] = {}
+        self.disk: dict[str, FileResult] = {}
+        self.generation = 0  # bumps when settings or the catalog change: new result ids
+        self.scan_count = 0
+        self.reported_record_errors: frozenset[str] = frozenset()
+
+    # ---- client facts -------------------------------------------------------------------
+    @property
+    def encoding(self) -> Encoding:
+        enc = self.workspace.position_encoding
+        return "utf-8" if enc == types.PositionEncodingKind.Utf8 else "utf-16"
+
+    @property
+    def pull(self) -> bool:
+        """True when the client pulls diagnostics: then the server never pushes them."""
+        caps = getattr(self.protocol, "client_capabilities", None)
+        docs = caps.text_document if caps else None
+        return bool(docs and docs.diagnostic is not None)
+
+    def client_supports(self, dotted: str) -> bool:
+        node: Any = getattr(self.protocol, "client_capabilities", None)
+        for part in dotted.split("."):
+            node = getattr(node, part, None)
+        return bool(node)
+
+    def adjust_capabilities(self, caps: types.ServerCapabilities) -> None:
+        """Called by the protocol after pygls built the capabilities: push clients get none."""
+        if not self.pull:
+            caps.diagnostic_provider = None
+
+    # ---- analysis -----------------------------------------------------------------------
+    def analyze(self, uri: str, text: str | bytes, version: int | None) -> FileResult:
+        path = to_fs_path(uri)
+        try:
+            analysis = engine.analyze(text, path, settings=self.settings, catalog=self.catalog)
+        except Exception:  # the engine promises not to raise; never let it take us down
+            logger.exception("analysis of %s failed", uri)
+            analysis = Analysis(notes=("analysis failed; see the server log",))
+        index = LineIndex.of(text, self.encoding)
+        return FileResult(uri, path, version, index, analysis, self._result_id(text, analysis))
+
+    def _result_id(self, text: str | bytes, analysis: Analysis) -> str:
+        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+        digest = hashlib.blake2b(data, digest_size=8)
+        digest.update(f"{self.generation}:{len(analysis.findings)}".encode())
+        return digest.hexdigest()
+
+    def analyze_open(self, uri: str) -> FileResult:
+        doc = self.workspace.get_text_document(uri)
+        result = self.analyze(uri, doc.source, doc.version)
+        self.open[uri] = result
+        return result
+
+    def analyze_disk(self, path: Path) -> FileResult | None:
+        uri = file_uri(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            logger.info("cannot read %s: %s", path, exc)
+            self.disk.pop(uri, None)
+            return None
+        result = self.analyze(uri, data, None)
+        self.disk[uri] = result
+        return result
+
+    def result(self, uri: str) -> FileResult | None:
+        return self.open.get(uri) or self.disk.get(uri)
+
+    def lines_for(self, path: str) -> LineIndex | None:
+        """Lines of another file named by evidence: the open buffer, else the disk copy."""
+        uri = file_uri(Path(path))
+        if (known := self.result(uri)) is not None:
+            return known.index
+        try:
+            return LineIndex.of(Path(path).read_bytes(), self.encoding)
+        except OSError:
+            return None
+
+    # ---- diagnostics --------------------------------------------------------------------
+    def diagnostics(self, result: FileResult) -> list[types.Diagnostic]:
+        return [
+            lsp_diagnostic(f, result.index, result.uri, self.lines_for)
+            for f in result.analysis.findings
+        ]
+
+    def publish(self, result: FileResult) -> None:
+        if self.pull:
+            return
+        params = types.PublishDiagnosticsParams(
+            uri=result.uri, diagnostics=self.diagnostics(result), version=result.version
+        )
+        self.text_document_publish_diagnostics(params)
+
+    def publish_empty(self, uri: str) -> None:
+        if not self.pull:
+            params = types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            self.text_document_publish_diagnostics(params)
+
+    def reanalyze_all(self) -> None:
+        """After a settings, crate or catalog change: every known file again."""
+        self.generation += 1
+        for uri in list(self.open):
+            self.publish(self.analyze_open(uri))
+        for uri, old in list(self.disk.items()):
+            if old.path and (fresh := self.analyze_disk(Path(old.path))) is not None:
+                self.publish(fresh)
+            else:
+                self.publish_empty(uri)
+        if self.pull and self.client_supports("workspace.diagnostics.refresh_support"):
+            self.workspace_diagnostic_refresh(None)
+
+
+def file_uri(path: Path) -> str:
+    """The URI a client would use for `path` (pygls's spelling, so lookups match)."""
+    return from_fs_path(str(path.absolute())) or path.absolute().as_uri()

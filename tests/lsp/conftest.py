@@ -1,0 +1,49 @@
+"""pytest-lsp fixtures: the real server in a subprocess, driven as VS Code or as Neovim.
+
+VS Code 1.65 (pytest-lsp's capture) takes pushed diagnostics and UTF-16; Neovim 0.11 pulls
+diagnostics and offers UTF-8. Every end-to-end test runs under both.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsp_helpers import CLIENTS, DATA
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, make_test_lsp_client
+
+
+def make_client() -> LanguageClient:
+    """pytest-lsp's client, plus client/registerCapability (it records registrations)."""
+    client = make_test_lsp_client()
+    client.registrations = []  # type: ignore[attr-defined]
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
+
+    return client
+
+
+@pytest_lsp.fixture(
+    params=list(CLIENTS),
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "panic_lens", "serve"], client_factory=make_client
+    ),
+)
+async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> AsyncIterator[None]:
+    """A started, not yet initialized server; `lsp_client.preset` names the client imitated."""
+    lsp_client.preset = request.param  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def crate(tmp_path: Path) -> Path:
+    """A copy of tests/lsp/data/crate, so tests may edit it."""
+    return Path(shutil.copytree(DATA / "crate", tmp_path / "crate"))

@@ -1,0 +1,216 @@
+"""Protocol machinery end to end: capabilities, encoding, guards, settings, records, scan."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from lsp_helpers import (
+    diagnostics,
+    eventually,
+    initialize,
+    make_crate,
+    open_doc,
+    preset,
+    pulls,
+    send_raw,
+    uri_of,
+)
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
+CLEAN = 'fn main() {\n    println!("nothing to see");\n}\n'
+
+
+async def test_capabilities_follow_the_client(client: LanguageClient, tmp_path: Path) -> None:
+    result = await initialize(client, make_crate(tmp_path, {}))
+    caps = result.capabilities
+    sync = caps.text_document_sync
+    assert isinstance(sync, types.TextDocumentSyncOptions)
+    assert sync.change == types.TextDocumentSyncKind.Incremental and sync.save
+    expected = "utf-8" if preset(client) == "neovim" else "utf-16"
+    assert caps.position_encoding == expected
+    if pulls(client):
+        assert caps.diagnostic_provider is not None
+        assert caps.diagnostic_provider.identifier == "panic-lens"
+        assert caps.diagnostic_provider.workspace_diagnostics
+    else:
+        assert caps.diagnostic_provider is None  # never both push and pull for one client
+    assert isinstance(caps.code_action_provider, types.CodeActionOptions)
+    assert "source.fixAll.panic-lens" in (caps.code_action_provider.code_action_kinds or [])
+    assert caps.code_action_provider.resolve_provider
+    assert caps.execute_command_provider is not None
+    assert set(caps.execute_command_provider.commands) == {
+        "panic-lens.explainPanic",
+        "panic-lens.showRecord",
+        "panic-lens.scanWorkspace",
+    }
+
+
+async def test_utf32_first_offer_still_gets_utf8_or_utf16(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    caps = types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=["utf-32", "utf-16"])
+    )
+    result = await initialize(client, make_crate(tmp_path, {}), capabilities=caps)
+    assert result.capabilities.position_encoding == "utf-16"
+
+
+async def test_malformed_request_is_answered_and_server_lives_on(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    root = make_crate(tmp_path, {"src/main.rs": CLEAN})
+    await initialize(client, root)
+    uri = open_doc(client, root / "src/main.rs")
+    bad = {"textDocument": {"uri": uri}, "range": "not a range", "context": {"diagnostics": [None]}}
+    with pytest.raises(JsonRpcException) as info:
+        await asyncio.wait_for(send_raw(client, types.TEXT_DOCUMENT_CODE_ACTION, bad), 10)
+    assert "invalid params for textDocument/codeAction" in str(info.value)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 3))
+    )
+    assert hover is None  # answered: no burn API under the cursor
+
+
+async def test_clean_file_gets_empty_diagnostics_open_and_close(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    root = make_crate(tmp_path, {})
+    await initialize(client, root, {"scope": "openFiles"})
+    path = root / "src" / "unsaved.rs"  # never written to disk
+    uri = open_doc(client, path, CLEAN, version=3)
+    assert await diagnostics(client, uri, lambda d: True) == []
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))
+    )
+    if not pulls(client):
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        assert list(client.diagnostics[uri]) == []
+
+
+async def test_invalid_settings_give_a_message_then_defaults(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    options = {
+        "panicLens": {
+            "scope": "everywhere",
+            "severity": {"no-such-rule": "error"},
+            "ctcCapacity": 9000,
+        }
+    }
+    await initialize(client, make_crate(tmp_path, {}), options)
+    messages = await eventually(lambda: client.messages, lambda m: len(m) > 0)
+    text = " ".join(m.message for m in messages)
+    assert "settings.scope" in text and "everywhere" in text
+    assert "settings.severity" in text and "no-such-rule" in text
+    assert all(m.type == types.MessageType.Warning for m in messages)
+
+
+async def test_bad_record_is_reported_once_and_diagnostics_keep_flowing(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "broken.json").write_text('{"record": {"id": "x", "errorMessage": 3}')
+    (records / "wrong.json").write_text(json.dumps({"record": {"id": "y"}}))
+    root = make_crate(tmp_path / "ws", {"src/main.rs": CLEAN})
+    await initialize(client, root, {"records": [str(records)], "scope": "openFiles"})
+    shown = await eventually(lambda: client.messages, lambda m: len(m) > 0)
+    assert len(shown) == 1 and shown[0].type == types.MessageType.Error
+    assert "record error" in shown[0].message and "details in the log" in shown[0].message
+    uri = open_doc(client, root / "src/main.rs")
+    assert await diagnostics(client, uri, lambda d: True) == []
+    logged = " ".join(m.message for m in client.log_messages)
+    assert "broken.json" in logged and "wrong.json" in logged
+    assert len(client.messages) == 1
+
+
+async def test_workspace_scan_reports_progress(client: LanguageClient, tmp_path: Path) -> None:
+    files = {f"src/m{i}.rs": CLEAN for i in range(45)}
+    await initialize(client, make_crate(tmp_path, files))
+    reports = await eventually(
+        lambda: client.progress_reports,
+        lambda r: any(v and isinstance(v[-1], types.WorkDoneProgressEnd) for v in r.values()),
+    )
+    [values] = [v for t, v in reports.items() if str(t).startswith("panic-lens/scan")]
+    assert isinstance(values[0], types.WorkDoneProgressBegin)
+    assert "scanning" in values[0].title
+    middle = [v for v in values if isinstance(v, types.WorkDoneProgressReport)]
+    assert [m.message for m in middle] == ["20/45 files", "40/45 files"]
+    assert values[-1].message == "45 files, 0 findings"
+
+
+async def test_open_files_scope_skips_the_scan(client: LanguageClient, tmp_path: Path) -> None:
+    await initialize(client, make_crate(tmp_path, {"src/main.rs": CLEAN}), {"scope": "openFiles"})
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.explainPanic", arguments=["hello"])
+    )
+    assert result == {"matches": [], "ruleMatches": []}
+    assert client.progress_reports == {}
+
+
+async def test_explain_command_finds_the_ctc_record(client: LanguageClient, tmp_path: Path) -> None:
+    await initialize(client, make_crate(tmp_path, {}), {"scope": "openFiles"})
+    log = (
+        "running 1 test\nthread 'main' panicked at crates/burn-cubecl/src/kernel/ctc.rs:307:5:\n"
+        "ctc_loss: 2 * max_target_len + 1 = 10001 exceeds the kernel's shared-memory alpha "
+        "capacity (8192). Reduce target length or raise SHARED_ALPHA_CAPACITY.\n"
+    )
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.explainPanic", arguments=[log])
+    )
+    assert [m["record_id"] for m in result["matches"]] == ["2d90c97bb9ee521c"]
+    assert result["matches"][0]["line_no"] == 3
+
+
+async def test_show_record_opens_a_markdown_document(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await initialize(client, make_crate(tmp_path, {}), {"scope": "openFiles"})
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.showRecord", arguments=["2d90c97bb9ee521c"])
+    )
+    assert result["shown"] is True
+    [shown] = client.shown_documents
+    assert shown.uri == result["uri"] and shown.uri.endswith(".md")
+    text = Path(shown.uri.removeprefix("file://")).read_text()
+    assert text.startswith("# Record 2d90c97bb9ee521c")
+    assert "AsyncPolicy::new takes two arguments" in text  # the advisory next to exampleFix
+    assert "https://github.com/tracel-ai/burn/blob/" in text
+
+
+async def test_bad_command_arguments_get_an_error(client: LanguageClient, tmp_path: Path) -> None:
+    await initialize(client, make_crate(tmp_path, {}), {"scope": "openFiles"})
+    with pytest.raises(JsonRpcException) as info:
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="panic-lens.showRecord", arguments=["nope"])
+        )
+    assert "no record with id 'nope'" in str(info.value)
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.explainPanic", arguments=[{"text": "x"}])
+    )
+    assert result == {"matches": [], "ruleMatches": []}
+
+
+async def test_watched_rust_file_change_is_analysed(client: LanguageClient, tmp_path: Path) -> None:
+    root = make_crate(tmp_path, {"src/main.rs": CLEAN})
+    await initialize(client, root)
+    await eventually(
+        lambda: client.progress_reports,
+        lambda r: any(v and isinstance(v[-1], types.WorkDoneProgressEnd) for v in r.values()),
+    )
+    extra = root / "src" / "extra.rs"
+    extra.write_text(CLEAN)
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri_of(extra), type=types.FileChangeType.Created)]
+        )
+    )
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.scanWorkspace", arguments=[])
+    )
+    assert result == {"files": 2, "findings": 0}
