@@ -1,6 +1,7 @@
 """Command line: `panic-lens serve | check | explain | records`.
 
-Logging goes to stderr: in `serve`, stdout is the LSP channel.
+Logging goes to stderr: in `serve`, stdout is the LSP channel. Each subcommand lives in
+`panic_lens.commands`; this module only builds the parser and dispatches.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from panic_lens import __version__
+from panic_lens.commands import check, explain, records
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,6 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout")
     serve.add_argument("--tcp", metavar="[HOST:]PORT", help="listen on TCP (loopback by default)")
     serve.add_argument("--log-level", default=None, help="error, warning, info or debug")
+    check.add_parser(sub)
+    records.add_parser(sub)
+    explain.add_parser(sub)
     return parser
 
 
@@ -33,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from panic_lens.lsp.server import run
 
         return run(tcp=args.tcp, log_level=args.log_level)
+    if hasattr(args, "run"):
+        return int(args.run(args))
     parser.error(f"unknown command {args.command}")
     return 2
 

@@ -77,7 +77,15 @@ class Catalog:
         """Lines that show a rule's known runtime text, with the records whose knowledge
         half is bound to that rule (found even when no record's pattern matches)."""
         return [
-            RuleMatch(h.rule, h.line_no, h.line, h.span, self.knowledge_record_ids(h.rule), h.note)
+            RuleMatch(
+                h.rule,
+                h.line_no,
+                h.line,
+                h.span,
+                self.knowledge_record_ids(h.rule),
+                h.note,
+                h.location,
+            )
             for h in find_runtime_texts(Lines(text), timeout)
         ]
 

@@ -130,6 +130,7 @@ class RuleMatch:
     span: tuple[int, int]
     record_ids: tuple[str, ...]
     note: str = ""
+    location: bool = False  # matched a `panicked at <file>` location, not the message
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ class RuntimeText:
     rule: str
     pattern: str
     note: str
+    location: bool = False  # a panic location (file:line), not the message itself
 
 
 _CRATE_FILE = r"burn-{crate}[^\s:]*[/\\](?:src[/\\])?{path}:\d+(?::\d+)?"
@@ -42,12 +43,14 @@ RUNTIME_TEXTS: tuple[RuntimeText, ...] = (
         "async-policy-load-record",
         _CRATE_FILE.format(crate="rl", path=r"policy[/\\]async_policy\.rs"),
         "panic raised in burn-rl's async_policy.rs (in v0.21 the text was `not yet implemented`)",
+        location=True,
     ),
     RuntimeText(
         "router-unsupported-dtype",
         _CRATE_FILE.format(crate="router", path=r"channel[/\\]base\.rs"),
         "panic raised in RouterChannel::change_client_backend (runtime text `not implemented`): "
         "a tensor whose dtype it cannot move, such as an unsigned int",
+        location=True,
     ),
     RuntimeText(
         "interpolate-backward-mode",
@@ -70,6 +73,7 @@ class RuntimeHit:
     line: str
     span: tuple[int, int]
     note: str
+    location: bool
 
 
 def find_runtime_texts(lines: Lines, timeout: float) -> list[RuntimeHit]:
@@ -82,7 +86,7 @@ def find_runtime_texts(lines: Lines, timeout: float) -> list[RuntimeHit]:
                 start = lines.start_of(number)
                 span = (m.start() - start, m.end() - start)
                 hits[(known.rule, number)] = RuntimeHit(
-                    known.rule, number, lines.line(number), span, known.note
+                    known.rule, number, lines.line(number), span, known.note, known.location
                 )
     return sorted(hits.values(), key=lambda h: (h.line_no, h.rule))
 

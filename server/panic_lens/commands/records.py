@@ -1,0 +1,104 @@
+"""`panic-lens records check`: validate records, show how each half binds, check drift.
+
+Exit 1 when any record is invalid (or a path is missing); drift is reported, not fatal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from panic_lens.catalog import Catalog, load_catalog
+from panic_lens.catalog.drift import OK, Drift, check_drift
+from panic_lens.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print_errors
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("records", help="work with the records catalog")
+    inner = p.add_subparsers(dest="records_command", required=True)
+    check = inner.add_parser("check", help="validate records and show their rule binding")
+    check.add_argument(
+        "paths", nargs="*", metavar="PATH", help="record files or folders (default: shipped)"
+    )
+    check.add_argument(
+        "--source",
+        metavar="BURN_CHECKOUT",
+        help="a burn checkout: report records whose sourceCode moved or changed",
+    )
+    check.set_defaults(run=run_check)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    if args.source and not Path(args.source).is_dir():
+        print(f"panic-lens records check: --source {args.source}: not a folder")
+        return EXIT_USAGE
+    loaded = load_catalog(args.paths, include_default=not args.paths)
+    catalog = loaded.catalog
+    print("\n".join(binding_table(catalog)))
+    print("\n".join(binding_summary(catalog)))
+    if args.source:
+        print("\n".join(drift_report([check_drift(r, Path(args.source)) for r in catalog.records])))
+    if loaded.errors:
+        print(f"\n{len(loaded.errors)} invalid record(s) or file(s):")
+        print_errors(loaded.errors, sys.stdout)
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def binding_table(catalog: Catalog) -> list[str]:
+    rows: list[tuple[str, ...]] = [
+        ("record id", "panic half ->", "knowledge half ->", "status", "advisories")
+    ]
+    for record in catalog.records:
+        b = catalog.binding(record.id)
+        rows.append(
+            (
+                record.id,
+                ", ".join(b.panic_rules) or "-",
+                ", ".join(b.knowledge_rules) or "-",
+                b.status,
+                str(len(catalog.advisories(record.id))),
+            )
+        )
+    return _columns(rows)
+
+
+def binding_summary(catalog: Catalog) -> list[str]:
+    by_status: dict[str, list[str]] = {}
+    for record in catalog.records:
+        by_status.setdefault(catalog.binding(record.id).status, []).append(record.id)
+    lines = [f"\n{len(catalog)} valid record(s)"]
+    explain = {
+        "split": "halves bound to different rules",
+        "partial": "one half bound to no rule",
+        "unbound": "bound to no rule, still used by explain",
+    }
+    for status, meaning in explain.items():
+        ids = by_status.get(status, [])
+        if ids:
+            lines.append(f"{status} ({meaning}): {', '.join(ids)}")
+    return lines
+
+
+def drift_report(drifts: Sequence[Drift]) -> list[str]:
+    lines = ["\nsource drift:"]
+    for d in drifts:
+        where = f"{d.file_path}:{d.recorded_line}" if d.file_path else "-"
+        if d.status == OK:
+            lines.append(f"  {d.record_id}  ok        {where}")
+            continue
+        now = f"now line {d.line} ({d.offset:+d} lines)" if d.offset is not None else ""
+        lines.append(f"  {d.record_id}  {d.status:<9} {where}  {now}  {d.detail}".rstrip())
+    drifted = sum(1 for d in drifts if d.status != OK)
+    lines.append(f"{drifted} of {len(drifts)} record(s) drifted from the checkout")
+    return lines
+
+
+def _columns(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]

