@@ -1,0 +1,58 @@
+"""Helpers for the real-editor tests: tool lookup, the server argv, facts read from the repo.
+
+A missing editor skips its test locally and fails it under CI=true, where .ci/run installs them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOLS = Path(os.environ.get("PANIC_LENS_TOOLS", ROOT / ".tools"))
+EXAMPLE = ROOT / "examples" / "burn-app"
+RECORDS = ROOT / "records"
+ASYNC_RULE = "async-policy-load-record"
+IN_CI = os.environ.get("CI") == "true"
+
+
+def require(path: Path | str | None, what: str) -> Path:
+    """The tool at `path`, or skip (locally) / fail (CI) naming what installs it."""
+    if path and Path(path).exists():
+        return Path(path)
+    reason = f"{what} is not installed (run `make editor-deps`)"
+    if IN_CI:
+        pytest.fail(f"{reason}; under CI=true editor tests never skip")
+    pytest.skip(reason)
+
+
+def which(name: str) -> str | None:
+    return shutil.which(name)
+
+
+def server_argv() -> list[str]:
+    """This checkout's server, run by the interpreter that runs the tests."""
+    return [sys.executable, "-m", "panic_lens", "serve"]
+
+
+def line_of(path: Path, needle: str) -> int:
+    """0-based row of the only line of `path` containing `needle`."""
+    rows = [i for i, line in enumerate(path.read_text().splitlines()) if needle in line]
+    assert len(rows) == 1, f"{needle!r} occurs on rows {rows} of {path}"
+    return rows[0]
+
+
+def records_with_knowledge_about(word: str) -> list[dict[str, Any]]:
+    """Seed records whose knowledge half (documentation) is about `word`."""
+    found = []
+    for path in sorted(RECORDS.glob("*.txt")):
+        record = json.loads(path.read_text())["record"]
+        if word in (record.get("documentation") or ""):
+            found.append(record)
+    return found

