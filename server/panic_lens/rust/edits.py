@@ -1,0 +1,82 @@
+"""Building blocks for machine fixes: spans for insertions, deletions and `use` additions.
+
+Each helper returns an `Edit` on byte offsets of the analysed source; rules combine them into
+a `Fix` and tests apply them, re-parse, and re-run the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from panic_lens.rules.base import Edit, Point, Span
+from panic_lens.rust.syntax import Node, line_indent, span_of
+
+
+def point_at(src: bytes, offset: int) -> Point:
+    """Row and byte column of a byte offset."""
+    row = src.count(b"\n", 0, offset)
+    return Point(row, offset - (src.rfind(b"\n", 0, offset) + 1))
+
+
+def span_between(src: bytes, start: int, end: int) -> Span:
+    return Span(start, end, point_at(src, start), point_at(src, end))
+
+
+def replace_node(node: Node, text: str) -> Edit:
+    return Edit(span_of(node), text)
+
+
+def insert_at(src: bytes, offset: int, text: str) -> Edit:
+    return Edit(span_between(src, offset, offset), text)
+
+
+def insert_statement_before(src: bytes, stmt: Node, text: str) -> Edit:
+    """`text` as a new statement on its own line before `stmt`, at the same indentation."""
+    return insert_at(src, stmt.start_byte, f"{text}\n{line_indent(src, stmt)}")
+
+
+def delete_statement(src: bytes, stmt: Node) -> Edit:
+    """Remove `stmt`; with its whole line when nothing else shares that line."""
+    line_start = src.rfind(b"\n", 0, stmt.start_byte) + 1
+    line_end = src.find(b"\n", stmt.end_byte)
+    line_end = len(src) if line_end < 0 else line_end
+    alone = (
+        not src[line_start : stmt.start_byte].strip() and not src[stmt.end_byte : line_end].strip()
+    )
+    if alone:
+        return Edit(span_between(src, line_start, min(line_end + 1, len(src))), "")
+    return Edit(span_of(stmt), "")
+
+
+def insert_use(src: bytes, module_body: Node, path: str) -> Edit:
+    """`use <path>;` after the last `use` of a module body (the file or a `mod { .. }`)."""
+    uses = [c for c in module_body.named_children if c.type == "use_declaration"]
+    if uses:
+        anchor = uses[-1]
+        return insert_at(src, anchor.end_byte, f"\n{line_indent(src, anchor)}use {path};")
+    offset = _after_inner_attributes(module_body.named_children, module_body)
+    indent = "" if module_body.type == "source_file" else "    "
+    prefix = "\n" if module_body.type != "source_file" and offset > module_body.start_byte else ""
+    return insert_at(src, offset, f"{prefix}{indent}use {path};\n")
+
+
+def apply_edits(src: bytes, edits: Iterable[Edit]) -> bytes:
+    """The source with `edits` applied (they must not overlap)."""
+    out = src
+    for edit in sorted(edits, key=lambda e: e.span.start_byte, reverse=True):
+        out = out[: edit.span.start_byte] + edit.new_text.encode() + out[edit.span.end_byte :]
+    return out
+
+
+def _after_inner_attributes(children: list[Node], body: Node) -> int:
+    """The offset after leading `#![..]` attributes and `//!` comments of a module body."""
+    offset = body.start_byte + (1 if body.type == "declaration_list" else 0)
+    for child in children:
+        text = child.text or b""
+        if child.type == "inner_attribute_item" or text.startswith(b"//!"):
+            offset = child.end_byte
+            continue
+        break
+    if offset > body.start_byte + 1 and body.type == "source_file":
+        return offset + 1
+    return offset
