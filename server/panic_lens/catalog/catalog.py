@@ -31,6 +31,9 @@ class Catalog:
     def __len__(self) -> int:
         return len(self.records)
 
+    def __bool__(self) -> bool:
+        return True  # an empty catalog is still a catalog (`if catalog:` must not skip it)
+
     def get(self, record_id: str) -> Record | None:
         return self._by_id.get(record_id)
 

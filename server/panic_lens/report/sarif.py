@@ -16,7 +16,7 @@ from urllib.parse import quote
 from panic_lens import __version__
 from panic_lens.report.errors import ReportError, error_text
 from panic_lens.report.sources import Region, Sources, display_path
-from panic_lens.report.text import sort_key
+from panic_lens.report.text import behaviour_note, sort_key
 from panic_lens.rules.base import Finding, Fix, Related, Severity, Span
 from panic_lens.rules.meta import RULES, RuleInfo
 
@@ -111,7 +111,7 @@ def related(index: int, evidence: Related, finding: Finding, sources: Sources) -
 
 
 def sarif_fix(fix: Fix, finding: Finding, sources: Sources) -> dict[str, Any]:
-    note = " (changes behaviour)" if fix.behavior_change else ""
+    note = behaviour_note(fix)
     replacements = [
         {
             "deletedRegion": region(sources.region(finding.path, e.span)),

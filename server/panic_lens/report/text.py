@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from panic_lens.positions import byte_col_to
 from panic_lens.report.sources import Sources, display_path
-from panic_lens.rules.base import Finding, Related, Severity
+from panic_lens.rules.base import Finding, Fix, Related, Severity
 
 TAB = "    "
 
@@ -38,7 +38,7 @@ def render_finding(finding: Finding, sources: Sources) -> str:
     if finding.records:
         notes.append(f"records: {', '.join(finding.records)}")
     for fix in finding.fixes:
-        change = " (changes behaviour)" if fix.behavior_change else ""
+        change = behaviour_note(fix)
         notes.append(f"help: fix available: {fix.title}{change}")
     pad = " " * _gutter(region.line)
     lines = [head, *_snippet(finding, sources, region.line), *(f"{pad} = {n}" for n in notes)]
@@ -53,6 +53,13 @@ def summary(findings: Sequence[Finding], files: int | None = None) -> str:
         return f"panic-lens: no findings{where}"
     total = len(findings)
     return f"panic-lens: {total} finding{'s' if total != 1 else ''} ({', '.join(parts)}){where}"
+
+
+def behaviour_note(fix: Fix) -> str:
+    """` (changes behaviour)` for such fixes, unless the title already says so."""
+    if fix.behavior_change and "change" not in fix.title.lower():
+        return " (changes behaviour)"
+    return ""
 
 
 def _snippet(finding: Finding, sources: Sources, line_no: int) -> list[str]:

@@ -1,0 +1,163 @@
+"""`panic-lens records check` (binding table, drift) and `panic-lens explain`, end to end."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO, record
+
+from panic_lens.catalog import load_catalog
+from panic_lens.cli import main
+
+# A burn checkout next to this repository, or wherever BURN_CHECKOUT points.
+BURN = Path(os.environ.get("BURN_CHECKOUT", REPO.parent / "burn-checkout"))
+CTC_LOG = (
+    "running 2 tests\n"
+    "test asr::tests::long_targets ... FAILED\n"
+    "thread 'asr::tests::long_targets' panicked at src/kernel/ctc.rs:309:5:\n"
+    "ctc_loss: 2 * max_target_len + 1 = 10001 exceeds the kernel's shared-memory alpha "
+    "capacity (8192). Reduce target length or raise SHARED_ALPHA_CAPACITY.\n"
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+)
+ASYNC_LOG = (
+    "thread 'main' panicked at /r/burn-rl-0.22.0/src/policy/async_policy.rs:321:9:\n"
+    "not implemented: Not implemented yet. Please load the record on the inner policy before "
+    "creating an async policy.\n"
+)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_records_check_shows_each_half_and_the_split_records(capsys) -> None:
+    code, out, _ = run(capsys, "records", "check")
+    assert code == 0
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:4]}
+    assert rows["2d90c97bb9ee521c"][:3] == [
+        "ctc-target-capacity",
+        "async-policy-load-record",
+        "split",
+    ]
+    assert rows["98e8605c71c1dd9c"][:3] == [
+        "ctc-target-capacity",
+        "router-unsupported-dtype",
+        "split",
+    ]
+    assert rows["22a18ddf8713058a"][:3] == [
+        "interpolate-backward-mode",
+        "interpolate-backward-mode",
+        "bound",
+    ]
+    assert "split (halves bound to different rules): 2d90c97bb9ee521c, 98e8605c71c1dd9c" in out
+
+
+def test_records_check_reports_invalid_and_unbound_records(capsys, write_records) -> None:
+    path = write_records("dump.jsonl", [record("lonely"), record("bad", lineNumber="x")])
+    code, out, _ = run(capsys, "records", "check", str(path))
+    assert code == 1
+    assert "unbound (bound to no rule, still used by explain): lonely" in out
+    assert "dump.jsonl:2: record bad field lineNumber" in out
+
+
+def fake_checkout(root: Path, rec_path: str, lines: list[str]) -> Path:
+    file = root / rec_path
+    file.parent.mkdir(parents=True)
+    file.write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_source_drift_on_a_tiny_checkout(capsys, tmp_path: Path, write_records) -> None:
+    quote = 'fn f() {\n    let x = 1;\n    panic!("boom {}", x);\n}\n'
+    base = record("drift", sourceCode=quote, sourceCodeStart=10, lineNumber=12)
+    moved = {**base, "id": "moved"}
+    changed = {**base, "id": "changed", "filePath": "src/changed.rs"}
+    gone = {**base, "id": "gone", "filePath": "src/gone.rs"}
+    recs = write_records("recs.jsonl", [base, moved, changed, gone])
+    checkout = tmp_path / "burn"
+    fake_checkout(checkout, "crates/widgets/src/lib.rs", [""] * 12 + quote.splitlines())
+    fake_checkout(
+        checkout,
+        "src/changed.rs",
+        [""] * 3 + ["fn f<R>() {", "    let x = 2;", '    panic!("boom {}", x);', "}"],
+    )
+    code, out, _ = run(capsys, "records", "check", str(recs), "--source", str(checkout))
+    assert code == 0
+    drift = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
+    assert "moved" in drift["drift"] and "now line 15 (+3 lines)" in drift["drift"]
+    assert "changed" in drift["changed"] and "now line 6 (-6 lines)" in drift["changed"]
+    assert "no-file" in drift["gone"]
+    assert "4 of 4 record(s) drifted" in out
+
+
+def test_source_that_is_not_a_folder_is_a_usage_error(capsys, tmp_path: Path) -> None:
+    assert run(capsys, "records", "check", "--source", str(tmp_path / "nope"))[0] == 2
+
+
+@pytest.mark.skipif(not BURN.is_dir(), reason="no burn checkout next to the repository")
+def test_source_drift_against_the_real_burn_checkout(capsys) -> None:
+    code, out, _ = run(capsys, "records", "check", "--source", str(BURN))
+    assert code == 0
+    [line] = [x for x in out.splitlines() if x.startswith("  22a18ddf8713058a")]
+    assert "base.rs:125" in line and "now line 14" in line  # 145-150 at burn 0.22
+
+
+def test_explain_finds_the_ctc_record_and_withholds_its_split_knowledge(capsys, tmp_path) -> None:
+    log = tmp_path / "test.log"
+    log.write_text(CTC_LOG)
+    code, out, _ = run(capsys, "explain", str(log))
+    assert code == 0
+    assert out.splitlines()[1].startswith("record 2d90c97bb9ee521c  (line 4) ctc_loss: 2 *")
+    assert "https://github.com/tracel-ai/burn/blob/" in out
+    assert "knowledge half bound to: async-policy-load-record" in out
+    assert "Load the record on the inner policy" not in out  # AsyncPolicy advice, not for ctc
+
+
+def test_explain_async_message_shows_rule_knowledge_with_advisories(capsys, tmp_path) -> None:
+    log = tmp_path / "rl.log"
+    log.write_text(ASYNC_LOG)
+    code, out, _ = run(capsys, "explain", str(log))
+    assert code == 0
+    assert out.startswith("No record's messagePattern matches this text.")
+    assert "known text of rule async-policy-load-record  (line 2)" in out
+    assert "from record 2d90c97bb9ee521c" in out
+    assert "AsyncPolicy::new takes two arguments" in out
+
+
+def test_explain_nothing_and_unreadable(capsys, tmp_path: Path) -> None:
+    quiet = tmp_path / "ok.log"
+    quiet.write_text("test result: ok. 12 passed\n")
+    code, out, _ = run(capsys, "explain", str(quiet))
+    assert code == 1 and "No record's messagePattern matches" in out
+    code, _, err = run(capsys, "explain", str(tmp_path / "missing.log"))
+    assert code == 2 and "missing.log" in err
+
+
+def test_explain_reads_stdin_and_survives_a_catastrophic_record(tmp_path, write_records) -> None:
+    evil = write_records("evil.json", record("evil", messagePattern="(a|aa)+$"))
+    text = ("a" * 100 + "!\n") * 20 + CTC_LOG
+    proc = subprocess.run(
+        [sys.executable, "-m", "panic_lens", "explain", "-", "--records", str(evil)],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0
+    assert "record 2d90c97bb9ee521c" in proc.stdout
+    assert "record evil: pattern timed out, skipped" in proc.stderr
+
+
+def test_seed_records_match_their_own_error_messages() -> None:
+    catalog = load_catalog().catalog
+    for rec in catalog.records:
+        filled = rec.panic.error_message.replace("{}", "7")
+        for i in range(4):
+            filled = filled.replace(f"{{{i}:?}}", "X").replace(f"{{{i}}}", "oops")
+        assert [m.record_id for m in catalog.explain(filled)] == [rec.id]
