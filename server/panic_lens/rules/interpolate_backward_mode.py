@@ -1,15 +1,252 @@
-"""Placeholder until the rule lands: detects nothing."""
+"""interpolate-backward-mode: smooth interpolation modes in code that trains.
+
+cubecl backends have a backward kernel for Nearest and NearestExact only. The two burn enums
+(tensor ops and nn) are told apart by their resolved import path; other enums never match.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-from panic_lens.rules.base import Finding, HoverFact
+from panic_lens.rules.base import Edit, Finding, Fix, HoverFact, Related, Severity, Span
 from panic_lens.rules.meta import INTERPOLATE as INFO
+from panic_lens.rust.crate import CUBECL_FEATURES
+from panic_lens.rust.facts import CallSite, FileFacts, TrainingSignal
+from panic_lens.rust.syntax import Node, child_by_field, method_call, strip_wrappers
 
 __all__ = ["INFO", "detect"]
 
+OPS_ENUM = "burn::tensor::ops::InterpolateMode"
+NN_ENUM = "burn::nn::interpolate::InterpolateMode"
+OPTIONS = "burn::tensor::ops::InterpolateOptions"
+FREE_FUNCTIONS = frozenset({"burn::tensor::module::interpolate"})
+CONFIGS = frozenset(
+    {"burn::nn::interpolate::Interpolate1dConfig", "burn::nn::interpolate::Interpolate2dConfig"}
+)
+# Variant -> the ops-level mode burn runs (the nn enum maps Linear to Bilinear etc.).
+OPS_MODE = {
+    f"{OPS_ENUM}::{v}": v for v in ("Nearest", "NearestExact", "Bilinear", "Bicubic", "Lanczos3")
+}
+OPS_MODE |= {
+    f"{NN_ENUM}::Nearest": "Nearest",
+    f"{NN_ENUM}::NearestExact": "NearestExact",
+    f"{NN_ENUM}::Linear": "Bilinear",
+    f"{NN_ENUM}::Cubic": "Bicubic",
+    f"{NN_ENUM}::Lanczos": "Lanczos3",
+}
+RISKY = frozenset({"Bilinear", "Bicubic", "Lanczos3"})
+# Backward support of the risky modes outside cubecl (burn-facts.md, section 4).
+BACKWARD_PANICS = {
+    "flex": frozenset({"Lanczos3"}),
+    "ndarray": RISKY,
+    "tch": frozenset({"Lanczos3"}),
+}
+_MAX_HOPS = 16
 
-def detect(facts: Any) -> Iterable[Finding | HoverFact]:
-    return ()
+
+@dataclass(frozen=True, slots=True)
+class _Mode:
+    """A statically known mode: the written variant, what burn runs, where it is written."""
+
+    variant: str  # e.g. "burn::nn::interpolate::InterpolateMode::Linear"
+    ops: str  # e.g. "Bilinear"
+    name_node: Node  # the variant identifier, replaced by the fix
+
+
+def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
+    """A HoverFact for every burn interpolate call / nn mode setting; a Finding when risky."""
+    for site in facts.calls():
+        found = _recognise(site, facts)
+        if found is None:
+            continue
+        api, mode_expr = found
+        mode = _mode_of(mode_expr, facts)
+        span = facts.span(site.name_node)
+        if mode is None or mode.ops not in RISKY:
+            yield HoverFact(INFO.id, span, api, _quiet_facts(mode, facts))
+            continue
+        finding = _finding(site, mode, facts)
+        yield HoverFact(INFO.id, span, api, finding.facts, flagged=True)
+        yield finding
+
+
+# --- which calls, which mode ----------------------------------------------------------------
+
+
+def _recognise(site: CallSite, facts: FileFacts) -> tuple[str, Node | None] | None:
+    """(api, mode expression) for burn's interpolate and the nn configs' `with_mode`."""
+    if site.kind == "path" and site.path in FREE_FUNCTIONS:
+        options = site.args[2] if len(site.args) > 2 else None
+        return site.path, _options_mode(options, facts)
+    if site.kind != "method" or site.name != "with_mode" or site.receiver is None:
+        return None
+    config = facts.type_of(site.receiver)
+    if config is None or config.path not in CONFIGS or _overridden_later(site, facts):
+        return None
+    return f"{config.path}::with_mode", site.args[0] if site.args else None
+
+
+def _overridden_later(site: CallSite, facts: FileFacts) -> bool:
+    """`.with_mode(A).with_mode(B)`: only the last setting counts."""
+    node = site.node
+    while node.parent is not None and node.parent.type == "field_expression":
+        outer = node.parent.parent
+        parts = method_call(outer) if outer is not None else None
+        if parts is None or outer is None:
+            return False
+        if facts.text(parts[1]) == "with_mode":
+            return True
+        node = outer
+    return False
+
+
+def _options_mode(options: Node | None, facts: FileFacts) -> Node | None:
+    """The mode inside `InterpolateOptions::new(mode)[.with_..]` or a struct literal."""
+    chain = facts.builder_chain(options)
+    root = chain.root if chain is not None else strip_wrappers(options)
+    if root is None:
+        return None
+    if root.type == "struct_expression":
+        return _struct_field(root, "mode", facts) if _resolves(root, "name", facts) else None
+    callee = child_by_field(root, "function") if root.type == "call_expression" else None
+    if callee is None or facts.resolve(callee) != f"{OPTIONS}::new":
+        return None
+    args = child_by_field(root, "arguments")
+    return args.named_children[0] if args is not None and args.named_children else None
+
+
+def _resolves(node: Node, field: str, facts: FileFacts) -> bool:
+    name = child_by_field(node, field)
+    return name is not None and facts.resolve(name) == OPTIONS
+
+
+def _struct_field(struct: Node, name: str, facts: FileFacts) -> Node | None:
+    body = child_by_field(struct, "body")
+    for item in body.named_children if body is not None else []:
+        field = child_by_field(item, "field")
+        if item.type == "field_initializer" and field is not None and facts.text(field) == name:
+            return child_by_field(item, "value")
+    return None
+
+
+def _mode_of(expr: Node | None, facts: FileFacts) -> _Mode | None:
+    """The enum variant an expression holds, through lets and `.into()`; None when unknown."""
+    for _ in range(_MAX_HOPS):
+        expr = strip_wrappers(expr)
+        if expr is None:
+            return None
+        if expr.type == "identifier":
+            expr = facts.value_origin(expr)
+        elif (parts := method_call(expr)) is not None and facts.text(parts[1]) in ("into", "clone"):
+            expr = parts[0]
+        elif expr.type == "scoped_identifier":
+            variant = facts.resolve(expr)
+            name = child_by_field(expr, "name")
+            if variant not in OPS_MODE or name is None:
+                return None
+            return _Mode(variant, OPS_MODE[variant], name)
+        else:
+            return None
+    return None
+
+
+# --- severity, facts, the finding and its fix -----------------------------------------------
+
+
+def _signal(site: CallSite, facts: FileFacts) -> TrainingSignal | None:
+    """The nearest training signal: in the same function, else the file, else the crate."""
+    signals = facts.training_signals()
+    fn = _enclosing_fn_span(site.node, facts)
+    in_fn = [s for s in signals if s.span is not None and fn is not None and _inside(s.span, fn)]
+    in_file = [s for s in signals if s.span is not None]
+    for group in (in_fn, in_file, list(signals)):
+        if group:
+            return group[0]
+    return None
+
+
+def _enclosing_fn_span(node: Node, facts: FileFacts) -> Span | None:
+    cur = node.parent
+    while cur is not None and cur.type != "function_item":
+        cur = cur.parent
+    return facts.span(cur) if cur is not None else None
+
+
+def _inside(inner: Span, outer: Span) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+def _severity(mode: _Mode, signal: TrainingSignal | None, facts: FileFacts) -> tuple[Severity, str]:
+    if signal is None:
+        return Severity.HINT, "forward-only here (no training signal): safe until it is trained"
+    crate = facts.crate
+    cubecl = sorted(crate.backends & (CUBECL_FEATURES | {"cubecl"}))
+    if cubecl:
+        return Severity.ERROR, f"the backward pass panics on {', '.join(cubecl)} (cubecl)"
+    if crate.manifest is None:
+        return Severity.WARNING, "the backward pass panics on every cubecl backend"
+    if crate.only_non_cubecl:
+        panicking = sorted(b for b in crate.backends if mode.ops in BACKWARD_PANICS.get(b, ()))
+        if not panicking:
+            using = ", ".join(sorted(crate.backends))
+            return Severity.HINT, f"{using} has a {mode.ops} backward; cubecl backends do not"
+        return Severity.WARNING, f"the backward pass panics on {', '.join(panicking)}"
+    return Severity.WARNING, "the backward pass panics whenever a cubecl device is picked"
+
+
+def _short(variant: str) -> str:
+    return "::".join(variant.split("::")[-2:])
+
+
+def _quiet_facts(mode: _Mode | None, facts: FileFacts) -> tuple[str, ...]:
+    if mode is None:
+        return (
+            "interpolation mode not known statically (a variable, a config value or not burn's)",
+        )
+    return (f"mode {_short(mode.variant)}: backward supported on every cubecl backend",)
+
+
+def _finding(site: CallSite, mode: _Mode, facts: FileFacts) -> Finding:
+    signal = _signal(site, facts)
+    severity, why = _severity(mode, signal, facts)
+    trains = f"training signal {signal.what}" if signal is not None else "no training signal"
+    if signal is not None and signal.span is not None:
+        trains += f" on line {signal.span.start.row + 1}"
+    message = (
+        f"{_short(mode.variant)} has no backward kernel on cubecl backends ({trains}): {why}. "
+        "Use InterpolateMode::Nearest, or keep this resize out of the autodiff graph."
+    )
+    hover = (
+        f"mode {_short(mode.variant)} ({mode.ops}) — {mode.variant.rsplit('::', 1)[0]}",
+        f"{trains}; {why}",
+        f"runtime panic: {mode.ops.lower()} interpolation backward is not supported by JIT backend",
+    )
+    evidence = [Related(facts.span(mode.name_node), f"mode {_short(mode.variant)} set here")]
+    if signal is not None and signal.span is not None:
+        evidence.append(Related(signal.span, f"this code trains: {signal.what}"))
+    return Finding(
+        rule=INFO.id,
+        span=facts.span(site.name_node),
+        severity=severity,
+        message=message,
+        evidence=tuple(evidence),
+        fixes=(_nearest_fix(mode, facts),),
+        path=facts.path,
+        facts=hover,
+    )
+
+
+def _nearest_fix(mode: _Mode, facts: FileFacts) -> Fix:
+    """Both enums call it `Nearest`; the edit swaps the variant name where it is written."""
+    written = facts.text(mode.name_node)
+    return Fix(
+        id=f"{INFO.id}.nearest",
+        title=(
+            f"Switch {written} to Nearest (changes results: nearest-neighbour sampling "
+            f"instead of {mode.ops.lower()})"
+        ),
+        edits=(Edit(facts.span(mode.name_node), "Nearest"),),
+        preferred=False,
+        behavior_change=True,
+    )
