@@ -8,6 +8,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from panic_lens.catalog import RecordError
 from panic_lens.engine import PathError
@@ -201,3 +203,14 @@ def test_sarif_without_findings_is_valid_and_uses_relative_uris() -> None:
     empty = sarif_report([], [], Sources())
     jsonschema.validate(empty, sarif_schema())
     assert empty["runs"][0]["results"] == []
+
+
+@given(
+    st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\r\n"), max_size=40),
+    st.data(),
+)
+def test_report_columns_count_code_points_on_any_line(line: str, data: st.DataObject) -> None:
+    cut = data.draw(st.integers(0, len(line)))
+    byte_col = len(line[:cut].encode())
+    sources = Sources({"x.rs": line.encode() + b"\n"})
+    assert sources.column("x.rs", Point(0, byte_col)) == cut + 1
