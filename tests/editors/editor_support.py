@@ -50,9 +50,16 @@ def line_of(path: Path, needle: str) -> int:
 
 def records_with_knowledge_about(word: str) -> list[dict[str, Any]]:
     """Seed records whose knowledge half (documentation) is about `word`."""
-    found = []
-    for path in sorted(RECORDS.glob("*.txt")):
-        record = json.loads(path.read_text())["record"]
-        if word in (record.get("documentation") or ""):
-            found.append(record)
-    return found
+    return [r for r in seed_records() if word in (r.get("documentation") or "")]
+
+
+def panic_text(record: dict[str, Any]) -> str:
+    """A runtime panic line as burn prints it: the record's errorMessage with its {} filled."""
+    message: str = record["errorMessage"]
+    for value in ("10001", "8192"):
+        message = message.replace("{}", value, 1)
+    return f"thread 'main' panicked at {record['filePath']}:{record['lineNumber']}:5:\n{message}"
+
+
+def seed_records() -> list[dict[str, Any]]:
+    return [json.loads(p.read_text())["record"] for p in sorted(RECORDS.glob("*.txt"))]

@@ -74,6 +74,7 @@ local function apply(client, bufnr, actions)
     local resp = client:request_sync('codeAction/resolve', chosen, 10000, bufnr)
     assert(resp and not resp.err, 'codeAction/resolve failed: ' .. vim.inspect(resp and resp.err))
     chosen = resp.result
+    result.resolved = true
   end
   assert(chosen.edit, 'the preferred quick fix has no edit: ' .. chosen.title)
   result.applied = chosen.title

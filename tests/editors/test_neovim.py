@@ -67,5 +67,5 @@ def test_neovim_attach_diagnose_hover_fix(burn_app: Path, tmp_path: Path) -> Non
     assert "load_record" in hover
 
     assert any(a["isPreferred"] for a in res["code_actions"]), res["code_actions"]
-    assert FLAGGED not in res["fixed_line"], res["fixed_line"]
+    assert FLAGGED not in res["buffer"], res["buffer"]
     assert not [d for d in res["diagnostics_after"] if d["code"] == ASYNC_RULE]

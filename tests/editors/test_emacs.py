@@ -1,0 +1,75 @@
+"""Emacs 28 (Debian emacs-nox) with eglot 1.9 (elpa-eglot) and editors/emacs/panic-lens.el."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from editor_support import (
+    ASYNC_RULE,
+    ROOT,
+    line_of,
+    panic_text,
+    records_with_knowledge_about,
+    require,
+    seed_records,
+    server_argv,
+)
+
+pytestmark = pytest.mark.editor
+FLAGGED = "actors.load_record(record)"
+
+
+def run_emacs(emacs: Path, file: Path, panic: str, out: Path) -> dict:
+    env = {
+        **os.environ,
+        "PANIC_LENS_EL": str(ROOT / "editors" / "emacs" / "panic-lens.el"),
+        "PANIC_LENS_CMD": json.dumps(server_argv()),
+        "PANIC_LENS_RULE": ASYNC_RULE,
+        "PANIC_LENS_FILE": str(file),
+        "PANIC_LENS_PANIC": panic,
+        "PANIC_LENS_OUT": str(out),
+    }
+    script = Path(__file__).with_name("emacs_e2e.el")
+    # -q, not -Q: Debian's site-start is what puts elpa-eglot on the load-path
+    proc = subprocess.run(
+        [str(emacs), "--batch", "-q", "-l", str(script)],
+        cwd=file.parent,
+        env=env,
+        timeout=180,
+        capture_output=True,
+        text=True,
+    )
+    result = json.loads(out.read_text()) if out.exists() else {}
+    assert proc.returncode == 0, (result.get("error"), result, proc.stderr[-3000:])
+    return result
+
+
+def test_emacs_eglot_diagnose_hover_fix_explain(burn_app: Path, tmp_path: Path) -> None:
+    emacs = require(shutil.which("emacs"), "Emacs with eglot (Debian emacs-nox, elpa-eglot)")
+    file = burn_app / "src" / "rl.rs"
+    bound = records_with_knowledge_about("AsyncPolicy")
+    assert bound, "the seed records should hold AsyncPolicy knowledge"
+    explained = seed_records()[0]
+    res = run_emacs(emacs, file, panic_text(explained), tmp_path / "emacs.json")
+
+    assert res["emacs"].startswith("28.") and "eglot-1.9" in res["eglot"]
+    assert Path(res["project_root"]) == burn_app
+
+    row = line_of(file, FLAGGED)
+    flagged = [d for d in res["diagnostics"] if d["code"] == ASYNC_RULE]
+    assert [d["line"] for d in flagged] == [row], res["diagnostics"]
+    assert flagged[0]["text"].startswith(f"panic-lens [{ASYNC_RULE}]: ")
+
+    assert any(r["id"] in res["hover"] for r in bound), res["hover"]
+
+    assert res["applied"] in res["code_actions"]
+    assert FLAGGED not in res["buffer"], res["buffer"]
+    assert not [d for d in res["diagnostics_after"] if d["code"] == ASYNC_RULE]
+
+    # panic-lens-explain-panic names the record whose messagePattern matches line 2 of the log
+    assert f"record {explained['id']}, line 2:" in res["explain"], res["explain"]
