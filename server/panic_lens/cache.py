@@ -1,0 +1,244 @@
+"""Content-hash cache of per-file analyses, in the user cache folder (platformdirs).
+
+A key covers everything a result depends on: the file's bytes and path, the rules and code
+version, the settings, the crate context (manifests, lock file and the crate's sources, which
+crate-wide constants are read from) and the records bound to each rule. `PANIC_LENS_NO_CACHE=1`
+turns it off; `PANIC_LENS_CACHE_DIR` moves it. Writers rename into place, so readers never see
+half an entry, and the folder is pruned (oldest first) above a size bound.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import fields, is_dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from panic_lens import RULES_VERSION, __version__
+from panic_lens.rules.base import (
+    Analysis,
+    Edit,
+    Finding,
+    Fix,
+    HoverFact,
+    Point,
+    Related,
+    Severity,
+    Span,
+)
+from panic_lens.rules.meta import RULES
+
+if TYPE_CHECKING:
+    from panic_lens.catalog import Catalog
+    from panic_lens.settings import Settings
+
+FORMAT = "1"  # bump when the entry encoding changes
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+_TYPES = {t.__name__: t for t in (Analysis, Finding, HoverFact, Span, Point, Related, Edit, Fix)}
+_STALE_TEMP_SECONDS = 3600
+
+
+def cache_disabled() -> bool:
+    return os.environ.get("PANIC_LENS_NO_CACHE", "").strip() not in ("", "0", "false")
+
+
+def default_dir() -> Path:
+    override = os.environ.get("PANIC_LENS_CACHE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("panic-lens", appauthor=False)) / f"analysis-{FORMAT}"
+
+
+# --- keys ---------------------------------------------------------------------------------
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """Version, rules version and the package's own files (size, mtime): a changed rule in a
+    development checkout must not be answered from entries the old code wrote."""
+    root = Path(__file__).resolve().parent
+    parts = [__version__, RULES_VERSION, FORMAT]
+    for file in sorted(root.rglob("*.py")):
+        with contextlib.suppress(OSError):
+            st = file.stat()
+            parts.append(f"{file.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
+    return digest("\n".join(parts).encode())
+
+
+def records_fingerprint(catalog: Catalog | None) -> str:
+    """The record ids bound to each rule: all a finding takes from the catalog."""
+    if catalog is None:
+        return "no-catalog"
+    bound = [f"{r.id}={','.join(catalog.record_ids_for_rule(r.id))}" for r in RULES]
+    return digest("\n".join(bound).encode())
+
+
+class CrateDigests:
+    """Digest of each crate's context, memoised per manifest for one run.
+
+    Covers every Cargo.toml and Cargo.lock from the crate folder up (workspace root and lock
+    included) and every .rs file under the crate's `src/`. `file_digest` lets a caller that
+    has already read a file reuse its digest.
+    """
+
+    def __init__(self, file_digest: Callable[[Path], str | None] | None = None) -> None:
+        self._memo: dict[Path, str] = {}
+        self._file_digest = file_digest or _read_digest
+
+    def for_path(self, path: str | os.PathLike[str] | None) -> str:
+        from panic_lens.rust.crate import find_manifest
+
+        manifest = find_manifest(path) if path is not None else None
+        if manifest is None:
+            return "no-crate"
+        if manifest not in self._memo:
+            self._memo[manifest] = self._compute(manifest)
+        return self._memo[manifest]
+
+    def _compute(self, manifest: Path) -> str:
+        parts: list[str] = []
+        for folder in [manifest.parent, *manifest.parent.parents]:
+            for name in ("Cargo.toml", "Cargo.lock"):
+                candidate = folder / name
+                if candidate.is_file():
+                    parts.append(f"{candidate}={_read_digest(candidate)}")
+        src = manifest.parent / "src"
+        for dirpath, dirnames, filenames in os.walk(src):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(f for f in filenames if f.endswith(".rs")):
+                file = Path(dirpath) / name
+                parts.append(f"{file}={self._file_digest(file)}")
+        return digest("\n".join(parts).encode())
+
+
+def _read_digest(path: Path) -> str | None:
+    try:
+        return digest(path.read_bytes())
+    except OSError:
+        return None
+
+
+def entry_key(
+    src: bytes, path: str | None, *, settings: Settings | None, crate: str, records: str
+) -> str:
+    settings_key = settings.cache_key() if settings is not None else "defaults"
+    parts = (digest(src), path or "<text>", code_fingerprint(), settings_key, crate, records)
+    return digest("\0".join(parts).encode())
+
+
+# --- the store ------------------------------------------------------------------------------
+
+
+class AnalysisCache:
+    """Entries are JSON files named by key under `root`, two hex digits per subfolder."""
+
+    def __init__(self, root: Path | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.root = root if root is not None else default_dir()
+        self.max_bytes = max_bytes
+        self.writes = 0
+
+    @classmethod
+    def from_env(cls) -> AnalysisCache | None:
+        """The user's cache, or None when PANIC_LENS_NO_CACHE is set."""
+        return None if cache_disabled() else cls()
+
+    def _file(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key[2:]}.json"
+
+    def get(self, key: str) -> Analysis | None:
+        """The stored analysis, or None (missing, unreadable or from another encoding)."""
+        file = self._file(key)
+        try:
+            value = decode(json.loads(file.read_bytes()))
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(file)  # pruning drops the least recently used entries first
+        return value if isinstance(value, Analysis) else None
+
+    def put(self, key: str, analysis: Analysis) -> None:
+        """Write atomically: a temporary file in the same folder, then rename over the entry."""
+        file = self._file(key)
+        data = json.dumps(encode(analysis), separators=(",", ":")).encode()
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, file)
+            self.writes += 1
+        except OSError:
+            with contextlib.suppress(OSError, UnboundLocalError):
+                os.unlink(tmp)
+
+    def prune(self) -> int:
+        """Delete the least recently used entries while the folder is above `max_bytes`;
+        returns how many files were removed. Stale temporary files always go."""
+        entries, total, removed = [], 0, 0
+        now = time.time()
+        for file in self.root.glob("??/*.json"):
+            with contextlib.suppress(OSError):
+                st = file.stat()
+                if file.name.startswith(".tmp-"):  # another writer's, unless long abandoned
+                    if now - st.st_mtime > _STALE_TEMP_SECONDS:
+                        file.unlink()
+                        removed += 1
+                    continue
+                entries.append((st.st_mtime, st.st_size, file))
+                total += st.st_size
+        entries.sort()
+        for _, size, file in entries:
+            if total <= self.max_bytes * 3 // 4:
+                break
+            with contextlib.suppress(OSError):
+                file.unlink()
+                removed += 1
+            total -= size
+        return removed
+
+
+# --- encoding: exact round trips of the result types -----------------------------------------
+
+
+def encode(value: Any) -> Any:
+    """Dataclasses as {"t": name, "v": [fields]}, Severity as {"s": ..}, lists as {"l": ..};
+    tuples become JSON arrays, so decoding gives back equal objects."""
+    if isinstance(value, Severity):
+        return {"s": value.value}
+    if is_dataclass(value) and not isinstance(value, type):
+        return {
+            "t": type(value).__name__,
+            "v": [encode(getattr(value, f.name)) for f in fields(value)],
+        }
+    if isinstance(value, tuple):
+        return [encode(v) for v in value]
+    if isinstance(value, list):
+        return {"l": [encode(v) for v in value]}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+def decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(decode(v) for v in value)
+    if isinstance(value, dict):
+        if "s" in value:
+            return Severity(value["s"])
+        if "l" in value:
+            return [decode(v) for v in value["l"]]
+        return _TYPES[value["t"]](*(decode(v) for v in value["v"]))
+    return value
