@@ -5,6 +5,9 @@ from __future__ import annotations
 import time
 
 import pytest
+import regex
+from hypothesis import given
+from hypothesis import strategies as st
 from conftest import record
 
 from panic_lens.catalog import Catalog, load_catalog
@@ -176,3 +179,29 @@ def test_ascii_lower_keeps_offsets() -> None:
     text = "ÉCOLE İstanbul ABC"
     assert len(ascii_lower(text)) == len(text)
     assert ascii_lower(text) == "École İstanbul abc"
+
+
+# (pattern piece, strategy for a text it matches): every text of the whole pattern must contain
+# the chosen literal, whichever path (quick scan or full parse) chose it.
+_WORD = st.text("abcXYZ_:=-' ", min_size=1, max_size=14)
+_PIECES = st.one_of(
+    _WORD.map(lambda w: (regex.escape(w), st.just(w))),
+    st.just((r"(.+?)", st.text("0123456789xy{}", min_size=1, max_size=5))),
+    st.just((r"\d+", st.text("0123456789", min_size=1, max_size=4))),
+    st.just((r"[ab)]", st.sampled_from("ab)"))),
+    st.just((r"(?:ab|cde)", st.sampled_from(["ab", "cde"]))),
+    st.just((r"q?", st.sampled_from(["", "q"]))),
+    st.just((r"r{2,3}", st.sampled_from(["rr", "rrr"]))),
+    st.just((r"\b", st.just(""))),
+)
+
+
+@given(st.lists(_PIECES, min_size=1, max_size=8), st.data())
+def test_required_literals_occur_in_every_match(pieces, data: st.DataObject) -> None:
+    pattern = "".join(p for p, _ in pieces)
+    text = "".join(data.draw(sample) for _, sample in pieces)
+    if not regex.fullmatch(pattern, text):
+        return  # a `\b` between two word characters: not a text of this pattern
+    factor = required_factor(pattern)
+    if factor is not None:
+        assert any(lit in ascii_lower(text) for lit in factor), (pattern, text, factor)

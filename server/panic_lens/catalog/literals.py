@@ -1,9 +1,10 @@
 """Required literal fragments of a messagePattern, for explain's one-pass prefilter.
 
 `required_factor(p)` returns a set of strings (ASCII-lowercased) such that every match of `p`
-contains at least one of them, or None when no useful set is known. It parses the pattern with
-the standard library's regex parser; anything that parser does not understand, or that the
-`regex` package reads differently (fuzzy constraints), gets None and is always verified.
+contains at least one of them, or None when no useful set is known. A quick scan of the
+pattern's top level serves most real patterns; otherwise the standard library's regex parser
+reads it. Anything that parser does not understand, or that the `regex` package reads
+differently (fuzzy constraints), gets None and is always verified.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ sre_parse: Any = import_module("re._parser")
 sre_constants: Any = import_module("re._constants")
 
 MIN_LITERAL = 3  # shorter fragments hit on almost every line and filter nothing
+QUICK_ENOUGH = 12  # a top-level literal this long filters well; skip the full parse
 ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _COUNTED_REPEAT = re.compile(r"\{\d*(?:,\d*)?\}")
 _ZERO_WIDTH = {sre_constants.AT, sre_constants.ASSERT, sre_constants.ASSERT_NOT}
@@ -33,6 +35,10 @@ def ascii_lower(text: str) -> str:
 
 def required_factor(pattern: str) -> Factor | None:
     """The best set of literals one of which every match must contain, or None."""
+    # The quick scan refuses any brace that is not a counted repeat, as the check below does.
+    quick = max(top_level_literals(pattern) or [""], key=len)
+    if len(quick) >= QUICK_ENOUGH:
+        return frozenset({ascii_lower(quick)})
     if _has_uncounted_brace(pattern):
         return None  # `{e<=1}` and friends: the regex package's fuzzy matching
     try:
@@ -92,3 +98,59 @@ def _has_uncounted_brace(pattern: str) -> bool:
         if not _COUNTED_REPEAT.match(pattern, m.end() - 1):
             return True
     return False
+
+
+def top_level_literals(pattern: str) -> list[str] | None:
+    """Literal runs every match contains, read from the pattern's top level only.
+
+    None when the pattern needs the full parser: a top-level `|`, inline flags, nested sets.
+    Groups, classes, escapes of letters and quantified characters end a run (always safe:
+    a shorter run is still required).
+    """
+    runs: list[str] = []
+    run = ""
+    depth = 0
+    for m in _TOKEN.finditer(pattern):
+        kind, text = m.lastgroup, m.group()
+        if kind in ("flags", "other") or (kind == "cls" and "[" in text[1:-1].replace("\\[", "")):
+            return None  # inline flags, lookarounds, nested sets: the full parser decides
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+            if depth < 0:
+                return None
+        if depth > 0 or kind in ("open", "close"):
+            run = _end(run, runs)
+        elif kind == "alt":
+            return None
+        elif kind in ("lit", "esc"):
+            run += text if kind == "lit" else text[1]
+        elif kind == "quant":
+            run = _end(run[:-1], runs)  # the quantified character may be absent
+        else:
+            run = _end(run, runs)
+    _end(run, runs)
+    return runs
+
+
+_TOKEN = re.compile(
+    r"""(?P<lit>[^\\\[\](){}|*+?.^$]+)
+      | (?P<esc>\\[^A-Za-z0-9_])
+      | (?P<word>\\[A-Za-z0-9_])
+      | (?P<cls>\[\^?\]?(?:\\.|[^\]\\])*\])
+      | (?P<flags>\(\?(?!:))
+      | (?P<open>\((?:\?:)?)
+      | (?P<close>\))
+      | (?P<alt>\|)
+      | (?P<quant>[*+?]|\{\d*(?:,\d*)?\})
+      | (?P<anchor>[.^$])
+      | (?P<other>.)""",
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def _end(run: str, runs: list[str]) -> str:
+    if run:
+        runs.append(run)
+    return ""
