@@ -161,3 +161,13 @@ def test_seed_records_match_their_own_error_messages() -> None:
         for i in range(4):
             filled = filled.replace(f"{{{i}:?}}", "X").replace(f"{{{i}}}", "oops")
         assert [m.record_id for m in catalog.explain(filled)] == [rec.id]
+
+
+def test_records_check_scores_explain_each_binding(capsys) -> None:
+    code, out, _ = run(capsys, "records", "check", "--scores")
+    assert code == 0
+    scores = [line.split() for line in out.splitlines() if line.startswith("  2d90c97bb9ee521c")]
+    assert [s[1:3] for s in scores] == [
+        ["panic", "ctc-target-capacity"],
+        ["knowledge", "async-policy-load-record"],
+    ]

@@ -12,6 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from panic_lens.catalog import Catalog, load_catalog
+from panic_lens.catalog.binding import (
+    KNOWLEDGE_WEIGHTS,
+    PANIC_WEIGHTS,
+    knowledge_fields,
+    panic_fields,
+    score_half,
+)
 from panic_lens.catalog.drift import OK, Drift, check_drift
 from panic_lens.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print_errors
 
@@ -28,6 +35,9 @@ def add_parser(sub: Any) -> None:
         metavar="BURN_CHECKOUT",
         help="a burn checkout: report records whose sourceCode moved or changed",
     )
+    check.add_argument(
+        "--scores", action="store_true", help="print each half's score for every rule it mentions"
+    )
     check.set_defaults(run=run_check)
 
 
@@ -39,6 +49,8 @@ def run_check(args: argparse.Namespace) -> int:
     catalog = loaded.catalog
     print("\n".join(binding_table(catalog)))
     print("\n".join(binding_summary(catalog)))
+    if args.scores:
+        print("\n".join(score_lines(catalog)))
     if args.source:
         print("\n".join(drift_report([check_drift(r, Path(args.source)) for r in catalog.records])))
     if loaded.errors:
@@ -80,6 +92,20 @@ def binding_summary(catalog: Catalog) -> list[str]:
         ids = by_status.get(status, [])
         if ids:
             lines.append(f"{status} ({meaning}): {', '.join(ids)}")
+    return lines
+
+
+def score_lines(catalog: Catalog) -> list[str]:
+    """Why each half bound where it did: its score per rule (see records/README.md)."""
+    lines = ["\nbinding scores (a half binds to rules >= 2 and >= half of its best):"]
+    for record in catalog.records:
+        for half, fields, weights in (
+            ("panic", panic_fields(record), PANIC_WEIGHTS),
+            ("knowledge", knowledge_fields(record), KNOWLEDGE_WEIGHTS),
+        ):
+            scores = score_half(fields, weights)
+            shown = ", ".join(f"{rid} {score:g}" for rid, score in sorted(scores.items()))
+            lines.append(f"  {record.id}  {half:<9}  {shown or 'no rule mentioned'}")
     return lines
 
 
