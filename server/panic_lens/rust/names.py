@@ -46,6 +46,9 @@ class Imports:
         self.src = src
         self._scopes = scopes
         self._root = root
+        # (scope id, glob) -> the glob's module: each glob path is resolved once, and a glob
+        # whose own path leads back to it ends there instead of fanning out through every glob
+        self._glob_modules: dict[tuple[int, tuple[str, ...]], str | None] = {}
 
     @classmethod
     def from_tree(cls, tree: Tree, src: bytes) -> Imports:
@@ -135,7 +138,11 @@ class Imports:
             if module is None or module.id == scope.node.id:
                 return _MISSING
             return self._lookup(self._scopes[module.id], first, rest, hops + 1)
-        module_path = self._resolve(glob, scope.node, hops + 1)
+        key = (scope.node.id, glob)
+        if key not in self._glob_modules:
+            self._glob_modules[key] = None  # while in progress: a cycle resolves to nothing
+            self._glob_modules[key] = self._resolve(glob, scope.node, hops + 1)
+        module_path = self._glob_modules[key]
         target = burn_api.glob_exports(module_path or "").get(first)
         if target is None:
             return _MISSING
