@@ -6,8 +6,10 @@ cubecl backends have a backward kernel for Nearest and NearestExact only. The tw
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from panic_lens.rules.base import Edit, Finding, Fix, HoverFact, Related, Severity, Span
 from panic_lens.rules.meta import INTERPOLATE as INFO
@@ -43,6 +45,7 @@ BACKWARD_PANICS = {
     "tch": frozenset({"Lanczos3"}),
 }
 _MAX_HOPS = 16
+_TEST_ATTR = re.compile(r"#\[(?:\w+::)*test\b|cfg\(.*\btest\b|\bbench\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,10 +163,39 @@ def _signal(site: CallSite, facts: FileFacts) -> TrainingSignal | None:
     fn = _enclosing_fn_span(site.node, facts)
     in_fn = [s for s in signals if s.span is not None and fn is not None and _inside(s.span, fn)]
     in_file = [s for s in signals if s.span is not None]
-    for group in (in_fn, in_file, list(signals)):
+    # Tests and benches are entry points of their own: with no signal in the file, they run
+    # forward only, whatever features the crate turns on for other code.
+    in_crate = [] if _test_or_bench(site.node, facts) else list(signals)
+    for group in (in_fn, in_file, in_crate):
         if group:
             return group[0]
     return None
+
+
+def _test_or_bench(node: Node, facts: FileFacts) -> bool:
+    """A file under the crate's tests/ or benches/, or code in a #[test] fn / #[cfg(test)] mod."""
+    manifest = facts.crate.manifest
+    if manifest is not None and facts.path is not None:
+        parts = Path(facts.path).resolve().parts
+        root = Path(manifest).resolve().parent.parts
+        top = parts[len(root)] if parts[: len(root)] == root and len(parts) > len(root) + 1 else ""
+        if top in ("tests", "benches"):
+            return True
+    cur = node.parent
+    while cur is not None:
+        if cur.type in ("function_item", "mod_item") and _has_test_attribute(cur, facts):
+            return True
+        cur = cur.parent
+    return False
+
+
+def _has_test_attribute(item: Node, facts: FileFacts) -> bool:
+    prev = item.prev_named_sibling
+    while prev is not None and prev.type in ("attribute_item", "line_comment", "block_comment"):
+        if prev.type == "attribute_item" and _TEST_ATTR.search(facts.text(prev)):
+            return True
+        prev = prev.prev_named_sibling
+    return False
 
 
 def _enclosing_fn_span(node: Node, facts: FileFacts) -> Span | None:
