@@ -113,7 +113,7 @@ def run_rules(facts: FileFacts, catalog: Catalog | None = None) -> Analysis:
                 hovers.append(item)
             else:
                 findings.append(_finish(item, override, records, facts.path))
-    kept, hints = suppress.apply(findings, suppress.find_allows(facts.tree, facts.src),
+    kept, hints = suppress.apply(findings, suppress.find_allows(facts.nodes("comment"), facts.src),
                                  frozenset(active))  # fmt: skip
     hints = [replace(h, path=facts.path) for h in hints]
     ordered = sorted(kept + hints, key=lambda f: (f.span.start_byte, f.rule))

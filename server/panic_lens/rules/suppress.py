@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from panic_lens.rules.base import Finding, Severity, Span
 from panic_lens.rules.meta import RULES_BY_ID, SUPPRESSION_RULE
-from panic_lens.rust.syntax import Tree, node_text, span_of, walk
+from panic_lens.rust.syntax import Node, node_text, span_of
 
 _ALLOW = re.compile(r"panic-lens:\s*allow\(([^)]*)\)\s*(.*)", re.DOTALL)
 
@@ -31,12 +31,12 @@ class Allow:
         return finding.rule in self.rules and row in (self.span.start.row, self.span.end.row + 1)
 
 
-def find_allows(tree: Tree, src: bytes) -> list[Allow]:
-    """Every allow comment of the file (comments only: strings that mention it do not count)."""
-    allows = []
-    for node in walk(tree.root_node):
-        if node.type not in ("line_comment", "block_comment"):
-            continue
+def find_allows(comments: Iterable[Node], src: bytes) -> list[Allow]:
+    """Every allow comment among `comments` (strings that mention it do not count)."""
+    allows: list[Allow] = []
+    if b"panic-lens" not in src:
+        return allows
+    for node in comments:
         text = node_text(node, src)
         match = _ALLOW.search(text)
         if match is None:

@@ -7,6 +7,7 @@ Cached per manifest and re-read when the manifest, the workspace root or Cargo.l
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ class CrateContext:
 
 
 NO_MANIFEST = CrateContext()
+_toml_cache: dict[Path, tuple[int, tuple[dict[str, Any], str]]] = {}
 _cache: dict[Path, tuple[tuple[Path | None, ...], tuple[int, ...], CrateContext]] = {}
 
 
@@ -183,22 +185,35 @@ def _lock_file(manifest: Path, workspace: Path | None) -> Path | None:
 
 
 def _burn_version(lock: Path | None) -> str | None:
-    data = _read_toml(lock)[0] if lock else {}
-    for package in data.get("package", []):
-        if isinstance(package, Mapping) and package.get("name") == "burn":
-            version = package.get("version")
-            return str(version) if version is not None else None
-    return None
+    """burn's version in Cargo.lock, by a line scan: a workspace lock can be megabytes of TOML."""
+    try:
+        text = lock.read_text(encoding="utf-8") if lock is not None else ""
+    except (OSError, UnicodeDecodeError):
+        return None
+    match = _LOCK_BURN.search(text)
+    return match.group(1) if match else None
+
+
+_LOCK_BURN = re.compile(r'^name = "burn"\r?\nversion = "([^"]+)"', re.MULTILINE)
 
 
 def _read_toml(path: Path | None) -> tuple[dict[str, Any], str]:
-    """Parsed TOML and an error text ("" when fine); unreadable files read as empty."""
+    """Parsed TOML and an error text ("" when fine); unreadable files read as empty.
+
+    Cached by modification time: every member of a workspace reads the same root manifest.
+    """
     if path is None:
         return {}, ""
+    stamp = _mtime(path)
+    cached = _toml_cache.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8")), ""
+        result: tuple[dict[str, Any], str] = (tomllib.loads(path.read_text(encoding="utf-8")), "")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return {}, f"cannot read Cargo manifest: {exc}"
+        result = ({}, f"cannot read Cargo manifest: {exc}")
+    _toml_cache[path] = (stamp, result)
+    return result
 
 
 def _mtime(path: Path | None) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from panic_lens.rules.base import Span
@@ -20,6 +21,7 @@ from panic_lens.rust.syntax import (
     Tree,
     call_parts,
     child_by_field,
+    index,
     method_call,
     node_text,
     parse,
@@ -36,25 +38,57 @@ _TRAINING_TYPES = frozenset(
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
 class CallSite:
     """One call: `recv.name(args)` (kind "method"), `a::b::name(args)` ("path") or
     `<T as Trait>::name(args)` ("qualified").
 
     `path` is the canonical burn path of a path callee (None when not burn's or unknown);
     for a qualified call, `self_type` and `trait_path` are the resolved `T` and `Trait`.
+    They are resolved on first use: most rules look at the name first.
     """
 
-    node: Node
-    kind: str
-    name: str
-    name_node: Node
-    args: tuple[Node, ...]
-    receiver: Node | None = None
-    path: str | None = None
-    owner: Node | None = None  # the `a::b` of a path call, the `<T as Trait>` of a qualified one
-    self_type: str | None = None
-    trait_path: str | None = None
+    def __init__(
+        self,
+        facts: FileFacts,
+        node: Node,
+        kind: str,
+        name_node: Node,
+        args: tuple[Node, ...],
+        receiver: Node | None = None,
+        owner: Node | None = None,
+        callee: Node | None = None,
+    ) -> None:
+        self._facts = facts
+        self.node = node
+        self.kind = kind
+        self.name_node = name_node
+        self.name = facts.text(name_node)
+        self.args = args
+        self.receiver = receiver
+        self.owner = owner  # the `a::b` of a path call, the `<T as Trait>` of a qualified one
+        self._callee = callee
+
+    def __repr__(self) -> str:
+        return f"CallSite({self.kind} {self.name} at {self.node.start_point})"
+
+    @cached_property
+    def path(self) -> str | None:
+        if self.kind != "path" or self._callee is None:
+            return None
+        return self._facts.resolve(self._callee)
+
+    @cached_property
+    def self_type(self) -> str | None:
+        return bindings.type_of_type(self._qualified("type"), self._facts)
+
+    @cached_property
+    def trait_path(self) -> str | None:
+        return bindings.type_of_type(self._qualified("alias"), self._facts)
+
+    def _qualified(self, field_name: str) -> Node | None:
+        if self.kind != "qualified" or self.owner is None or not self.owner.named_children:
+            return None
+        return child_by_field(self.owner.named_children[0], field_name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +109,7 @@ class FileFacts:
     imports: Imports
     crate: CrateContext
     settings: Settings
+    nodes_index: dict[str, list[Node]] = field(default_factory=dict, repr=False)
     _calls: list[CallSite] | None = field(default=None, repr=False)
     _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
 
@@ -90,7 +125,13 @@ class FileFacts:
     ) -> FileFacts:
         tree = tree if tree is not None else parse(src)
         crate = crate if crate is not None else crate_context(path)
-        return cls(src, tree, path, Imports.from_tree(tree, src), crate, settings or Settings())
+        nodes = index(tree)
+        imports = Imports.from_tree(tree, src, nodes)
+        return cls(src, tree, path, imports, crate, settings or Settings(), nodes)
+
+    def nodes(self, kind: str) -> list[Node]:
+        """Indexed nodes in source order: "call", "use", "comment" or "item"."""
+        return self.nodes_index.get(kind, [])
 
     # -- small helpers -------------------------------------------------------------------
 
@@ -130,11 +171,8 @@ class FileFacts:
     def calls(self) -> Iterator[CallSite]:
         """Every call expression of the file, in source order, with its callee resolved."""
         if self._calls is None:
-            self._calls = [
-                site
-                for node in walk(self.tree.root_node)
-                if node.type == "call_expression" and (site := self._call_site(node)) is not None
-            ]
+            sites = (self._call_site(node) for node in self.nodes("call"))
+            self._calls = [site for site in sites if site is not None]
         return iter(self._calls)
 
     def training_signals(self) -> tuple[TrainingSignal, ...]:
@@ -167,34 +205,21 @@ class FileFacts:
         parts = method_call(node)
         if parts is not None:
             receiver, name, args = parts
-            return CallSite(node, "method", self.text(name), name, tuple(args), receiver)
+            return CallSite(self, node, "method", name, tuple(args), receiver=receiver)
         callee, args = call_parts(node)
         if callee is not None and callee.type == "generic_function":
             callee = child_by_field(callee, "function")
         if callee is None:
             return None
         if callee.type == "identifier":
-            return CallSite(node, "path", self.text(callee), callee, tuple(args),
-                            path=self.resolve(callee))  # fmt: skip
+            return CallSite(self, node, "path", callee, tuple(args), callee=callee)
         if callee.type != "scoped_identifier":
             return None
-        return self._scoped_site(node, callee, tuple(args))
-
-    def _scoped_site(self, node: Node, callee: Node, args: tuple[Node, ...]) -> CallSite | None:
-        name, owner = child_by_field(callee, "name"), child_by_field(callee, "path")
-        if name is None:
+        name_node, owner = child_by_field(callee, "name"), child_by_field(callee, "path")
+        if name_node is None:
             return None
-        if owner is not None and owner.type == "bracketed_type":
-            qualified = owner.named_children[0] if owner.named_children else None
-            self_t = child_by_field(qualified, "type")
-            trait = child_by_field(qualified, "alias")
-            return CallSite(
-                node, "qualified", self.text(name), name, args, owner=owner,
-                self_type=bindings.type_of_type(self_t, self) if self_t else None,
-                trait_path=bindings.type_of_type(trait, self) if trait else None,
-            )  # fmt: skip
-        return CallSite(node, "path", self.text(name), name, args, owner=owner,
-                        path=self.resolve(callee))  # fmt: skip
+        kind = "qualified" if owner is not None and owner.type == "bracketed_type" else "path"
+        return CallSite(self, node, kind, name_node, tuple(args), owner=owner, callee=callee)
 
 
 _TRAINING_NAMES = frozenset(p.rsplit("::", 1)[-1] for p in _TRAINING_TYPES)

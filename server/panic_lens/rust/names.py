@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from panic_lens.rust import burn_api
-from panic_lens.rust.syntax import Node, Tree, child_by_field, node_text, path_segments, walk
+from panic_lens.rust.syntax import Node, Tree, child_by_field, index, node_text, path_segments
 
 ITEM_KINDS = frozenset(
     {
@@ -51,21 +51,22 @@ class Imports:
         self._glob_modules: dict[tuple[int, tuple[str, ...]], str | None] = {}
 
     @classmethod
-    def from_tree(cls, tree: Tree, src: bytes) -> Imports:
+    def from_tree(
+        cls, tree: Tree, src: bytes, nodes: dict[str, list[Node]] | None = None
+    ) -> Imports:
+        """Collect every scope's names; `nodes` is `syntax.index(tree)` when already computed."""
         root = tree.root_node
+        nodes = nodes if nodes is not None else index(tree)
         scopes: dict[int, ScopeNames] = {root.id: ScopeNames(root, True)}
-        for node in walk(root):
-            kind = node.type
-            if kind == "use_declaration" or kind in ITEM_KINDS:
-                scope = _scope_for(node, scopes)
-                if scope is None:
-                    continue
-                if kind == "use_declaration":
-                    _add_use(scope, child_by_field(node, "argument"), (), src)
-                else:
-                    name = child_by_field(node, "name")
-                    if name is not None:
-                        scope.items.setdefault(node_text(name, src), node)
+        for node in nodes["use"]:
+            scope = _scope_for(node, scopes)
+            if scope is not None:
+                _add_use(scope, child_by_field(node, "argument"), (), src)
+        for node in nodes["item"]:
+            scope = _scope_for(node, scopes)
+            name = child_by_field(node, "name")
+            if scope is not None and name is not None:
+                scope.items.setdefault(node_text(name, src), node)
         return cls(src, scopes, root)
 
     # -- public API ---------------------------------------------------------------------

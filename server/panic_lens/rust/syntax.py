@@ -9,13 +9,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import tree_sitter_rust
-from tree_sitter import Language, Node, Parser, Tree
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from panic_lens.rules.base import Point, Span
 
 LANGUAGE = Language(tree_sitter_rust.language())
 _PARSER = Parser(LANGUAGE)
 
+# One pass in C over the tree finds every node the analysis layer indexes (a Python walk per
+# consumer cost several times more on large files).
+_INDEX_QUERY = Query(
+    LANGUAGE,
+    """
+    (call_expression) @call
+    (use_declaration) @use
+    [(line_comment) (block_comment)] @comment
+    [(function_item) (struct_item) (enum_item) (union_item) (trait_item) (type_item) (mod_item)
+     (const_item) (static_item) (function_signature_item)] @item
+    """,
+)
 FUNCTION_KINDS = frozenset({"function_item", "closure_expression"})
 SCOPE_KINDS = frozenset({"block", "declaration_list", "source_file"})
 # Path-like nodes whose last segment names a function, a type or a module.
@@ -43,6 +55,7 @@ __all__ = [
     "enclosing",
     "enclosing_function",
     "has_error",
+    "index",
     "line_indent",
     "method_call",
     "node_text",
@@ -58,6 +71,15 @@ __all__ = [
 def parse(src: bytes, old_tree: Tree | None = None) -> Tree:
     """Parse Rust source bytes; pass the previous tree (already `.edit()`ed) to re-parse faster."""
     return _PARSER.parse(src, old_tree) if old_tree is not None else _PARSER.parse(src)
+
+
+def index(tree: Tree) -> dict[str, list[Node]]:
+    """Calls, `use` declarations, comments and items of the tree, each list in source order."""
+    found = QueryCursor(_INDEX_QUERY).captures(tree.root_node)
+    out: dict[str, list[Node]] = {k: [] for k in ("call", "use", "comment", "item")}
+    for name, nodes in found.items():
+        out[name] = sorted(nodes, key=lambda n: n.start_byte)
+    return out
 
 
 def span_of(node: Node) -> Span:
