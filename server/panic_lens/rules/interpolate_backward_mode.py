@@ -211,7 +211,7 @@ def _inside(inner: Span, outer: Span) -> bool:
 
 def _severity(mode: _Mode, signal: TrainingSignal | None, facts: FileFacts) -> tuple[Severity, str]:
     if signal is None:
-        return Severity.HINT, "forward-only here (no training signal): safe until it is trained"
+        return Severity.HINT, "no training signal here, so forward-only use is safe"
     crate = facts.crate
     cubecl = sorted(crate.backends & (CUBECL_FEATURES | {"cubecl"}))
     if cubecl:
@@ -248,6 +248,8 @@ def _finding(site: CallSite, mode: _Mode, facts: FileFacts) -> Finding:
     message = (
         f"{_short(mode.variant)} has no backward kernel on cubecl backends ({trains}): {why}. "
         "Use InterpolateMode::Nearest, or keep this resize out of the autodiff graph."
+        if signal is not None
+        else f"{_short(mode.variant)} has no backward kernel on cubecl backends; {why}."
     )
     hover = (
         f"mode {_short(mode.variant)} ({mode.ops}) — {mode.variant.rsplit('::', 1)[0]}",
