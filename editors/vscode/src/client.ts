@@ -28,7 +28,9 @@ export class PanicLens implements vscode.Disposable {
 
   async start(): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const setting = vscode.workspace.getConfiguration('panicLens').get<string[]>('server.command') ?? [];
+    const config = vscode.workspace.getConfiguration('panicLens');
+    const setting = config.get<string[]>('server.command') ?? [];
+    this.output.debug(`panicLens.server.command: ${JSON.stringify(config.inspect('server.command'))}`);
     this.command = resolveServerCommand(setting, folder);
     if (!this.command) {
       this.status.set('missing', INSTALL_HINT);

