@@ -176,3 +176,25 @@ def test_fix_parses_and_removes_the_finding(name: str) -> None:
     assert not has_error(parse(fixed)), fixed.decode()
     assert findings(fixed.decode()[len(HEAD) :]) == [], fixed.decode()
     assert b"Nearest" in fixed
+
+
+def test_module_hovers_default_mode_and_forward() -> None:
+    body = (
+        "fn f(x: Tensor<4>) {\n"
+        "    let up = Interpolate2dConfig::new().with_mode(Nn::Cubic).init();\n"
+        "    let y = up.forward(x.clone());\n"
+        "    let plain = Interpolate1dConfig::new().init();\n"
+        "}\n"
+    )
+    hovers = {
+        (r.span.start.row + 1, r.api): r.facts for r in detect(body) if isinstance(r, HoverFact)
+    }
+    forward = hovers[(8, "burn::nn::interpolate::Interpolate2d::forward")]
+    assert forward[0] == "Interpolate2d from Interpolate2dConfig::new(..) on line 7, then .init()"
+    assert (
+        forward[1]
+        == "mode InterpolateMode::Cubic (Bicubic, set on line 7): no backward kernel on cubecl"
+    )
+    (default,) = hovers[(9, "burn::nn::interpolate::Interpolate1dConfig::new")]
+    assert default.startswith("mode defaults to Nearest")
+    assert (7, "burn::nn::interpolate::Interpolate2dConfig::new") not in hovers  # with_mode follows

@@ -26,6 +26,8 @@ FREE_FUNCTIONS = frozenset({"burn::tensor::module::interpolate"})
 CONFIGS = frozenset(
     {"burn::nn::interpolate::Interpolate1dConfig", "burn::nn::interpolate::Interpolate2dConfig"}
 )
+CONFIG_NEW = frozenset(f"{c}::new" for c in CONFIGS)
+MODULES = frozenset(c.removesuffix("Config") for c in CONFIGS)
 # Variant -> the ops-level mode burn runs (the nn enum maps Linear to Bilinear etc.).
 OPS_MODE = {
     f"{OPS_ENUM}::{v}": v for v in ("Nearest", "NearestExact", "Bilinear", "Bicubic", "Lanczos3")
@@ -62,6 +64,9 @@ def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
     for site in facts.calls():
         found = _recognise(site, facts)
         if found is None:
+            hover = _module_hover(site, facts)
+            if hover is not None:
+                yield hover
             continue
         api, mode_expr = found
         mode = _mode_of(mode_expr, facts)
@@ -102,6 +107,33 @@ def _overridden_later(site: CallSite, facts: FileFacts) -> bool:
             return True
         node = outer
     return False
+
+
+def _module_hover(site: CallSite, facts: FileFacts) -> HoverFact | None:
+    """Hovers for `Interpolate1d/2dConfig::new()` without a mode and `.forward` on the module."""
+    span = facts.span(site.name_node)
+    if site.kind == "path" and site.path in CONFIG_NEW and not _overridden_later(site, facts):
+        note = "mode defaults to Nearest (backward on every backend) unless .with_mode(..) sets it"
+        return HoverFact(INFO.id, span, site.path, (note,))
+    if site.kind != "method" or site.name != "forward" or site.receiver is None:
+        return None
+    module = facts.type_of(site.receiver)
+    if module is None or module.path not in MODULES:
+        return None
+    chain = facts.builder_chain(site.receiver)
+    set_by = chain.last("with_mode") if chain is not None else None
+    mode = _mode_of(set_by.args[0], facts) if set_by is not None and set_by.args else None
+    line = f"{module.path.rsplit('::', 1)[-1]} from {module.note}"
+    if mode is None:
+        return HoverFact(INFO.id, span, f"{module.path}::forward", (line,))
+    return HoverFact(INFO.id, span, f"{module.path}::forward", (line, _mode_line(mode)))
+
+
+def _mode_line(mode: _Mode) -> str:
+    where = f"set on line {mode.name_node.start_point[0] + 1}"
+    if mode.ops in RISKY:
+        return f"mode {_short(mode.variant)} ({mode.ops}, {where}): no backward kernel on cubecl"
+    return f"mode {_short(mode.variant)} ({where}): backward supported on every cubecl backend"
 
 
 def _options_mode(options: Node | None, facts: FileFacts) -> Node | None:
@@ -253,8 +285,9 @@ def _finding(site: CallSite, mode: _Mode, facts: FileFacts) -> Finding:
     )
     hover = (
         f"mode {_short(mode.variant)} ({mode.ops}) — {mode.variant.rsplit('::', 1)[0]}",
-        f"{trains}; {why}",
-        f"runtime panic: {mode.ops.lower()} interpolation backward is not supported by JIT backend",
+        f"{trains}; {why}" if signal is not None else why,
+        "runtime panic: interpolate_backward kernel failed (…): Unsupported interpolation mode "
+        f"(v0.21: {mode.ops.lower()} interpolation backward is not supported by JIT backend)",
     )
     evidence = [Related(facts.span(mode.name_node), f"mode {_short(mode.variant)} set here")]
     if signal is not None and signal.span is not None:
