@@ -87,7 +87,7 @@ def _async_new(expr: Node | None, facts: FileFacts) -> tuple[Node, Node] | None:
     """(call, inner policy) of `AsyncPolicy::new(n, inner)` with a plain binding as inner."""
     if expr is None or expr.type != "call_expression":
         return None
-    site = next((s for s in facts.calls() if s.node == expr), None)
+    site = facts.call_site(expr)
     if site is None or site.path != ASYNC_NEW or len(site.args) != 2:
         return None
     inner = site.args[1]

@@ -46,7 +46,7 @@ ITEM_ALIASES: dict[str, str] = {
 
 _TENSOR = (
     "Tensor TensorData Shape DType Int Float Bool Device Distribution ElementConversion "
-    "TensorPrimitive Element SliceArg s module ops"
+    "TensorPrimitive Element SliceArg s module ops IntDType FloatDType TensorCreationOptions"
 )
 
 
@@ -58,7 +58,11 @@ def _exports(module: str, names: str) -> dict[str, str]:
 # Modules missing here (and names missing from a listed module) bring nothing we can trust.
 GLOB_EXPORTS: dict[str, dict[str, str]] = {
     "burn::prelude": {
-        **_exports("burn::tensor", _TENSOR),
+        **_exports(
+            "burn::tensor",
+            "Bool Device DeviceIndex DeviceKind ElementConversion Float Int Shape SliceArg "
+            "Tensor TensorData ToElement s",
+        ),
         "Config": "burn::config::Config",
         "Module": "burn::module::Module",
         "Backend": "burn::tensor::backend::Backend",  # 0.21 prelude

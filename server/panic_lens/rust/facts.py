@@ -111,6 +111,7 @@ class FileFacts:
     settings: Settings
     nodes_index: dict[str, list[Node]] = field(default_factory=dict, repr=False)
     _calls: list[CallSite] | None = field(default=None, repr=False)
+    _calls_by_id: dict[int, CallSite] | None = field(default=None, repr=False)
     _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
 
     @classmethod
@@ -174,6 +175,12 @@ class FileFacts:
             sites = (self._call_site(node) for node in self.nodes("call"))
             self._calls = [site for site in sites if site is not None]
         return iter(self._calls)
+
+    def call_site(self, node: Node) -> CallSite | None:
+        """The CallSite of a call_expression node (None for other nodes)."""
+        if self._calls_by_id is None:
+            self._calls_by_id = {site.node.id: site for site in self.calls()}
+        return self._calls_by_id.get(node.id)
 
     def training_signals(self) -> tuple[TrainingSignal, ...]:
         """Autodiff backends, `.backward()`, `.require_grad()`, TrainStep, Learner, features."""
