@@ -46,6 +46,7 @@ BACKWARD_PANICS = {
     "ndarray": RISKY,
     "tch": frozenset({"Lanczos3"}),
 }
+DATA_TRAITS = frozenset({"Batcher", "Mapper", "Metric", "Dataset"})
 _MAX_HOPS = 16
 _TEST_ATTR = re.compile(r"#\[(?:\w+::)*test\b|cfg\(.*\btest\b|\bbench\b")
 
@@ -194,10 +195,13 @@ def _signal(site: CallSite, facts: FileFacts) -> TrainingSignal | None:
     signals = facts.training_signals()
     fn = _enclosing_fn_span(site.node, facts)
     in_fn = [s for s in signals if s.span is not None and fn is not None and _inside(s.span, fn)]
-    in_file = [s for s in signals if s.span is not None]
+    # Batchers, mappers and metrics work on data, which never requires grad: only a signal
+    # inside the function itself counts there.
+    data_side = _in_data_impl(site.node, facts)
+    in_file = [] if data_side else [s for s in signals if s.span is not None]
     # Tests and benches are entry points of their own: with no signal in the file, they run
     # forward only, whatever features the crate turns on for other code.
-    in_crate = [] if _test_or_bench(site.node, facts) else list(signals)
+    in_crate = [] if data_side or _test_or_bench(site.node, facts) else list(signals)
     for group in (in_fn, in_file, in_crate):
         if group:
             return group[0]
@@ -219,6 +223,21 @@ def _test_or_bench(node: Node, facts: FileFacts) -> bool:
             return True
         cur = cur.parent
     return False
+
+
+def _in_data_impl(node: Node, facts: FileFacts) -> bool:
+    """Inside `impl Batcher<..> for ..` (or Mapper, Metric, Dataset)."""
+    cur = node.parent
+    while cur is not None:
+        trait = child_by_field(cur, "trait") if cur.type == "impl_item" else None
+        if trait is not None and _last_segment(facts.text(trait)) in DATA_TRAITS:
+            return True
+        cur = cur.parent
+    return False
+
+
+def _last_segment(path: str) -> str:
+    return path.split("<", 1)[0].rsplit("::", 1)[-1].strip()
 
 
 def _has_test_attribute(item: Node, facts: FileFacts) -> bool:

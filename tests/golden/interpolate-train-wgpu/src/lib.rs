@@ -1,6 +1,7 @@
 //! A training crate on wgpu (burn features `wgpu` + `train`): every smooth mode is an error.
 //! Comments and strings mentioning InterpolateMode::Bilinear are never flagged.
 
+pub mod data;
 pub mod lookalike;
 pub mod nn_modules;
 
