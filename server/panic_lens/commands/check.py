@@ -66,10 +66,12 @@ def run(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"panic-lens check: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    from panic_lens.engine import check_paths
+    from panic_lens.batch import check_paths
+    from panic_lens.cache import AnalysisCache
 
     loaded = load_records(args)
-    result = check_paths(args.paths, settings=settings, catalog=loaded.catalog)
+    cache = AnalysisCache.from_env()
+    result = check_paths(args.paths, settings=settings, catalog=loaded.catalog, cache=cache)
     errors: list[ReportError] = [*result.errors, *loaded.errors]
     print_errors(errors)
     sys.stdout.write(render(args.format, result.findings, errors, result.files))
