@@ -34,6 +34,17 @@ def test_signed_float_and_bool_moves_are_fine(dtype: str) -> None:
     assert moves(dtype) == []
 
 
+def test_the_outermost_cast_decides() -> None:
+    src = (
+        HEAD + "fn f(data: TensorData) {\n    let a = Device::capture();\n"
+        "    let b = Device::capture();\n"
+        "    let t = Tensor::<1, Int>::from_data(data, (&a, DType::U32));\n"
+        "    t.clone().cast(DType::I64).to_device(&b);\n"
+        "    t.cast(DType::I64).cast(DType::U8).to_device(&b);\n}\n"
+    )
+    assert [f.span.start.row for f in analyze(src).findings] == [6]
+
+
 def test_same_device_or_a_clone_of_it_is_no_move() -> None:
     assert moves("U32", target="a") == []
     assert moves("U32", target="c", extra="    let c = a.clone();\n") == []

@@ -63,11 +63,11 @@ def tensor_origin(expr: Node | None, facts: FileFacts) -> TensorOrigin | None:
         parts = method_call(cur)
         if parts is not None:
             name = node_text(parts[1], facts.src)
-            if name == "cast" and cast is None and parts[2]:
-                cast = _dtype_of(parts[2][0], facts)
+            if name == "cast" and cast is None:  # the outermost cast decides the dtype
+                cast = _dtype_of(parts[2][0], facts) if parts[2] else None
                 if cast is None:
                     return None  # cast to something not written statically
-            elif name not in SAME_DTYPE_AND_DEVICE:
+            elif name not in SAME_DTYPE_AND_DEVICE and name != "cast":
                 return None
             cur = strip_wrappers(parts[0])
             continue
