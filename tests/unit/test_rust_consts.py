@@ -204,6 +204,17 @@ def test_crate_lookup_needs_a_manifest(tmp_path: Path) -> None:
             (4, 2048),
         ),
         ("let w = 2 * 2048; let t = /*here*/ Tensor::<2, Int>::zeros([2, w], d);", (2, 4096)),
+        (
+            "let t = /*here*/ Tensor::<1, Int>::from_data([7i64; 5000], d).unsqueeze::<2>();",
+            (1, 5000),
+        ),
+        ("let t = /*here*/ Tensor::<1, Int>::zeros([5000], d).unsqueeze_dim(0);", (1, 5000)),
+        ("let t = /*here*/ Tensor::<1, Int>::zeros([5000], d).unsqueeze_dim(1);", (5000, 1)),
+        (
+            "let data = TensorData::new(v, [2, 9]); "
+            "let t = /*here*/ Tensor::<2, Int>::from_data(data.convert::<i32>(), d);",
+            (2, 9),
+        ),
     ],
 )
 def test_shape_of(body: str, dims: tuple[int | None, ...]) -> None:
@@ -218,6 +229,9 @@ def test_shape_of(body: str, dims: tuple[int | None, ...]) -> None:
         "let t = /*here*/ Tensor::cat(vec![a, b], 1);",
         "let t = /*here*/ make_targets(4096);",
         "let t = /*here*/ x.unsqueeze_dim(0);",
+        "let t = /*here*/ Tensor::<1, Int>::zeros([5], d).unsqueeze_dim(k);",
+        "let t = /*here*/ Tensor::<1, Int>::zeros([5], d).unsqueeze_dim(3);",
+        "let t = /*here*/ Tensor::<2, Int>::zeros([5, 5], d).unsqueeze::<1>();",
     ],
 )
 def test_unknown_shapes(body: str) -> None:

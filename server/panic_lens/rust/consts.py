@@ -26,7 +26,7 @@ _TENSOR_CTORS = frozenset({"zeros", "ones", "empty", "full", "random", "arange"}
 # Methods that keep a tensor's shape: the width of `t.clone().to_device(d)` is the width of t.
 _SAME_SHAPE = frozenset({"clone", "to_device", "into_primitive", "detach", "require_grad",
                          "set_require_grad", "int", "float", "cast", "abs", "neg", "add_scalar",
-                         "sub_scalar", "mul_scalar", "clamp", "contiguous"})
+                         "sub_scalar", "mul_scalar", "clamp", "contiguous", "convert"})
 # fmt: on
 
 
@@ -268,6 +268,7 @@ def _shape(node: Node | None, ctx: _Ctx, depth: int) -> ShapeFact | None:
 
 def _call_shape(call: Node, ctx: _Ctx, depth: int) -> ShapeFact | None:
     callee = child_by_field(call, "function")
+    turbofish = child_by_field(callee, "type_arguments")  # `.unsqueeze::<2>()`
     if callee is not None and callee.type == "generic_function":
         callee = child_by_field(callee, "function")
     args = child_by_field(call, "arguments")
@@ -275,7 +276,8 @@ def _call_shape(call: Node, ctx: _Ctx, depth: int) -> ShapeFact | None:
     if callee is None:
         return None
     if callee.type == "field_expression":
-        return _method_shape(callee, items, ctx, depth)
+        shape = _method_shape(callee, items, ctx, depth)
+        return shape if shape is not None else _unsqueezed(callee, items, turbofish, ctx, depth)
     segments = path_segments(callee, ctx.src) or []
     if len(segments) < 2 or not items:
         return None
@@ -299,6 +301,32 @@ def _method_shape(callee: Node, items: list[Node], ctx: _Ctx, depth: int) -> Sha
     if name in _SAME_SHAPE:
         return _shape(receiver, ctx, depth + 1)
     return None
+
+
+def _unsqueezed(
+    callee: Node, items: list[Node], turbofish: Node | None, ctx: _Ctx, depth: int
+) -> ShapeFact | None:
+    """`x.unsqueeze_dim(i)` inserts a 1 at i; `x.unsqueeze::<D>()` prepends 1s up to rank D."""
+    name_node = child_by_field(callee, "field")
+    name = node_text(name_node, ctx.src) if name_node is not None else ""
+    if name not in ("unsqueeze", "unsqueeze_dim"):
+        return None
+    inner = _shape(child_by_field(callee, "value"), ctx, depth + 1)
+    if inner is None or callee.parent is None:
+        return None
+    one = IntFact(1, span_of(callee.parent), f".{name}", ctx.path)
+    if name == "unsqueeze_dim":
+        at = _int(items[0], ctx, depth + 1) if len(items) == 1 else None
+        if at is None or not 0 <= at.value <= len(inner.dims):
+            return None
+        dims = (*inner.dims[: at.value], one, *inner.dims[at.value :])
+        return ShapeFact(dims, inner.origin, inner.note, inner.path)
+    rank_node = turbofish.named_children[0] if turbofish and turbofish.named_children else None
+    rank = _int(rank_node, ctx, depth + 1)
+    if rank is None or rank.value < len(inner.dims):
+        return None
+    dims = (one,) * (rank.value - len(inner.dims)) + inner.dims
+    return ShapeFact(dims, inner.origin, inner.note, inner.path)
 
 
 def _dims_arg(
