@@ -293,7 +293,7 @@ def _quiet_facts(mode: _Mode | None, facts: FileFacts) -> tuple[str, ...]:
 def _finding(site: CallSite, mode: _Mode, facts: FileFacts) -> Finding:
     signal = _signal(site, facts)
     severity, why = _severity(mode, signal, facts)
-    trains = f"training signal {signal.what}" if signal is not None else "no training signal"
+    trains = f"training signal: {signal.what}" if signal is not None else "no training signal"
     if signal is not None and signal.span is not None:
         trains += f" on line {signal.span.start.row + 1}"
     message = (
