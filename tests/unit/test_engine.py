@@ -142,3 +142,14 @@ def test_deep_expression_does_not_crash_the_real_rules() -> None:
     src = "fn f() { let x = " + "(" * 5000 + "p.load_record(r)" + ")" * 5000 + "; }"
     result = engine.analyze(src)
     assert not any("failed" in n for n in result.notes)
+
+
+def test_doc_comments_and_prose_are_not_suppressions(rules: list[ModuleType]) -> None:
+    rules.append(flag_calls_named("boom"))
+    src = (
+        f"/// panic-lens: allow({RULE}) documented syntax\n"
+        f"fn f() {{ boom(); }}\n"
+        f"// see panic-lens: allow({RULE}) for details\n"
+        f"fn g() {{ boom(); }}\n"
+    )
+    assert [f.rule for f in engine.analyze(src).findings] == [RULE, RULE]

@@ -1,7 +1,8 @@
 """`// panic-lens: allow(<rule-id>) <reason>` comments: which findings they silence, and hints.
 
-A comment silences findings of its rules on its own line or on the line below it. A missing
-reason, an unknown rule id and a comment that silences nothing each yield a hint.
+A plain comment that starts with `panic-lens:` silences findings of its rules on its own line or
+on the line below it (doc comments never do). A missing reason, an unknown rule id and a comment
+that silences nothing each yield a hint.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from panic_lens.rules.base import Finding, Severity, Span
 from panic_lens.rules.meta import RULES_BY_ID, SUPPRESSION_RULE
 from panic_lens.rust.syntax import Node, node_text, span_of
 
-_ALLOW = re.compile(r"panic-lens:\s*allow\(([^)]*)\)\s*(.*)", re.DOTALL)
+_ALLOW = re.compile(r"\s*panic-lens:\s*allow\(([^)]*)\)\s*(.*)", re.DOTALL)
 
 
 @dataclass(slots=True)
@@ -37,14 +38,19 @@ def find_allows(comments: Iterable[Node], src: bytes) -> list[Allow]:
     if b"panic-lens" not in src:
         return allows
     for node in comments:
-        text = node_text(node, src)
-        match = _ALLOW.search(text)
+        match = _ALLOW.match(_comment_body(node_text(node, src)))
         if match is None:
             continue
         rules = tuple(r.strip() for r in match.group(1).split(",") if r.strip())
         reason = match.group(2).strip().rstrip("*/").strip()
         allows.append(Allow(span_of(node), rules, reason))
     return allows
+
+
+def _comment_body(text: str) -> str:
+    """The text after `//` or `/*`; doc comments (`///`, `//!`, `/**`, `/*!`) give ""."""
+    body = text[2:]
+    return "" if body.startswith(("/", "!", "*")) else body
 
 
 def apply(
