@@ -46,7 +46,7 @@ def rust_file(rng: random.Random, *, with_rules: bool, target_lines: int = 0) ->
     parts.append(shapes.RULE_IMPORTS if with_rules else "")
     parts.append(shapes.PLAIN_IMPORTS)
     risky = 0
-    for _ in range(rng.randint(3, 10)):
+    for _ in range(rng.randint(2, 6)):
         parts.append(rng.choice(shapes.FILLERS)(rng))
     if with_rules:
         for shape in rng.sample(shapes.RULE_SHAPES, rng.randint(1, 3)):

@@ -178,7 +178,7 @@ impl<T: Clone + PartialOrd> {tr}<T> for Vec<T> {{
 def long_function(rng: random.Random) -> str:
     name = ident(rng, 3)
     lines = []
-    for i in range(rng.randint(15, 60)):
+    for i in range(rng.randint(10, 40)):
         var = f"{rng.choice(WORDS)}_{i}"
         kind = rng.random()
         if kind < 0.3:

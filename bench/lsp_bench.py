@@ -1,0 +1,178 @@
+"""Language-server latencies through a real stdio client (pygls's LanguageClient).
+
+Start -> first diagnostics, the workspace scan, didOpen -> publishDiagnostics and didChange ->
+publishDiagnostics (p50/p95) on a 5,000-line file, and the server's RSS with N files open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+from bench.measure import percentile
+
+TIMEOUT = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class LspFigures:
+    """Milliseconds, except `rss_mb` (MB) and the counts."""
+
+    start_to_first_ms: float
+    scan_ms: float
+    scan_files: int
+    open_p50_ms: float
+    open_p95_ms: float
+    change_p50_ms: float
+    change_p95_ms: float
+    change_findings: int
+    rss_idle_mb: float
+    rss_open_mb: float
+    open_files: int
+
+
+def uri_of(path: Path) -> str:
+    return from_fs_path(str(path)) or path.as_uri()
+
+
+class _Client:
+    """A LanguageClient that records publishDiagnostics and scan progress as futures."""
+
+    def __init__(self) -> None:
+        self.lc = LanguageClient("panic-lens-bench", "1")
+        self.waiting: dict[tuple[str, int | None], asyncio.Future[int]] = {}
+        self.scan_done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+
+        def on_publish(*args: Any) -> None:  # pygls passes (params) or (client, params)
+            params: types.PublishDiagnosticsParams = args[-1]
+            future = self.waiting.pop((params.uri, params.version), None)
+            if future is not None and not future.done():
+                future.set_result(len(params.diagnostics))
+
+        def on_create(*args: Any) -> None:
+            return None
+
+        def on_progress(*args: Any) -> None:
+            value = args[-1].value
+            kind = value.get("kind") if isinstance(value, dict) else getattr(value, "kind", None)
+            if kind == "end" and not self.scan_done.done():
+                self.scan_done.set_result(time.perf_counter())
+
+        self.lc.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(on_publish)
+        self.lc.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)(on_create)
+        self.lc.feature(types.PROGRESS)(on_progress)
+
+    def expect(self, uri: str, version: int | None) -> asyncio.Future[int]:
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.waiting[(uri, version)] = future
+        return future
+
+    def open(self, path: Path, text: str, version: int = 1) -> str:
+        uri = uri_of(path)
+        item = types.TextDocumentItem(uri=uri, language_id="rust", version=version, text=text)
+        self.lc.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+        return uri
+
+    def close(self, uri: str) -> None:
+        doc = types.TextDocumentIdentifier(uri=uri)
+        self.lc.text_document_did_close(types.DidCloseTextDocumentParams(text_document=doc))
+
+    @property
+    def pid(self) -> int:
+        server = self.lc._server  # pygls keeps the subprocess here
+        assert server is not None
+        return server.pid
+
+
+async def _start(client: _Client, root: Path) -> None:
+    await client.lc.start_io(sys.executable, "-m", "panic_lens", "serve", "--log-level", "error")
+    caps = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True)
+        ),
+        window=types.WindowClientCapabilities(work_done_progress=True),
+    )
+    folder = types.WorkspaceFolder(uri=uri_of(root), name=root.name)
+    params = types.InitializeParams(
+        capabilities=caps, root_uri=folder.uri, workspace_folders=[folder]
+    )
+    await client.lc.initialize_async(params)
+    client.lc.initialized(types.InitializedParams())
+
+
+async def _timed(future: asyncio.Future[int], start: float) -> tuple[float, int]:
+    count = await asyncio.wait_for(future, TIMEOUT)
+    return (time.perf_counter() - start) * 1000, count
+
+
+async def run_lsp(
+    root: Path, big_text: str, open_paths: list[Path], opens: int = 20, changes: int = 50
+) -> LspFigures:
+    """Drive one server over the workspace `root`; `big_text` goes to an unsaved file in it."""
+    t0 = time.perf_counter()
+    client = _Client()
+    await _start(client, root)
+    first = open_paths[0]
+    first_ms, _ = await _timed(client.expect(client.open(first, first.read_text()), 1), t0)
+    scan_end = await asyncio.wait_for(client.scan_done, TIMEOUT)
+    client.close(uri_of(first))
+    big_dir = open_paths[0].parent
+    open_ms = []
+    for i in range(opens):
+        start = time.perf_counter()
+        uri = client.open(big_dir / f"bench_big_{i}.rs", big_text)
+        open_ms.append((await _timed(client.expect(uri, 1), start))[0])
+        client.close(uri)
+    change_ms, findings = await _changes(client, big_dir / "bench_big_edit.rs", big_text, changes)
+    rss_idle = psutil.Process(client.pid).memory_info().rss / 2**20
+    pending = [client.expect(uri_of(p), 1) for p in open_paths]
+    for path in open_paths:
+        client.open(path, path.read_text())
+    await asyncio.wait_for(asyncio.gather(*pending), TIMEOUT)
+    rss_open = psutil.Process(client.pid).memory_info().rss / 2**20
+    await client.lc.shutdown_async(None)
+    client.lc.exit(None)
+    await client.lc.stop()
+    return LspFigures(
+        first_ms, (scan_end - t0) * 1000, _count_rs(root),
+        percentile(open_ms, 50), percentile(open_ms, 95),
+        percentile(change_ms, 50), percentile(change_ms, 95), findings,
+        rss_idle, rss_open, len(open_paths),
+    )  # fmt: skip
+
+
+async def _changes(client: _Client, path: Path, text: str, count: int) -> tuple[list[float], int]:
+    """Type a comment into the middle of the file and delete it again, one edit per version."""
+    uri = client.open(path, text)
+    await asyncio.wait_for(client.expect(uri, 1), TIMEOUT)
+    row = text.count("\n") // 2
+    times, findings = [], 0
+    for version in range(2, count + 2):
+        insert = version % 2 == 0
+        end = types.Position(row, 0 if insert else 3)
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(row, 0), end), text="// " if insert else ""
+        )
+        doc = types.VersionedTextDocumentIdentifier(uri=uri, version=version)
+        start = time.perf_counter()
+        future = client.expect(uri, version)
+        client.lc.text_document_did_change(
+            types.DidChangeTextDocumentParams(text_document=doc, content_changes=[change])
+        )
+        elapsed, findings = await _timed(future, start)
+        times.append(elapsed)
+    client.close(uri)
+    return times, findings
+
+
+def _count_rs(root: Path) -> int:
+    return sum(1 for _ in root.rglob("*.rs"))

@@ -1,0 +1,171 @@
+"""The benchmark's Markdown report: check table with ratios to ast-grep, server, explain."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import subprocess
+from dataclasses import dataclass
+
+from bench.corpus import CorpusStats
+from bench.lsp_bench import LspFigures
+from bench.measure import Summary
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRow:
+    tree: str
+    tool: str
+    command: str
+    summary: Summary
+    results: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainRow:
+    records: int
+    log_bytes: int
+    command: str
+    summary: Summary
+    matched: bool
+
+
+def render(
+    stats: CorpusStats,
+    rows: list[CheckRow],
+    lsp: LspFigures | None,
+    explain: ExplainRow | None,
+    args: argparse.Namespace,
+    loads: tuple[tuple[float, ...], tuple[float, ...]],
+) -> str:
+    out = ["# panic-lens benchmark", "", *_machine(args, loads, stats), ""]
+    out += ["## check: whole tree", "", *_check_table(rows), ""]
+    if lsp is not None:
+        out += ["## Language server (stdio, pygls LanguageClient)", "", *_lsp_table(lsp), ""]
+    if explain is not None:
+        out += ["## explain", "", *_explain_table(explain), ""]
+    out += ["## Targets (issue 6)", "", *_targets(rows, lsp, explain), ""]
+    return "\n".join(out)
+
+
+def _machine(
+    args: argparse.Namespace, loads: tuple[tuple[float, ...], ...], stats: CorpusStats
+) -> list[str]:
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    sg = _version(["ast-grep", "--version"])
+    return [
+        f"- run: {when}; `python -m bench.run {' '.join(_argv(args))}`".rstrip(),
+        f"- machine: {os.cpu_count()} cores, Python {platform.python_version()}, {sg}",
+        f"- load average before / after: {loads[0][0]:.2f} / {loads[1][0]:.2f} "
+        "(a shared machine inflates wall times; CPU seconds are steadier)",
+        f"- generated workspace: {stats.files} files, {stats.lines} lines, "
+        f"{stats.bytes / 1e6:.1f} MB; {stats.rule_files} files use a rule's call shape "
+        f"({stats.risky_shapes} risky)",
+        f"- figures are medians of {args.repeat} run(s); peak MB sums the process tree",
+    ]
+
+
+def _argv(args: argparse.Namespace) -> list[str]:
+    out = ["--quick"] if args.quick else []
+    out += [f"--files {args.files}", f"--repeat {args.repeat}"]
+    out += [f"--target {t}" for t in args.target]
+    return out + (["--baseline"] if args.baseline else [])
+
+
+def _version(cmd: list[str]) -> str:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return f"{cmd[0]} not found"
+
+
+def _astgrep(rows: list[CheckRow], tree: str) -> Summary | None:
+    return next((r.summary for r in rows if r.tree == tree and r.tool == "ast-grep scan"), None)
+
+
+def _check_table(rows: list[CheckRow]) -> list[str]:
+    out = [
+        "| tree | tool | wall s | CPU s | peak MB | results | wall / ast-grep | CPU / ast-grep |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        base = _astgrep(rows, row.tree)
+        s = row.summary
+        wall = f"{s.wall / base.wall:.2f}x" if base else "-"
+        cpu = f"{s.cpu / base.cpu:.2f}x" if base and base.cpu else "-"
+        out.append(
+            f"| {row.tree} | {row.tool} | {s.wall:.2f} | {s.cpu:.2f} | {s.peak_mb:.0f} | "
+            f"{row.results} | {wall} | {cpu} |"
+        )
+    out += ["", "Commands (TREE is the tree of the row):", ""]
+    seen = []
+    for row in rows:
+        if row.command not in seen:
+            seen.append(row.command)
+            out.append(f"- {row.tool}: `{row.command}`")
+    return out
+
+
+def _lsp_table(lsp: LspFigures) -> list[str]:
+    rows = [
+        ("server start -> first publishDiagnostics", f"{lsp.start_to_first_ms:.0f} ms"),
+        (f"workspace scan of {lsp.scan_files} files (start -> progress end)",
+         f"{lsp.scan_ms:.0f} ms"),
+        ("didOpen -> publish, 5,000-line file, p50 / p95",
+         f"{lsp.open_p50_ms:.0f} / {lsp.open_p95_ms:.0f} ms"),
+        ("didChange -> publish, 5,000-line file, p50 / p95",
+         f"{lsp.change_p50_ms:.0f} / {lsp.change_p95_ms:.0f} ms"),
+        ("RSS after the scan, nothing open", f"{lsp.rss_idle_mb:.0f} MB"),
+        (f"RSS with {lsp.open_files} files open", f"{lsp.rss_open_mb:.0f} MB"),
+    ]  # fmt: skip
+    return [
+        "| figure | value |",
+        "|---|---:|",
+        *(f"| {name} | {value} |" for name, value in rows),
+        "",
+        "Measured by `bench/lsp_bench.py` (`python -m bench.run`): a real stdio client, "
+        "push diagnostics with version support, one edit per didChange.",
+    ]
+
+
+def _explain_table(row: ExplainRow) -> list[str]:
+    s = row.summary
+    return [
+        "| records | log | wall s | CPU s | peak MB | found the panic's record |",
+        "|---:|---:|---:|---:|---:|---|",
+        f"| {row.records} | {row.log_bytes / 1e6:.1f} MB | {s.wall:.2f} | {s.cpu:.2f} | "
+        f"{s.peak_mb:.0f} | {'yes' if row.matched else 'NO'} |",
+        "",
+        f"Command: `{row.command}` (whole process: start, loading the records, matching).",
+    ]
+
+
+def _targets(rows: list[CheckRow], lsp: LspFigures | None, explain: ExplainRow | None) -> list[str]:
+    out = ["| figure | target | measured | met |", "|---|---|---:|---|"]
+    for tree in dict.fromkeys(r.tree for r in rows):
+        base = _astgrep(rows, tree)
+        for tool, limit in (("cold, no cache", 0.5), ("warm cache", 0.1)):
+            row = next((r for r in rows if r.tree == tree and r.tool.endswith(tool)), None)
+            if base and row:
+                ratio = row.summary.wall / base.wall
+                out.append(_target(f"check {tool}, {tree}", f"<= {limit}x ast-grep wall",
+                                   f"{ratio:.2f}x", ratio <= limit))  # fmt: skip
+    if lsp is not None:
+        out.append(_target("didChange -> publish p95", "<= 10 ms", f"{lsp.change_p95_ms:.0f} ms",
+                           lsp.change_p95_ms <= 10))  # fmt: skip
+        first = lsp.start_to_first_ms
+        out.append(_target("start -> first diagnostics", "<= 500 ms", f"{first:.0f} ms",
+                           first <= 500))  # fmt: skip
+        out.append(_target(f"RSS, {lsp.open_files} files open", "<= 150 MB",
+                           f"{lsp.rss_open_mb:.0f} MB", lsp.rss_open_mb <= 150))  # fmt: skip
+    if explain is not None:
+        wall = explain.summary.wall
+        out.append(_target(f"explain, {explain.records} records x {explain.log_bytes / 1e6:.0f} MB",
+                           "<= 2 s", f"{wall:.2f} s", wall <= 2 and explain.matched))  # fmt: skip
+    return out
+
+
+def _target(name: str, target: str, measured: str, met: bool) -> str:
+    return f"| {name} | {target} | {measured} | {'yes' if met else 'no'} |"

@@ -1,0 +1,129 @@
+"""`make bench`: panic-lens against ast-grep and a regex scan, the server, explain; one table.
+
+    python -m bench.run [--quick] [--files N] [--target DIR]... [--out bench/RESULTS.md]
+
+Every figure of one run is measured in that run, on the same trees, so ratios are fair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from bench import corpus, explain_data, measure
+from bench.lsp_bench import run_lsp
+from bench.report import CheckRow, ExplainRow, render
+
+BENCH = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+SGCONFIG = BENCH / "astgrep" / "sgconfig.yml"
+ENGINE_SCRIPT = (
+    "import sys; from panic_lens.engine import check_paths; "
+    "r = check_paths(sys.argv[1:]); print(len(r.findings))"
+)
+
+
+def tool(name: str) -> str:
+    found = BIN / name
+    return str(found) if found.exists() else (shutil.which(name) or name)
+
+
+def check_rows(tree: Path, label: str, work: Path, reps: int, baseline: bool) -> list[CheckRow]:
+    """Every tool on `tree`; the cache rows use a fresh cache folder under `work`."""
+    cache = work / f"cache-{label}"
+    pl = [tool("panic-lens"), "check", "--format", "json", str(tree)]
+    runs: list[tuple[str, list[str], dict[str, str], str, int]] = [
+        ("ast-grep scan", [tool("ast-grep"), "scan", "-c", str(SGCONFIG), "--json=stream",
+                           str(tree)], {},
+         "ast-grep scan -c bench/astgrep/sgconfig.yml --json=stream TREE", reps),
+        ("panic-lens check, cold, no cache", pl, {"PANIC_LENS_NO_CACHE": "1"},
+         "PANIC_LENS_NO_CACHE=1 panic-lens check --format json TREE", reps),
+        ("panic-lens check, cold, filling the cache", pl, {"PANIC_LENS_CACHE_DIR": str(cache)},
+         "(empty cache) panic-lens check --format json TREE", 1),
+        ("panic-lens check, warm cache", pl, {"PANIC_LENS_CACHE_DIR": str(cache)},
+         "(same cache, nothing changed) panic-lens check --format json TREE", reps),
+        ("regex scan (naive)", [sys.executable, "-m", "bench.regex_scan", str(tree)], {},
+         "python -m bench.regex_scan TREE", reps),
+    ]  # fmt: skip
+    if baseline:
+        runs.append(("engine.check_paths, serial (before)", [sys.executable, "-c", ENGINE_SCRIPT,
+                     str(tree)], {}, "python -c 'engine.check_paths(TREE)'", 1))  # fmt: skip
+    rows = []
+    for name, cmd, env, shown, times in runs:
+        summary = measure.repeat(cmd, times, {"PYTHONPATH": str(BENCH.parent), **env})
+        rows.append(CheckRow(label, name, shown, summary, _results(name, summary.last.stdout)))
+    return rows
+
+
+def _results(name: str, stdout: str) -> int:
+    if name.startswith("panic-lens"):
+        return len(json.loads(stdout or "{}").get("findings", []))
+    if name.startswith("engine"):
+        return int(stdout.strip() or 0)
+    return sum(1 for line in stdout.splitlines() if line.strip())
+
+
+def explain_row(work: Path, records: int, log_mb: float, reps: int) -> ExplainRow:
+    recs, log = work / "records.jsonl", work / "panic.log"
+    panic = explain_data.write_records(recs, records)
+    explain_data.write_log(log, int(log_mb * 1_000_000), panic)
+    cmd = [tool("panic-lens"), "explain", str(log), "--records", str(recs), "--no-default-records"]
+    summary = measure.repeat(cmd, reps)
+    shown = "panic-lens explain LOG --records RECORDS.jsonl --no-default-records"
+    return ExplainRow(records, log.stat().st_size, shown, summary, "bench" in summary.last.stdout)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="tiny sizes, one repetition (tests)")
+    p.add_argument("--files", type=int, help="generated workspace size (default 1500)")
+    p.add_argument("--target", action="append", default=[], type=Path, help="also check DIR")
+    p.add_argument("--repeat", type=int, help="runs per figure; medians are shown (default 3)")
+    p.add_argument("--out", type=Path, help="write the Markdown report here too")
+    p.add_argument("--baseline", action="store_true", help="also time the serial engine")
+    p.add_argument("--skip-lsp", action="store_true")
+    p.add_argument("--skip-explain", action="store_true")
+    args = p.parse_args(argv)
+    args.files = args.files or (40 if args.quick else 1500)
+    args.repeat = args.repeat or (1 if args.quick else 3)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="panic-lens-bench-") as tmp:
+        work = Path(tmp)
+        stats = corpus.generate(work / "corpus", args.files)
+        rows = check_rows(work / "corpus", "generated", work, args.repeat, args.baseline)
+        for target in args.target:
+            rows += check_rows(target.resolve(), target.name, work, args.repeat, args.baseline)
+        lsp = None if args.skip_lsp else _lsp(work, args.quick)
+        explain = None
+        if not args.skip_explain:
+            sizes = (200, 0.2) if args.quick else (10_000, 10.0)
+            explain = explain_row(work, sizes[0], sizes[1], args.repeat)
+    text = render(stats, rows, lsp, explain, args, (load_before, os.getloadavg()))
+    print(text)
+    if args.out:
+        args.out.write_text(text)
+    return 0
+
+
+def _lsp(work: Path, quick: bool):  # type: ignore[no-untyped-def]
+    files, lines = (20, 400) if quick else (500, 5000)
+    root = work / "lsp"
+    corpus.generate(root, files, seed=7)
+    paths = sorted(p for p in root.rglob("*.rs") if p.name != "lib.rs")[:files]
+    opens, changes = (3, 6) if quick else (20, 60)
+    return asyncio.run(run_lsp(root, corpus.big_file(lines), paths, opens, changes))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
