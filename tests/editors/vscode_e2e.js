@@ -104,12 +104,27 @@ async function hover(page, sq) {
   await page.keyboard.press('Escape');
 }
 
+/** Problems panel collapsed to one row per file: {file name: number of problems}. */
+async function problemsPerFile(page) {
+  await page.locator('.part.panel .codicon-collapse-all').first().click();
+  await page.waitForTimeout(300);
+  const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+  const counts = {};
+  for (const row of rows) {
+    const lines = row.split('\n').map((l) => l.trim()).filter(Boolean);
+    const file = lines[0].match(/^\S+?\.rs/);
+    if (file && /^\d+$/.test(lines[lines.length - 1])) counts[file[0]] = Number(lines[lines.length - 1]);
+  }
+  return counts;
+}
+
 async function problems(page) {
   await page.keyboard.press('Control+Shift+M');
   const panel = page.locator('.markers-panel').first();
   await panel.locator('.monaco-list-row', { hasText: cfg.rule }).first().waitFor({ timeout: 30000 });
   result.problems_rows = await panel.locator('.monaco-list-row').allInnerTexts();
   await shot(page, 'vscode-problems');
+  result.problems_per_file = await problemsPerFile(page);
 }
 
 async function quickFix(page, sq) {
@@ -126,9 +141,7 @@ async function quickFix(page, sq) {
   await page.locator('.monaco-editor .view-line', { hasText: cfg.flagged }).waitFor({ state: 'detached', timeout: 30000 });
   mark('fix_applied');
   result.status_after_fix = await waitForStatus(page, new RegExp(`panic-lens: ${cfg.findings - 1}$`), 30000);
-  const panel = page.locator('.markers-panel').first();
-  await panel.locator('.monaco-list-row', { hasText: cfg.rule }).waitFor({ state: 'detached', timeout: 30000 });
-  result.problems_rows_after_fix = await panel.locator('.monaco-list-row').allInnerTexts();
+  result.problems_per_file_after_fix = await problemsPerFile(page);
   result.editor_text_after_fix = await page.locator('.monaco-editor .view-lines').first().innerText();
   await shot(page, 'vscode-fixed');
 }
@@ -162,6 +175,16 @@ async function scan(page) {
   result.scan_toast = await toast.innerText();
 }
 
+async function brokenServerCommand(page) {
+  // a server argv that cannot start: the extension restarts on the change and says so
+  fs.writeFileSync(cfg.machineSettings, JSON.stringify({ 'panicLens.server.command': [cfg.badCommand, 'serve'] }));
+  const toast = page.locator('.notification-toast', { hasText: 'did not start' }).first();
+  await toast.waitFor({ timeout: 60000 });
+  result.bad_command_toast = await toast.innerText();
+  result.bad_command_status = await waitForStatus(page, /panic-lens: failed$/, 30000);
+  await shot(page, 'vscode-bad-command');
+}
+
 async function drive(page) {
   await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
@@ -182,6 +205,8 @@ async function drive(page) {
   mark('explain');
   await scan(page);
   mark('scan');
+  await brokenServerCommand(page);
+  mark('bad_command');
 }
 
 (async () => {
