@@ -1,0 +1,158 @@
+"""batch.check_paths gives exactly engine.check_paths's result: no cache, cold, warm, parallel,
+and after edits of a source, a neighbouring source (crate constants), Cargo.toml and settings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bench import corpus
+from panic_lens import batch, engine
+from panic_lens.cache import AnalysisCache
+from panic_lens.rules.meta import RULES
+from panic_lens.settings import Settings
+
+REPO = Path(__file__).resolve().parents[2]
+GOLDEN = sorted(p for p in (REPO / "tests" / "golden").iterdir() if p.is_dir())
+CTC_FILE = """use burn::prelude::*;
+use burn::tensor::module::ctc_loss;
+use crate::limits::WIDTH;
+
+pub fn warmup(log_probs: Tensor<3>, device: &Device) -> Tensor<1> {
+    let targets = Tensor::<2, Int>::ones([4, WIDTH], device);
+    let il = Tensor::<1, Int>::full([4], 10, device);
+    let tl = Tensor::<1, Int>::full([4], WIDTH as i64, device);
+    ctc_loss(log_probs, targets, il, tl, 0)
+}
+"""
+INTERP_FILE = """use burn::prelude::*;
+use burn::tensor::module::interpolate;
+use burn::tensor::ops::{InterpolateMode, InterpolateOptions};
+
+pub fn resize(x: Tensor<4>) -> Tensor<4> {
+    interpolate(x, [8, 8], InterpolateOptions::new(InterpolateMode::Bilinear))
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("corpus")
+    corpus.generate(root, 50, seed=11, hit_ratio=0.5)
+    return root
+
+
+def small_crate(make_crate: Callable[..., Path], width: int = 5000) -> Path:
+    return make_crate(
+        "app",
+        {
+            "src/lib.rs": "pub mod limits;\npub mod train;\npub mod resize;\n",
+            "src/limits.rs": f"pub const WIDTH: usize = {width};\n",
+            "src/train.rs": CTC_FILE,
+            "src/resize.rs": INTERP_FILE,
+        },
+    )
+
+
+def test_no_cache_serial_and_parallel_equal_the_engine(
+    generated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = [generated, REPO / "examples", *GOLDEN]
+    cold = engine.check_paths(paths)
+    assert cold.findings, "the trees have findings to compare"
+    assert batch.check_paths(paths, jobs=1) == cold
+    monkeypatch.setattr(batch, "PARALLEL_MIN_BYTES", 0)
+    result, stats = batch.run_check(paths, jobs=2)
+    assert stats.workers == 2
+    assert result == cold
+
+
+def test_cold_then_warm_cache_equal_the_engine(generated: Path, private_cache: Path) -> None:
+    paths = [generated, REPO / "examples"]
+    expected = engine.check_paths(paths)
+    first, cold_stats = batch.run_check(paths, cache=AnalysisCache(private_cache))
+    second, warm_stats = batch.run_check(paths, cache=AnalysisCache(private_cache))
+    assert first == second == expected
+    assert cold_stats.cache_hits == 0 and cold_stats.analysed == cold_stats.candidates > 0
+    assert warm_stats.cache_hits == warm_stats.candidates and warm_stats.analysed == 0
+
+
+def test_prefilter_skips_files_but_keeps_every_file_with_findings(generated: Path) -> None:
+    _, stats = batch.run_check([generated])
+    assert 0 < stats.candidates < stats.files
+    flagged = {f.path for f in engine.check_paths([generated, *GOLDEN]).findings}
+    assert all(batch.may_match(Path(str(p)).read_bytes()) for p in flagged)
+
+
+def test_needles_come_from_the_rules_api_names() -> None:
+    for rule in RULES:
+        for api in rule.apis:
+            assert batch.may_match(f"x {api} y".encode()), api
+    assert not batch.may_match(b'fn main() { println!("hello"); }')
+
+
+def test_a_lone_suppression_comment_still_gets_its_hint(make_crate: Callable[..., Path]) -> None:
+    crate = make_crate("app", {"src/lib.rs": "// panic-lens: allow(ctc-target-capacity) old\n"})
+    expected = engine.check_paths([crate])
+    assert [f.rule for f in expected.findings] == ["panic-lens-suppression"]
+    assert batch.check_paths([crate], cache=AnalysisCache()) == expected
+
+
+def warm_equals_fresh(crate: Path, cache: Path, settings: Settings | None = None) -> list[str]:
+    """Run through the (now warm) cache and from scratch; they must agree.
+
+    Returns "rule:severity" of each finding."""
+    cached = batch.check_paths([crate], settings=settings, cache=AnalysisCache(cache))
+    assert cached == engine.check_paths([crate], settings=settings)
+    return sorted(f"{f.rule}:{f.severity.value}" for f in cached.findings)
+
+
+def test_editing_a_constant_in_another_file_invalidates(
+    make_crate: Callable[..., Path], private_cache: Path
+) -> None:
+    crate = small_crate(make_crate, width=5000)
+    assert "ctc-target-capacity:error" in warm_equals_fresh(crate, private_cache)
+    (crate / "src/limits.rs").write_text("pub const WIDTH: usize = 512;\n")
+    assert "ctc-target-capacity:error" not in warm_equals_fresh(crate, private_cache)
+
+
+def test_editing_the_source_itself_invalidates(
+    make_crate: Callable[..., Path], private_cache: Path
+) -> None:
+    crate = small_crate(make_crate)
+    assert "interpolate-backward-mode:error" in warm_equals_fresh(crate, private_cache)
+    resize = crate / "src/resize.rs"
+    resize.write_text(resize.read_text().replace("Bilinear", "Nearest"))
+    assert "interpolate-backward-mode:error" not in warm_equals_fresh(crate, private_cache)
+
+
+def test_editing_cargo_toml_invalidates(
+    make_crate: Callable[..., Path], private_cache: Path
+) -> None:
+    crate = small_crate(make_crate)
+    before = warm_equals_fresh(crate, private_cache)
+    manifest = crate / "Cargo.toml"
+    manifest.write_text(manifest.read_text().replace('"wgpu", "train", "rl"', '"ndarray"'))
+    after = warm_equals_fresh(crate, private_cache)
+    assert before != after
+
+
+def test_a_cargo_lock_appearing_invalidates(
+    make_crate: Callable[..., Path], private_cache: Path
+) -> None:
+    crate = small_crate(make_crate)
+    warm_equals_fresh(crate, private_cache)
+    (crate / "Cargo.lock").write_text('[[package]]\nname = "burn"\nversion = "0.21.0"\n')
+    warm_equals_fresh(crate, private_cache)
+
+
+def test_changed_settings_never_reuse_entries(
+    make_crate: Callable[..., Path], private_cache: Path
+) -> None:
+    crate = small_crate(make_crate, width=3000)  # 2 * 3000 + 1 fits 8192, not 4096
+    assert "ctc-target-capacity:error" not in warm_equals_fresh(crate, private_cache)
+    small = Settings(ctc_capacity=4096)
+    assert "ctc-target-capacity:error" in warm_equals_fresh(crate, private_cache, small)
+    assert "ctc-target-capacity:error" not in warm_equals_fresh(crate, private_cache)

@@ -1,0 +1,59 @@
+"""The benchmark harness on tiny sizes: measurement, the regex baseline, the whole quick run."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from bench import measure, regex_scan, run, shapes
+
+
+def test_measure_reports_time_output_and_exit_code() -> None:
+    code = "import sys; sum(range(3_000_000)); print('done'); sys.exit(3)"
+    sample = measure.run([sys.executable, "-c", code])
+    assert sample.code == 3
+    assert sample.stdout.strip() == "done"
+    assert sample.wall > 0 and sample.cpu > 0
+    assert sample.peak_mb > 1
+
+
+def test_measure_counts_the_cpu_of_worker_processes() -> None:
+    code = (
+        "import os, time\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    t = time.process_time()\n"
+        "    while time.process_time() - t < 0.3: pass\n"
+        "    os._exit(0)\n"
+        "os.waitpid(pid, 0)\n"
+    )
+    assert measure.run([sys.executable, "-c", code]).cpu >= 0.3
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert measure.percentile(values, 50) == 50
+    assert measure.percentile(values, 95) == 95
+    assert measure.percentile([7.0], 95) == 7
+
+
+def test_regex_baseline_sees_each_risky_shape(tmp_path: Path) -> None:
+    rng = random.Random(1)
+    for shape in shapes.RULE_SHAPES:
+        (tmp_path / f"{shape.__name__}.rs").write_text(shape(rng, True))
+    found = {
+        rule for path in regex_scan.rust_files([str(tmp_path)]) for _, rule in regex_scan.scan(path)
+    }
+    assert found == set(regex_scan.PATTERNS)
+
+
+def test_quick_run_writes_every_table(tmp_path: Path) -> None:
+    out = tmp_path / "RESULTS.md"
+    assert run.main(["--quick", "--files", "12", "--out", str(out)]) == 0
+    text = out.read_text()
+    for tool in ("ast-grep scan", "cold, no cache", "warm cache", "regex scan (naive)"):
+        assert f"| generated | {tool}" in text or f"| generated | panic-lens check, {tool}" in text
+    assert "didChange -> publish" in text and "files open" in text
+    assert "| 200 | " in text and "| yes |" in text.split("## explain")[1].split("##")[0]
+    assert "## Targets" in text
