@@ -1,0 +1,83 @@
+"""The analysis cache: exact round trips, corrupt entries, the size bound, concurrent writers."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from panic_lens.cache import AnalysisCache, decode, encode
+from panic_lens.engine import analyze
+from panic_lens.rules.base import Analysis
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((REPO / "examples" / "burn-app" / "src").glob("*.rs"))
+
+
+def analyses() -> list[Analysis]:
+    return [analyze(p.read_bytes(), p) for p in EXAMPLES]
+
+
+def test_json_round_trip_is_exact_for_real_analyses() -> None:
+    found = analyses()
+    assert any(a.findings and a.hovers for a in found)
+    assert any(f.fixes and f.evidence for a in found for f in a.findings)
+    for analysis in found:
+        assert decode(json.loads(json.dumps(encode(analysis)))) == analysis
+
+
+def test_put_then_get_and_a_missing_key(private_cache: Path) -> None:
+    cache = AnalysisCache(private_cache)
+    analysis = analyses()[0]
+    cache.put("ab" * 16, analysis)
+    assert cache.get("ab" * 16) == analysis
+    assert cache.get("cd" * 16) is None
+
+
+def test_a_corrupt_or_foreign_entry_is_a_miss(private_cache: Path) -> None:
+    cache = AnalysisCache(private_cache)
+    cache.put("ef" * 16, Analysis())
+    entry = next(private_cache.rglob("*.json"))
+    entry.write_text('{"t": "Analysis", "v": [[], [')
+    assert cache.get("ef" * 16) is None
+    entry.write_text('{"t": "Unknown", "v": []}')
+    assert cache.get("ef" * 16) is None
+
+
+def test_env_switch_turns_the_cache_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PANIC_LENS_NO_CACHE", "1")
+    assert AnalysisCache.from_env() is None
+    monkeypatch.setenv("PANIC_LENS_NO_CACHE", "0")
+    assert AnalysisCache.from_env() is not None
+
+
+def test_prune_keeps_the_folder_under_its_bound(private_cache: Path) -> None:
+    analysis = analyses()[-1]
+    cache = AnalysisCache(private_cache, max_bytes=20_000)
+    for i in range(60):
+        cache.put(f"{i:032x}", analysis)
+    assert cache.prune() > 0
+    total = sum(p.stat().st_size for p in private_cache.rglob("*.json"))
+    assert total <= 20_000
+    assert cache.get(f"{59:032x}") == analysis  # the newest entries survive
+
+
+def _hammer(folder: str, key: str, rounds: int) -> bool:
+    """Write and read the same key; every read must be a miss or the whole entry."""
+    cache = AnalysisCache(Path(folder))
+    expected = analyses()
+    for i in range(rounds):
+        cache.put(key, expected[i % len(expected)])
+        got = cache.get(key)
+        if got is not None and got not in expected:
+            return False
+    return True
+
+
+def test_concurrent_writers_never_expose_half_an_entry(private_cache: Path) -> None:
+    with multiprocessing.get_context("fork").Pool(4) as pool:
+        oks = pool.starmap(_hammer, [(str(private_cache), "aa" * 16, 40)] * 4)
+    assert all(oks)
+    assert not list(private_cache.rglob(".tmp-*"))
