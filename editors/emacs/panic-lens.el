@@ -82,7 +82,8 @@ This replaces any other eglot server for those modes (eglot runs one per mode)."
 
 ;;;###autoload
 (defun panic-lens-explain-panic (text)
-  "Explain TEXT, a panic message or a whole `cargo test' log (the region, interactively)."
+  "Explain TEXT, a panic message or a whole `cargo test' log.
+Interactively, TEXT is the region, or a message read from the minibuffer."
   (interactive (list (if (use-region-p)
                          (buffer-substring-no-properties (region-beginning) (region-end))
                        (read-string "Panic message: "))))

@@ -74,3 +74,18 @@ def test_emacs_eglot_diagnose_hover_fix_explain(burn_app: Path, artifacts: Path)
 
     # panic-lens-explain-panic names the record whose messagePattern matches line 2 of the log
     assert f"record {explained['id']}, line 2:" in res["explain"], res["explain"]
+
+
+def test_emacs_package_byte_compiles_cleanly(tmp_path: Path) -> None:
+    emacs = require(shutil.which("emacs"), "Emacs with eglot (Debian emacs-nox, elpa-eglot)")
+    source = tmp_path / "panic-lens.el"
+    shutil.copy(ROOT / "editors" / "emacs" / "panic-lens.el", source)
+    strict = "(setq byte-compile-error-on-warn t)"
+    proc = subprocess.run(
+        [str(emacs), "--batch", "-q", "--eval", strict, "-f", "batch-byte-compile", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert source.with_suffix(".elc").exists()

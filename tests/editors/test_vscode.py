@@ -182,6 +182,7 @@ def drive(
         "shots": str(shots),
         "machineSettings": str(machine_settings),
         "badCommand": str(workspace / "no-such-panic-lens"),
+        "serverCommand": server_argv(),
         "out": str(out),
     }
     env = {**os.environ, "PANIC_LENS_E2E": json.dumps(config)}
@@ -235,3 +236,7 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     # never silent: a server that cannot start is named, with what to check
     assert "no-such-panic-lens" in res["bad_command_toast"], res["bad_command_toast"]
     assert "panicLens.server.command" in res["bad_command_toast"]
+    assert res["bad_command_status"].endswith("panic-lens: failed")
+    # a good argv again, then Restart Server: back to the same findings; Show Output has the log
+    assert res["restarted_status"].endswith(f"panic-lens: {len(expected) - 1}")
+    assert "Starting" in res["output_line"] and "panic_lens" in res["output_line"]

@@ -185,6 +185,19 @@ async function brokenServerCommand(page) {
   await shot(page, 'vscode-bad-command');
 }
 
+async function recover(page) {
+  fs.writeFileSync(cfg.machineSettings, JSON.stringify({ 'panicLens.server.command': cfg.serverCommand }));
+  const running = new RegExp(`panic-lens: ${cfg.findings - 1}$`);  // the fix is still in the buffer
+  result.recovered_status = await waitForStatus(page, running, 60000);
+  await runCommand(page, 'panic-lens: Restart Server');
+  result.restarted_status = await waitForStatus(page, running, 60000);
+  await runCommand(page, 'panic-lens: Show Output');
+  const line = page.locator('.part.panel .view-line', { hasText: 'Starting' }).first();
+  await line.waitFor({ timeout: 15000 });
+  result.output_line = await line.innerText();
+  await shot(page, 'vscode-output');
+}
+
 async function drive(page) {
   await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
@@ -207,6 +220,8 @@ async function drive(page) {
   mark('scan');
   await brokenServerCommand(page);
   mark('bad_command');
+  await recover(page);
+  mark('recovered');
 }
 
 (async () => {
