@@ -1,4 +1,4 @@
-"""Shared helpers for the unit tests: build records and record files as data."""
+"""Fixtures for the unit tests: record files written as data (see records_factory.py)."""
 
 from __future__ import annotations
 
@@ -8,27 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-SEEDS = REPO / "records"
-
-
-def record(rid: str = "r1", **fields: Any) -> dict[str, Any]:
-    """A valid schemaVersion 2 record object; `fields` override or add (None removes)."""
-    base: dict[str, Any] = {
-        "id": rid,
-        "schemaVersion": 2,
-        "errorMessage": "widget {} exploded",
-        "messagePattern": r"widget (.+?) exploded",
-        "filePath": "crates/widgets/src/lib.rs",
-        "solutions": ["do not explode widgets"],
-    }
-    base.update(fields)
-    return {k: v for k, v in base.items() if v is not None}
-
-
-def envelope(rec: dict[str, Any]) -> dict[str, Any]:
-    return {"record": rec, "datasetVersion": "2026-01-01T00:00:00Z"}
+from records_factory import envelope
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import record
+from records_factory import record
 
 from panic_lens.catalog import Binding, load_catalog
 from panic_lens.catalog.binding import api_weight, snake_case

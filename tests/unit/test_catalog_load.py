@@ -6,7 +6,7 @@ import json
 import time
 from pathlib import Path
 
-from conftest import SEEDS, envelope, record
+from records_factory import SEEDS, envelope, record
 
 from panic_lens.catalog import RecordError, load_catalog
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import REPO, record
+from records_factory import REPO, record
 
 from panic_lens.cli import main
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, record
+from records_factory import REPO, record
 
 from panic_lens.catalog import load_catalog
 from panic_lens.cli import main

@@ -6,9 +6,9 @@ import time
 
 import pytest
 import regex
-from conftest import record
 from hypothesis import given
 from hypothesis import strategies as st
+from records_factory import record
 
 from panic_lens.catalog import Catalog, load_catalog
 from panic_lens.catalog.literals import ascii_lower, required_factor

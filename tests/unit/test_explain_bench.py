@@ -10,7 +10,7 @@ import random
 import time
 
 import pytest
-from conftest import record
+from records_factory import record
 
 from panic_lens.catalog import Catalog
 from panic_lens.catalog.model import Origin
