@@ -10,6 +10,7 @@ import shutil
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Union
 
 import pytest
 import pytest_lsp
@@ -22,6 +23,15 @@ def make_client() -> LanguageClient:
     """pytest-lsp's client, plus client/registerCapability (it records registrations)."""
     client = make_test_lsp_client()
     client.registrations = []  # type: ignore[attr-defined]
+    # lsprotocol 2025.0.0 reads any code action that has a `command` as a bare Command (it
+    # tests `"command" in obj`, not its type); editors test for a string, as the spec says.
+    converter = client.protocol._converter
+    converter.register_structure_hook(
+        Union[types.Command, types.CodeAction],  # noqa: UP007 (the exact type lsprotocol uses)
+        lambda obj, _: converter.structure(
+            obj, types.Command if isinstance(obj.get("command"), str) else types.CodeAction
+        ),
+    )
 
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams) -> None:
@@ -40,7 +50,10 @@ async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> 
     """A started, not yet initialized server; `lsp_client.preset` names the client imitated."""
     lsp_client.preset = request.param  # type: ignore[attr-defined]
     yield
-    await lsp_client.shutdown_session()
+    if lsp_client.capabilities is None and lsp_client._server is not None:
+        lsp_client._server.kill()  # never initialized: pytest-lsp's stop() would wait forever
+    else:
+        await lsp_client.shutdown_session()
 
 
 @pytest.fixture

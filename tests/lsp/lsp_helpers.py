@@ -104,25 +104,49 @@ async def diagnostics(
     return list(pushed)
 
 
-def apply_edits(text: str, edits: Sequence[types.TextEdit], encoding: str) -> str:
-    """Apply LSP text edits the way a client does (positions in the negotiated encoding)."""
-    lines = text.split("\n")
+def change_doc(
+    client: LanguageClient,
+    uri: str,
+    version: int,
+    range: types.Range | None = None,
+    text: str = "",
+    edits: Sequence[types.TextEdit] = (),
+    encoding: str = "",
+) -> None:
+    """Send an incremental change: one range, or the edits of an action (last first, as
+    editors apply them, so earlier positions stay valid)."""
+    changes: list[types.TextDocumentContentChangeEvent] = []
+    if range is not None:
+        changes.append(types.TextDocumentContentChangePartial(range=range, text=text))
+    ordered = sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character))
+    for edit in reversed(ordered):
+        changes.append(types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text))
+    doc = types.VersionedTextDocumentIdentifier(uri=uri, version=version)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(text_document=doc, content_changes=changes)
+    )
 
-    def offset(pos: types.Position) -> int:
-        line = lines[pos.line] if pos.line < len(lines) else ""
-        units = line.encode("utf-16-le" if encoding == "utf-16" else "utf-8")
-        width = 2 if encoding == "utf-16" else 1
-        prefix = units[: pos.character * width].decode(
-            "utf-16-le" if encoding == "utf-16" else "utf-8"
-        )
-        return sum(len(x) + 1 for x in lines[: pos.line]) + len(prefix)
 
-    for edit in sorted(
-        edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
-    ):
-        start, end = offset(edit.range.start), offset(edit.range.end)
-        text = text[:start] + edit.new_text + text[end:]
-    return text
+async def actions_for(
+    client: LanguageClient, uri: str, diag: types.Diagnostic
+) -> list[types.CodeAction]:
+    params = types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri),
+        range=diag.range,
+        context=types.CodeActionContext(diagnostics=[diag]),
+    )
+    found = await client.text_document_code_action_async(params)
+    return [a for a in found or [] if isinstance(a, types.CodeAction)]
+
+
+async def edits_of(
+    client: LanguageClient, action: types.CodeAction, uri: str
+) -> list[types.TextEdit]:
+    """The action's edits for `uri`, resolving the action first when it came without them."""
+    if action.edit is None:
+        action = await client.code_action_resolve_async(action)
+    assert action.edit is not None and action.edit.changes is not None
+    return list(action.edit.changes[uri])
 
 
 def encoding_of(result: types.InitializeResult) -> str:

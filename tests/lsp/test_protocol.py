@@ -50,6 +50,7 @@ async def test_capabilities_follow_the_client(client: LanguageClient, tmp_path: 
     }
 
 
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # client-independent
 async def test_utf32_first_offer_still_gets_utf8_or_utf16(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -84,14 +85,16 @@ async def test_clean_file_gets_empty_diagnostics_open_and_close(
     path = root / "src" / "unsaved.rs"  # never written to disk
     uri = open_doc(client, path, CLEAN, version=3)
     assert await diagnostics(client, uri, lambda d: True) == []
+    waiting = client.protocol.wait_for_notification_async(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     client.text_document_did_close(
         types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))
     )
     if not pulls(client):
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        assert list(client.diagnostics[uri]) == []
+        closed = await asyncio.wait_for(waiting, 10)
+        assert closed.uri == uri and list(closed.diagnostics) == []
 
 
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # client-independent
 async def test_invalid_settings_give_a_message_then_defaults(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -153,6 +156,7 @@ async def test_open_files_scope_skips_the_scan(client: LanguageClient, tmp_path:
     assert client.progress_reports == {}
 
 
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # client-independent
 async def test_explain_command_finds_the_ctc_record(client: LanguageClient, tmp_path: Path) -> None:
     await initialize(client, make_crate(tmp_path, {}), {"scope": "openFiles"})
     log = (
@@ -183,6 +187,7 @@ async def test_show_record_opens_a_markdown_document(
     assert "https://github.com/tracel-ai/burn/blob/" in text
 
 
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # client-independent
 async def test_bad_command_arguments_get_an_error(client: LanguageClient, tmp_path: Path) -> None:
     await initialize(client, make_crate(tmp_path, {}), {"scope": "openFiles"})
     with pytest.raises(JsonRpcException) as info:

@@ -1,0 +1,81 @@
+"""In-process checks of the converters: byte spans to LSP ranges, diagnostics, fixAll choice."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from panic_lens.lsp.actions import fix_all_edits, fix_title
+from panic_lens.lsp.convert import LineIndex, lsp_diagnostic
+from panic_lens.rules.base import Edit, Finding, Fix, Point, Related, Severity, Span
+
+LINE = 'let s = "🦀中"; ctc_loss(x);'
+TEXT = f"fn main() {{\n    {LINE}\r\n}}\n"
+
+
+def span_of(text: str, needle: str, row: int) -> Span:
+    line = text.split("\n")[row]
+    start_col = len(line[: line.index(needle)].encode())
+    start = sum(len(x.encode()) + 1 for x in text.split("\n")[:row]) + start_col
+    end = start + len(needle.encode())
+    return Span(start, end, Point(row, start_col), Point(row, start_col + len(needle.encode())))
+
+
+def test_ranges_in_each_encoding() -> None:
+    span = span_of(TEXT, "ctc_loss", 1)
+    prefix = "    " + LINE[: LINE.index("ctc_loss")]
+    utf16 = LineIndex.of(TEXT, "utf-16").range(span)
+    utf8 = LineIndex.of(TEXT, "utf-8").range(span)
+    assert utf16.start == types.Position(1, len(prefix.encode("utf-16-le")) // 2)
+    assert utf8.start == types.Position(1, len(prefix.encode()))
+    assert utf16.end.character - utf16.start.character == len("ctc_loss")
+    assert utf8.start.character - utf16.start.character == 4  # 🦀 4 bytes/2 units, 中 3/1
+
+
+def test_client_positions_back_to_bytes() -> None:
+    index = LineIndex.of(TEXT, "utf-16")
+    span = span_of(TEXT, "ctc_loss", 1)
+    assert index.point(index.range(span).start) == span.start
+
+
+def test_diagnostic_carries_code_link_related_and_data() -> None:
+    span = span_of(TEXT, "ctc_loss", 1)
+    evidence = Related(span_of(TEXT, "🦀中", 1), "width from here")
+    finding = Finding(
+        "ctc-target-capacity",
+        span,
+        Severity.WARNING,
+        "too wide",
+        evidence=(evidence,),
+        records=("r1",),
+        fixes=(Fix("f1", "Narrow it", ()),),
+    )
+    index = LineIndex.of(TEXT, "utf-16")
+    diag = lsp_diagnostic(finding, index, "file:///x.rs", lambda _: None)
+    assert diag.code == "ctc-target-capacity" and diag.source == "panic-lens"
+    assert diag.severity == types.DiagnosticSeverity.Warning
+    assert diag.code_description and diag.code_description.href.startswith("file://")
+    [rel] = diag.related_information or []
+    assert rel.location.uri == "file:///x.rs" and rel.message == "width from here"
+    assert diag.data == {
+        "rule": "ctc-target-capacity",
+        "key": f"ctc-target-capacity@{span.start_byte}",
+        "records": ["r1"],
+        "fixes": ["f1"],
+    }
+
+
+def _edit(start: int, end: int, text: str = "x") -> Edit:
+    return Edit(Span(start, end, Point(0, start), Point(0, end)), text)
+
+
+def test_fix_all_takes_safe_fixes_and_skips_overlaps() -> None:
+    span = Span(0, 1, Point(0, 0), Point(0, 1))
+    safe = Fix("a", "safe", (_edit(10, 20),), preferred=True)
+    overlapping = Fix("b", "also safe", (_edit(15, 25),))
+    changing = Fix("c", "Use Nearest", (_edit(40, 45),), behavior_change=True)
+    findings = [
+        Finding("r", span, Severity.ERROR, "m", fixes=f)
+        for f in [(safe,), (overlapping,), (changing,)]
+    ]
+    assert [e.span.start_byte for e in fix_all_edits(findings)] == [10]
+    assert fix_title(changing) == "Use Nearest (changes behaviour)"
