@@ -7,6 +7,7 @@ gives None, so a rule built on them stays silent instead of guessing.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -213,7 +214,8 @@ def _crate_files(ctx: _Ctx, name: str) -> Iterator[_Ctx]:
     """The crate's other source files that mention `name`, parsed once per mtime."""
     if ctx.src_root is None or not ctx.src_root.is_dir():
         return
-    needle = name.encode()
+    # only files that declare the name are parsed: `N` is in every file, `const N:` is not
+    needle = re.compile(rb"\b(?:const|static)\s+(?:mut\s+)?" + re.escape(name.encode()) + rb"\s*:")
     for dirpath, dirnames, filenames in os.walk(ctx.src_root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for file in sorted(filenames):
@@ -229,8 +231,8 @@ def _same_file(a: str, b: str | None) -> bool:
     return b is not None and os.path.abspath(a) == os.path.abspath(b)
 
 
-def _read_cached(path: str, needle: bytes) -> tuple[bytes, Any] | None:
-    """(src, tree) of a file that contains `needle`; files without it are never parsed."""
+def _read_cached(path: str, needle: re.Pattern[bytes]) -> tuple[bytes, Any] | None:
+    """(src, tree) of a file where `needle` matches; other files are never parsed."""
     try:
         st = os.stat(path)
         hit = _FILE_CACHE.get(path)
@@ -239,7 +241,7 @@ def _read_cached(path: str, needle: bytes) -> tuple[bytes, Any] | None:
                 hit = (st.st_mtime_ns, st.st_size, fh.read(), None)
     except OSError:
         return None
-    if needle not in hit[2]:
+    if needle.search(hit[2]) is None:
         _FILE_CACHE[path] = hit
         return None
     if hit[3] is None:
