@@ -142,3 +142,16 @@ def _rule_ids() -> list[str]:
     from panic_lens.rules.meta import RULES
 
     return [r.id for r in RULES]
+
+
+def test_records_setting_in_cargo_toml_is_loaded(capsys, tmp_path: Path, write_records) -> None:
+    write_records("crate/extra/dump.jsonl", [record("from-manifest"), "{broken"])
+    (tmp_path / "crate" / "Cargo.toml").write_text(
+        '[package]\nname = "c"\nversion = "0.1.0"\n\n'
+        '[package.metadata.panic-lens]\nrecords = ["extra"]\n'
+    )
+    (tmp_path / "crate" / "src").mkdir()
+    (tmp_path / "crate" / "src" / "lib.rs").write_text("pub fn f() {}\n")
+    code, _, err = run(capsys, "check", str(tmp_path / "crate"))
+    assert code == 0
+    assert "dump.jsonl:2" in err  # the manifest's folder was loaded (its bad line reported)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from panic_lens.commands.common import (
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from panic_lens.batch import check_paths
     from panic_lens.cache import AnalysisCache
 
-    loaded = load_records(args)
+    loaded = load_records(args, extra=manifest_records(args.paths))
     cache = AnalysisCache.from_env()
     result = check_paths(args.paths, settings=settings, catalog=loaded.catalog, cache=cache)
     errors: list[ReportError] = [*result.errors, *loaded.errors]
@@ -93,6 +94,19 @@ def settings_from_args(args: argparse.Namespace) -> tuple[Settings, list[str]]:
         raw["ctcCapacity"] = args.ctc_capacity
     result = parse_settings(raw)
     return result.settings, problems + list(result.errors)
+
+
+def manifest_records(paths: list[str]) -> list[Path]:
+    """The `records` setting of the Cargo.toml governing each PATH, relative to that file."""
+    from panic_lens.rust.crate import crate_context
+
+    found: list[Path] = []
+    for raw in paths:
+        context = crate_context(raw)
+        if context.manifest is not None and context.metadata:
+            for entry in parse_settings(context.metadata).settings.records:
+                found.append(context.manifest.parent / entry)
+    return found
 
 
 def fails(findings: tuple[Finding, ...], fail_on: str) -> bool:

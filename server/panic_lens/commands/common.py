@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from panic_lens.catalog import LoadResult, load_catalog
@@ -28,8 +29,10 @@ def add_record_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_records(args: argparse.Namespace) -> LoadResult:
-    return load_catalog(args.records, include_default=not args.no_default_records)
+def load_records(args: argparse.Namespace, extra: Sequence[Path] = ()) -> LoadResult:
+    """Shipped records (unless --no-default-records), then `extra`, then --records paths."""
+    paths = [*extra, *args.records]
+    return load_catalog(paths, include_default=not args.no_default_records)
 
 
 def print_errors(errors: Iterable[ReportError], stream: TextIO | None = None) -> None:
