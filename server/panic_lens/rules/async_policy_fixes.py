@@ -8,14 +8,16 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from panic_lens.rules.base import Edit, Fix
 from panic_lens.rust import edits as ed
 from panic_lens.rust.facts import CallSite, FileFacts
 from panic_lens.rust.locals import LocalBinding
 from panic_lens.rust.syntax import (
     Node,
+    ancestors,
     child_by_field,
-    enclosing,
     has_error,
     parse,
     statement_of,
@@ -64,7 +66,7 @@ def _preload_let(site: CallSite, receiver: Node, facts: FileFacts, record: str) 
     if binding is None or binding.kind != "let" or binding.decl.parent is None:
         return None
     wrap = _async_new(strip_wrappers(binding.value), facts)
-    let_stmt, call_stmt = binding.decl.parent, statement_of(site.node)
+    let_stmt, call_stmt = binding.decl.parent, statement_of(site.node, facts.tree.root_node)
     if wrap is None or call_stmt is None or let_stmt.parent != call_stmt.parent:
         return None
     inner = facts.text(wrap[1])
@@ -167,7 +169,7 @@ def _state_rewrite(
 ) -> tuple[Edit, ...] | None:
     who = facts.text(receiver)
     update = f"{who}.update({who}.state().load_record({record}))"
-    stmt = statement_of(site.node)
+    stmt = statement_of(site.node, facts.tree.root_node)
     expr = (
         stmt.named_children[0] if stmt is not None and stmt.type == "expression_statement" else None
     )
@@ -209,12 +211,11 @@ def _make_mutable(binding: LocalBinding, facts: FileFacts) -> tuple[Edit, ...] |
 
 
 def _use_state(site: CallSite, facts: FileFacts) -> Edit:
-    root = "burn_rl" if b"burn_rl" in facts.src else "burn::rl"
-    module = enclosing(site.node, {"declaration_list"})
-    while module is not None and (module.parent is None or module.parent.type != "mod_item"):
-        module = enclosing(module, {"declaration_list"})
-    body = module if module is not None else facts.tree.root_node
-    return ed.insert_use(facts.src, body, f"{root}::PolicyState")
+    crate_path = "burn_rl" if b"burn_rl" in facts.src else "burn::rl"
+    root = facts.tree.root_node
+    chain = ancestors(site.node, root)
+    body = next((a for a, owner in pairwise(chain) if owner.type == "mod_item"), root)
+    return ed.insert_use(facts.src, body, f"{crate_path}::PolicyState")
 
 
 def _parses(src: bytes, fix: Fix) -> bool:

@@ -79,12 +79,14 @@ class BuilderChain:
 
 
 def binding_of(ident: Node, facts: FileFacts) -> LocalBinding | None:
-    return find_binding(ident, facts.src)
+    return find_binding(ident, facts.src, facts.tree.root_node)
 
 
 def value_origin(ident: Node, facts: FileFacts) -> Node | None:
     """The expression the local `ident` was last bound to before this use, if known."""
-    binding = find_binding(ident, facts.src) if ident.type == "identifier" else None
+    binding = (
+        find_binding(ident, facts.src, facts.tree.root_node) if ident.type == "identifier" else None
+    )
     return binding.value if binding is not None else None
 
 
@@ -129,10 +131,10 @@ def local_struct(expr: Node | None, facts: FileFacts) -> Node | None:
     expr = strip_wrappers(expr)
     type_node: Node | None = None
     if expr is not None and expr.type == "self":
-        impl = enclosing(expr, {"impl_item"})
+        impl = enclosing(expr, {"impl_item"}, facts.tree.root_node)
         type_node = child_by_field(impl, "type")
     elif expr is not None and expr.type == "identifier":
-        binding = find_binding(expr, facts.src)
+        binding = find_binding(expr, facts.src, facts.tree.root_node)
         type_node = binding.type_node if binding is not None else None
     return _struct_named(type_node, facts)
 
@@ -158,10 +160,10 @@ def builder_chain(expr: Node | None, facts: FileFacts) -> BuilderChain | None:
 
 def _type_of_local(ident: Node, facts: FileFacts, depth: int) -> TypeFact | None:
     if ident.type == "self":
-        impl = enclosing(ident, {"impl_item"})
+        impl = enclosing(ident, {"impl_item"}, facts.tree.root_node)
         path = type_of_type(child_by_field(impl, "type"), facts)
         return _fact(path, impl, facts, "self") if path and impl is not None else None
-    binding = find_binding(ident, facts.src)
+    binding = find_binding(ident, facts.src, facts.tree.root_node)
     if binding is None:
         return None
     if binding.type_node is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from panic_lens.rust.syntax import Node, child_by_field, walk
+from panic_lens.rust.syntax import Node, ancestors, child_by_field, walk
 
 _PATTERN_OWNERS = {"for_expression": "pattern", "match_arm": "pattern", "let_condition": "pattern"}
 _ASSIGN_KINDS = frozenset({"assignment_expression", "compound_assignment_expr"})
@@ -30,17 +30,20 @@ class LocalBinding:
     value: Node | None = None
 
 
-def find_binding(ident: Node, src: bytes) -> LocalBinding | None:
-    """The binding of the identifier `ident` (or `self`) in force where it is used."""
+def find_binding(ident: Node, src: bytes, root: Node | None = None) -> LocalBinding | None:
+    """The binding of the identifier `ident` (or `self`) in force where it is used.
+
+    Pass the tree's `root` so deep expressions stay linear (see `syntax.ancestors`).
+    """
     name = src[ident.start_byte : ident.end_byte].decode("utf-8", errors="replace")
-    child, cur = ident, ident.parent
-    while cur is not None:
+    child = ident
+    for cur in ancestors(ident, root):
         found = _binding_in(cur, child, name, ident.start_byte, src)
         if found is not None:
             return found
         if cur.type == "function_item":
             return None
-        child, cur = cur, cur.parent
+        child = cur
     return None
 
 

@@ -63,6 +63,9 @@ class Imports:
             if scope is not None:
                 _add_use(scope, child_by_field(node, "argument"), (), src)
         for node in nodes["item"]:
+            body = child_by_field(node, "body") if node.type == "mod_item" else None
+            if body is not None and body.id not in scopes:  # every `mod` body closes names
+                scopes[body.id] = ScopeNames(body, True)
             scope = _scope_for(node, scopes)
             name = child_by_field(node, "name")
             if scope is not None and name is not None:
@@ -182,23 +185,19 @@ class Imports:
         return chain
 
     def _scopes_around(self, at: Node, inclusive: bool) -> list[ScopeNames]:
-        found: list[ScopeNames] = []
-        cur: Node | None = at if inclusive else at.parent
-        while cur is not None:
-            scope = self._scopes.get(cur.id)
-            if scope is None and cur.type == "declaration_list" and _is_mod_body(cur):
-                scope = self._scopes[cur.id] = ScopeNames(cur, True)  # an empty `mod` body
-            if scope is not None:
-                found.append(scope)
-            cur = cur.parent
-        return found
+        """Every scope containing `at`, innermost first, found by byte range (no parent climbing:
+        that is quadratic in tree-sitter for deep expressions)."""
+        start, end = at.start_byte, at.end_byte
+        found = [
+            s
+            for s in self._scopes.values()
+            if s.node.start_byte <= start and end <= s.node.end_byte
+            and (inclusive or s.node.id != at.id)
+        ]  # fmt: skip
+        return sorted(found, key=lambda s: s.node.end_byte - s.node.start_byte)
 
 
 _MISSING = object()
-
-
-def _is_mod_body(node: Node) -> bool:
-    return node.parent is not None and node.parent.type == "mod_item"
 
 
 def _scope_for(node: Node, scopes: dict[int, ScopeNames]) -> ScopeNames | None:

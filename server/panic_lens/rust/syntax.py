@@ -50,6 +50,7 @@ __all__ = [
     "LANGUAGE",
     "Node",
     "Tree",
+    "ancestors",
     "call_parts",
     "child_by_field",
     "enclosing",
@@ -152,25 +153,47 @@ def method_call(node: Node) -> tuple[Node, Node, list[Node]] | None:
     return receiver, name, args
 
 
-def enclosing(node: Node, kinds: frozenset[str] | set[str]) -> Node | None:
-    """The nearest proper ancestor of one of `kinds`."""
-    cur = node.parent
-    while cur is not None and cur.type not in kinds:
-        cur = cur.parent
-    return cur
+def ancestors(node: Node, root: Node | None = None) -> list[Node]:
+    """The proper ancestors of `node`, innermost first.
+
+    With the tree's `root`, found top-down in O(depth): tree-sitter's `Node.parent` searches
+    from the root itself, so climbing parent by parent costs O(depth²) in deep expressions.
+    """
+    if root is None:
+        out, cur = [], node.parent
+        while cur is not None:
+            out.append(cur)
+            cur = cur.parent
+        return out
+    path: list[Node] = []
+    cur_down: Node | None = root
+    while cur_down is not None and cur_down != node:
+        path.append(cur_down)
+        cur_down = cur_down.child_with_descendant(node)
+    path.reverse()
+    return path if cur_down is not None else []
 
 
-def enclosing_function(node: Node) -> Node | None:
+def enclosing(
+    node: Node, kinds: frozenset[str] | set[str], root: Node | None = None
+) -> Node | None:
+    """The nearest proper ancestor of one of `kinds` (pass `root` for deep trees)."""
+    return next((a for a in ancestors(node, root) if a.type in kinds), None)
+
+
+def enclosing_function(node: Node, root: Node | None = None) -> Node | None:
     """The nearest enclosing `fn` item (closures are looked through)."""
-    return enclosing(node, {"function_item"})
+    return enclosing(node, {"function_item"}, root)
 
 
-def statement_of(node: Node) -> Node | None:
+def statement_of(node: Node, root: Node | None = None) -> Node | None:
     """The statement (child of a block) that contains `node`, if any."""
-    cur: Node | None = node
-    while cur is not None and cur.parent is not None and cur.parent.type != "block":
-        cur = cur.parent
-    return cur if cur is not None and cur.parent is not None else None
+    child = node
+    for parent in ancestors(node, root):
+        if parent.type == "block":
+            return child
+        child = parent
+    return None
 
 
 def line_indent(src: bytes, node: Node) -> str:
