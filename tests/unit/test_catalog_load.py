@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import string
 import time
 from pathlib import Path
 
+import regex
+from hypothesis import given
+from hypothesis import strategies as st
 from records_factory import SEEDS, envelope, record
 
 from panic_lens.catalog import RecordError, load_catalog
+from panic_lens.catalog.patterns import is_plain
 
 
 def load(*paths: Path) -> tuple[list[str], list[RecordError]]:
@@ -189,3 +194,24 @@ def test_record_error_prints_path_line_id_and_field() -> None:
 def test_envelope_helper_matches_the_seed_shape() -> None:
     seed = json.loads((SEEDS / "000_23566bc50852bd48.txt").read_text(encoding="utf-8"))
     assert set(seed) == set(envelope(record()))
+
+
+_PLAIN_PIECES = st.one_of(
+    st.text(st.characters(exclude_characters="\\[](){}|*+?.^$", exclude_categories=("Cs",))),
+    st.sampled_from(string.punctuation + " ").map(lambda c: "\\" + c),
+    st.sampled_from(["(.+?)", "(.*)", r"(\d+)", r"(\S+?)", r"(\w*)"]),
+)
+
+
+@given(st.lists(_PLAIN_PIECES, max_size=12))
+def test_plain_patterns_skip_the_compile_because_they_always_compile(pieces: list[str]) -> None:
+    pattern = "".join(pieces)
+    assert is_plain(pattern)
+    regex.compile(pattern)
+
+
+def test_plain_pattern_is_still_matched_by_explain(write_records) -> None:
+    path = write_records("plain.json", record("plain", messagePattern=r"boom \(code (\d+)\)"))
+    catalog = load_catalog([path], include_default=False).catalog
+    assert [m.line_no for m in catalog.explain("ok\nboom (code 42)\n")] == [2]
+    assert not is_plain(r"a(b|c)") and not is_plain("(.+?") and not is_plain("{}")

@@ -13,7 +13,7 @@ from typing import Any
 import regex
 
 from panic_lens.catalog.model import Knowledge, Origin, PanicSite, Record, RecordError
-from panic_lens.catalog.patterns import compile_pattern
+from panic_lens.catalog.patterns import compile_pattern, is_plain
 
 SCHEMA_VERSION = 2
 MAX_PATTERN_CHARS = 8_192  # real patterns are a few hundred characters
@@ -101,6 +101,8 @@ def pattern_problem(pattern: str) -> str | None:
         return f"pattern of {len(pattern)} characters exceeds the {MAX_PATTERN_CHARS} limit"
     if not pattern.strip():
         return "empty pattern would match every line"
+    if is_plain(pattern):
+        return None  # valid by construction; compiled when explain first needs it
     try:
         compile_pattern(pattern)
     except (regex.error, ValueError, OverflowError) as exc:
