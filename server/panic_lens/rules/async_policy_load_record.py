@@ -79,8 +79,9 @@ def _message(receiver: Node | None, fact: TypeFact, facts: FileFacts) -> str:
     who = f"`{facts.text(receiver)}`" if receiver is not None else "the receiver"
     return (
         f"load_record on burn's AsyncPolicy always panics ({who} is an AsyncPolicy: "
-        f"{fact.note}): `{_panic_text(facts)}`. Load the record on the inner policy before "
-        "AsyncPolicy::new, or refresh through the state: p.update(p.state().load_record(r))."
+        f"{fact.note}) with `{_panic_text(facts)}` Load the record on the inner policy "
+        "before AsyncPolicy::new, or refresh through the state: "
+        "p.update(p.state().load_record(r))."
     )
 
 

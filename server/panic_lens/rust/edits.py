@@ -54,7 +54,7 @@ def insert_use(src: bytes, module_body: Node, path: str) -> Edit:
     if uses:
         anchor = uses[-1]
         return insert_at(src, anchor.end_byte, f"\n{line_indent(src, anchor)}use {path};")
-    offset = _after_inner_attributes(module_body.named_children, module_body)
+    offset = _after_inner_attributes(src, module_body.named_children, module_body)
     indent = "" if module_body.type == "source_file" else "    "
     prefix = "\n" if module_body.type != "source_file" and offset > module_body.start_byte else ""
     return insert_at(src, offset, f"{prefix}{indent}use {path};\n")
@@ -68,15 +68,17 @@ def apply_edits(src: bytes, edits: Iterable[Edit]) -> bytes:
     return out
 
 
-def _after_inner_attributes(children: list[Node], body: Node) -> int:
-    """The offset after leading `#![..]` attributes and `//!` comments of a module body."""
-    offset = body.start_byte + (1 if body.type == "declaration_list" else 0)
+def _after_inner_attributes(src: bytes, children: list[Node], body: Node) -> int:
+    """The start of the line after leading `#![..]` attributes and `//!` comments of a body."""
+    start = body.start_byte + (1 if body.type == "declaration_list" else 0)
+    offset = start
     for child in children:
         text = child.text or b""
         if child.type == "inner_attribute_item" or text.startswith(b"//!"):
             offset = child.end_byte
             continue
         break
-    if offset > body.start_byte + 1 and body.type == "source_file":
-        return offset + 1
-    return offset
+    if offset == start or src[offset - 1 : offset] == b"\n":  # line comments end with it
+        return offset
+    newline = src.find(b"\n", offset)
+    return len(src) if newline < 0 else newline + 1
