@@ -14,7 +14,7 @@ from typing import Union
 
 import pytest
 import pytest_lsp
-from lsp_helpers import CLIENTS, DATA
+from lsp_helpers import CLIENTS, DATA, encoding_of, initialize, make_crate
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, make_test_lsp_client
 
@@ -40,12 +40,12 @@ def make_client() -> LanguageClient:
     return client
 
 
-@pytest_lsp.fixture(
-    params=list(CLIENTS),
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "panic_lens", "serve"], client_factory=make_client
-    ),
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "panic_lens", "serve"], client_factory=make_client
 )
+
+
+@pytest_lsp.fixture(params=list(CLIENTS), config=SERVER)
 async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> AsyncIterator[None]:
     """A started, not yet initialized server; `lsp_client.preset` names the client imitated."""
     lsp_client.preset = request.param  # type: ignore[attr-defined]
@@ -54,6 +54,21 @@ async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> 
         lsp_client._server.kill()  # never initialized: pytest-lsp's stop() would wait forever
     else:
         await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(scope="module", params=list(CLIENTS), config=SERVER)
+async def shared(
+    request: pytest.FixtureRequest,
+    lsp_client: LanguageClient,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[None]:
+    """One initialized server (scope openFiles) for a whole test module, per imitated client."""
+    lsp_client.preset = request.param  # type: ignore[attr-defined]
+    root = make_crate(tmp_path_factory.mktemp("shared"), {})
+    result = await initialize(lsp_client, root, {"scope": "openFiles"})
+    lsp_client.encoding = encoding_of(result)  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
 
 
 @pytest.fixture

@@ -69,7 +69,7 @@ def open_doc(client: LanguageClient, path: Path, text: str | None = None, versio
 
 
 async def eventually(
-    probe: Callable[[], Awaitable[T] | T], accept: Callable[[T], bool], timeout: float = 10.0
+    probe: Callable[[], Awaitable[T] | T], accept: Callable[[T], bool], timeout: float = 20.0
 ) -> T:
     """Poll `probe` until `accept` holds; fail with the last value after `timeout` seconds."""
     loop = asyncio.get_running_loop()

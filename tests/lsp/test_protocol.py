@@ -90,7 +90,7 @@ async def test_clean_file_gets_empty_diagnostics_open_and_close(
         types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))
     )
     if not pulls(client):
-        closed = await asyncio.wait_for(waiting, 10)
+        closed = await asyncio.wait_for(waiting, 20)
         assert closed.uri == uri and list(closed.diagnostics) == []
 
 
