@@ -94,7 +94,7 @@ def run_rules(facts: FileFacts, catalog: Catalog | None = None) -> Analysis:
     """Run every enabled rule over `facts`, then settings, suppressions and record ids."""
     findings: list[Finding] = []
     hovers: list[HoverFact] = []
-    notes: list[str] = [*facts.crate.errors]
+    notes: list[str] = [*facts.crate.errors, *_metadata_errors(facts)]
     active: set[str] = set()
     for module in rule_modules():
         rule = module.INFO.id
@@ -118,6 +118,14 @@ def run_rules(facts: FileFacts, catalog: Catalog | None = None) -> Analysis:
     hints = [replace(h, path=facts.path) for h in hints]
     ordered = sorted(kept + hints, key=lambda f: (f.span.start_byte, f.rule))
     return Analysis(tuple(ordered), tuple(hovers), tuple(notes))
+
+
+def _metadata_errors(facts: FileFacts) -> list[str]:
+    """Bad values in Cargo.toml's panic-lens table: reported, and the defaults used instead."""
+    if not facts.crate.metadata:
+        return []
+    where = f"{facts.crate.manifest}: metadata.panic-lens"
+    return [f"{where}: {error}" for error in parse_settings(facts.crate.metadata).errors]
 
 
 def is_binary(src: bytes) -> bool:

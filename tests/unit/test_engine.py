@@ -166,3 +166,16 @@ def test_doc_comments_and_prose_are_not_suppressions(rules: list[ModuleType]) ->
         f"fn g() {{ boom(); }}\n"
     )
     assert [f.rule for f in engine.analyze(src).findings] == [RULE, RULE]
+
+
+def test_bad_manifest_settings_become_notes_and_defaults_apply(
+    rules: list[ModuleType], tmp_path: Path
+) -> None:
+    rules.append(flag_calls_named("boom"))
+    (tmp_path / "Cargo.toml").write_text(
+        f'[package]\nname = "x"\n[package.metadata.panic-lens]\n'
+        f'severity = {{ "{RULE}" = "loud" }}\n'
+    )
+    result = engine.analyze("fn f() { boom(); }", tmp_path / "lib.rs")
+    assert [f.severity for f in result.findings] == [Severity.ERROR]
+    assert any("metadata.panic-lens" in n and "loud" in n for n in result.notes)
