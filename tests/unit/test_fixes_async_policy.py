@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from panic_lens.engine import analyze
@@ -150,3 +152,29 @@ def test_ufcs_through_a_full_path_gets_no_method_syntax_fix() -> None:
     src = "fn f(p: burn::rl::AsyncPolicy<P>, r: R) -> X { burn::rl::Policy::load_record(p, r) }\n"
     (finding,) = flagged(src)
     assert finding.fixes == ()  # type: ignore[attr-defined]
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def golden_flagged_files() -> list[Path]:
+    return sorted(
+        p
+        for p in GOLDEN.glob("async-policy-*/src/*.rs")
+        if "async-policy-load-record" in p.read_text()
+    )
+
+
+@pytest.mark.parametrize(
+    "path", golden_flagged_files(), ids=lambda p: f"{p.parent.parent.name}/{p.name}"
+)
+def test_every_fix_in_the_golden_files_removes_exactly_its_finding(path: Path) -> None:
+    src = path.read_bytes()
+    findings = [f for f in analyze(src, path).findings if f.rule == RULE]
+    assert findings
+    for finding in findings:
+        for fix in finding.fixes:
+            fixed = apply_edits(src, fix.edits)
+            assert not has_error(parse(fixed)), (fix.id, finding.span.start.row)
+            after = [f for f in analyze(fixed, path).findings if f.rule == RULE]
+            assert len(after) == len(findings) - 1, (fix.id, finding.span.start.row)
