@@ -26,6 +26,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 ASYNC = "async-policy-load-record"
 CTC = "ctc-target-capacity"
 INTERP = "interpolate-backward-mode"
+ROUTER = "router-unsupported-dtype"
 
 
 def has(rule: str) -> object:
@@ -156,17 +157,41 @@ async def test_quick_fix_applied_removes_the_diagnostic(
     assert await diagnostics(shared, uri, lacks(rule)) == []
 
 
-async def test_suppression_action_inserts_the_comment(shared: LanguageClient, crate: Path) -> None:
-    path = crate / "src/speech.rs"
+@pytest.mark.parametrize(
+    ("file", "rule", "row"), [("src/speech.rs", CTC, 16), ("src/tokens.rs", ROUTER, 10)]
+)
+async def test_suppression_action_inserts_the_comment(
+    shared: LanguageClient, crate: Path, file: str, rule: str, row: int
+) -> None:
+    """ctc and router findings have no machine fix: their quick fix is the allow comment."""
+    path = crate / file
     uri = open_doc(shared, path)
-    [diag] = await diagnostics(shared, uri, has(CTC))
+    [diag] = await diagnostics(shared, uri, has(rule))
     actions = await actions_for(shared, uri, diag)
-    [allow] = [a for a in actions if a.title == f"Allow {CTC} here"]
+    assert not [a for a in actions if a.is_preferred]
+    [allow] = [a for a in actions if a.title == f"Allow {rule} here"]
     [edit] = await edits_of(shared, allow, uri)
-    assert edit.range.start == types.Position(16, 0) == edit.range.end
-    assert edit.new_text.startswith(f"    // panic-lens: allow({CTC}) ")  # the call's indent
+    assert edit.range.start == types.Position(row, 0) == edit.range.end
+    indent = path.read_text().splitlines()[row]
+    indent = indent[: len(indent) - len(indent.lstrip())]
+    assert edit.new_text.startswith(f"{indent}// panic-lens: allow({rule}) ")
     change_doc(shared, uri, 2, edits=[edit], encoding=shared.encoding)
     assert await diagnostics(shared, uri, lambda ds: not ds) == []
+
+
+async def test_router_hover_shows_knowledge_with_the_unsigned_advisory(
+    shared: LanguageClient, crate: Path
+) -> None:
+    uri = open_doc(shared, crate / "src/tokens.rs")
+    [diag] = await diagnostics(shared, uri, has(ROUTER))
+    hover = await shared.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), diag.range.start)
+    )
+    text = hover.contents.value  # type: ignore[union-attr]
+    assert "**Will panic:** moving a U32 tensor from capture device `encoder`" in text
+    assert "What record `98e8605c71c1dd9c` says" in text
+    assert "Unsigned integer tensors (U8, U16, U32, U64) also reach the unimplemented!()" in text
+    assert "Panic site" not in text  # that record's panic half is the ctc assert
 
 
 async def test_record_solutions_become_show_record_actions(
