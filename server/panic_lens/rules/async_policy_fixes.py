@@ -19,7 +19,6 @@ from panic_lens.rust.syntax import (
     ancestors,
     child_by_field,
     has_error,
-    parse,
     statement_of,
     strip_wrappers,
     walk,
@@ -36,7 +35,7 @@ def fixes_for(site: CallSite, receiver: Node | None, facts: FileFacts) -> tuple[
     if receiver is None or len(site.args) < (1 if site.kind == "method" else 2):
         return ()
     candidates = [_preload(site, receiver, facts), _through_state(site, receiver, facts)]
-    fixes = [f for f in candidates if f is not None and _parses(facts.src, f)]
+    fixes = [f for f in candidates if f is not None and _parses(facts, f)]
     return tuple(
         Fix(f.id, f.title, f.edits, preferred=(i == 0), behavior_change=False)
         for i, f in enumerate(fixes)
@@ -218,5 +217,5 @@ def _use_state(site: CallSite, facts: FileFacts) -> Edit:
     return ed.insert_use(facts.src, body, f"{crate_path}::PolicyState")
 
 
-def _parses(src: bytes, fix: Fix) -> bool:
-    return not has_error(parse(ed.apply_edits(src, fix.edits)))
+def _parses(facts: FileFacts, fix: Fix) -> bool:
+    return not has_error(ed.reparse_edited(facts.tree, facts.src, fix.edits)[1])
