@@ -11,12 +11,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from tree_sitter import Query, QueryCursor
+
 from panic_lens.rules.base import Span
 from panic_lens.rust import bindings
 from panic_lens.rust.crate import CrateContext, crate_context
 from panic_lens.rust.locals import LocalBinding
 from panic_lens.rust.names import Imports
 from panic_lens.rust.syntax import (
+    LANGUAGE,
     Node,
     Tree,
     call_parts,
@@ -26,7 +29,6 @@ from panic_lens.rust.syntax import (
     node_text,
     parse,
     span_of,
-    walk,
 )
 from panic_lens.settings import Settings
 
@@ -186,7 +188,7 @@ class FileFacts:
         """Autodiff backends, `.backward()`, `.require_grad()`, TrainStep, Learner, features."""
         if self._signals is None:
             found = [TrainingSignal(f"burn feature `{f}`", None) for f in self._train_features()]
-            for node in walk(self.tree.root_node):
+            for node in _signal_candidates(self.tree):
                 what = self._signal(node)
                 if what is not None:
                     found.append(TrainingSignal(what, span_of(node)))
@@ -230,6 +232,21 @@ class FileFacts:
 
 
 _TRAINING_NAMES = frozenset(p.rsplit("::", 1)[-1] for p in _TRAINING_TYPES)
+# Only identifiers spelled like a signal, found in C rather than by a Python walk of every node.
+_SIGNAL_QUERY = Query(
+    LANGUAGE,
+    "((field_identifier) @method (#any-of? @method {}))\n"
+    "([(type_identifier) (identifier)] @type (#any-of? @type {}))".format(
+        " ".join(f'"{n}"' for n in sorted(_TRAINING_METHODS)),
+        " ".join(f'"{n}"' for n in sorted(_TRAINING_NAMES)),
+    ),
+)
+
+
+def _signal_candidates(tree: Tree) -> list[Node]:
+    """The nodes `_signal` may accept, in source order."""
+    found = QueryCursor(_SIGNAL_QUERY).captures(tree.root_node)
+    return sorted((n for nodes in found.values() for n in nodes), key=lambda n: n.start_byte)
 
 
 def _consts() -> Any:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from tree_sitter import Query, QueryCursor
+
 from panic_lens.rules.base import Span
-from panic_lens.rust.syntax import Node, child_by_field, enclosing, node_text, span_of, walk
+from panic_lens.rust.syntax import LANGUAGE, Node, ancestors, child_by_field, node_text, span_of
 
 if TYPE_CHECKING:
     from panic_lens.rust.facts import CallSite, FileFacts
@@ -20,6 +22,7 @@ CHANNEL = "burn::router::RouterChannel"
 METHOD = "change_client_backend"
 OVERRIDING = frozenset({"RemoteChannel"})  # burn-remote's channel has its own body
 _GENERIC_SCOPES = frozenset({"function_item", "impl_item", "trait_item"})
+_IMPL_QUERY = Query(LANGUAGE, "(impl_item) @impl")  # found in C, not by a Python walk
 
 
 def direct_call_channel(site: CallSite, facts: FileFacts) -> tuple[str, str, Span] | None:
@@ -55,8 +58,9 @@ def impls_without_override(facts: FileFacts) -> Iterator[tuple[str, Span]]:
 def _channel_impls(facts: FileFacts) -> Iterator[Node]:
     if b"RouterChannel" not in facts.src:
         return
-    for node in walk(facts.tree.root_node):
-        if node.type == "impl_item" and _implements_channel(node, facts):
+    found = QueryCursor(_IMPL_QUERY).captures(facts.tree.root_node).get("impl", [])
+    for node in sorted(found, key=lambda n: n.start_byte):
+        if _implements_channel(node, facts):
             yield node
 
 
@@ -78,7 +82,8 @@ def _by_type_name(
 
 
 def _self_in_impl(site: CallSite, facts: FileFacts) -> tuple[str, str, Span] | None:
-    impl = enclosing(site.node, {"impl_item"})
+    root = facts.tree.root_node
+    impl = next((a for a in ancestors(site.node, root) if a.type == "impl_item"), None)
     if impl is None or not _implements_channel(impl, facts) or _overrides(impl, facts):
         return None
     type_node = child_by_field(impl, "type")
@@ -88,12 +93,11 @@ def _self_in_impl(site: CallSite, facts: FileFacts) -> tuple[str, str, Span] | N
 
 def _generic_bound(name: str, at: Node, facts: FileFacts) -> Node | None:
     """The `RouterChannel` bound of the generic parameter `name` visible at `at`, if any."""
-    scope = enclosing(at, _GENERIC_SCOPES)
-    while scope is not None:
-        for bound in _bounds_of(scope, name, facts):
-            if facts.resolve(bound) == CHANNEL:
-                return bound
-        scope = enclosing(scope, _GENERIC_SCOPES)
+    for scope in ancestors(at, facts.tree.root_node):
+        if scope.type in _GENERIC_SCOPES:
+            for bound in _bounds_of(scope, name, facts):
+                if facts.resolve(bound) == CHANNEL:
+                    return bound
     return None
 
 
