@@ -85,6 +85,9 @@ def test_direct_calls_warn_and_overrides_do_not() -> None:
     )
     result = analyze(src)
     assert [(f.span.start.row, f.severity) for f in result.findings] == [(1, Severity.WARNING)]
+    hovers = [(h.span.start.row, h.flagged) for h in result.hovers]
+    assert hovers == [(1, True), (6, False)]
+    assert "own change_client_backend" in result.hovers[1].facts[0]
 
 
 def test_inheriting_impl_gets_an_information_note_only() -> None:

@@ -93,19 +93,22 @@ def _direct_call(site: CallSite, facts: FileFacts) -> Iterator[Finding | HoverFa
     found = direct_call_channel(site, facts)
     if found is None:
         return
-    channel, why, where = found
     span = facts.span(site.name_node)
+    if not found.default_body:
+        own = (f"`{found.channel}` has its own change_client_backend ({found.why})",)
+        yield HoverFact(INFO.id, span, f"{CHANNEL}::change_client_backend", own)
+        return
     lines = (
-        f"`{channel}` uses RouterChannel's default change_client_backend ({why})",
+        f"`{found.channel}` uses RouterChannel's default change_client_backend ({found.why})",
         f"it moves {SUPPORTED} tensors; U8, U16, U32, U64 and quantized tensors panic with {PANIC}",
     )
     yield HoverFact(INFO.id, span, f"{CHANNEL}::change_client_backend", lines, flagged=True)
     message = (
-        f"RouterChannel::change_client_backend through the trait's default body ({why}) moves "
-        f"only {SUPPORTED} tensors: unsigned-int (U8..U64) and quantized tensors hit {PANIC}. "
-        "Check the dtype first, or override change_client_backend in the channel."
+        f"RouterChannel::change_client_backend through the trait's default body ({found.why}) "
+        f"moves only {SUPPORTED} tensors: unsigned-int (U8..U64) and quantized tensors hit "
+        f"{PANIC}. Check the dtype first, or override change_client_backend in the channel."
     )
-    evidence = (Related(where, f"`{channel}` is a RouterChannel here"),)
+    evidence = (Related(found.where, f"`{found.channel}` is a RouterChannel here"),)
     yield Finding(INFO.id, span, Severity.WARNING, message, evidence, facts=lines)
 
 

@@ -8,6 +8,7 @@ type whose impl keeps the default. burn's RemoteChannel overrides it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tree_sitter import Query, QueryCursor
@@ -25,8 +26,18 @@ _GENERIC_SCOPES = frozenset({"function_item", "impl_item", "trait_item"})
 _IMPL_QUERY = Query(LANGUAGE, "(impl_item) @impl")  # found in C, not by a Python walk
 
 
-def direct_call_channel(site: CallSite, facts: FileFacts) -> tuple[str, str, Span] | None:
-    """(channel as written, why it reaches the default, where that is shown) or None."""
+@dataclass(frozen=True, slots=True)
+class ChannelCall:
+    """A `change_client_backend` call on a RouterChannel: which body it reaches, and why."""
+
+    channel: str  # as written
+    why: str
+    where: Span  # the bound, impl or type that shows it
+    default_body: bool  # False: the channel's own override runs
+
+
+def direct_call_channel(site: CallSite, facts: FileFacts) -> ChannelCall | None:
+    """What a direct `change_client_backend` call reaches; None when it is not a channel's."""
     if site.kind == "qualified":
         qualified = (
             site.owner.named_children[0] if site.owner and site.owner.named_children else None
@@ -36,7 +47,8 @@ def direct_call_channel(site: CallSite, facts: FileFacts) -> tuple[str, str, Spa
             return None
         return _by_type_name(self_type, site.node, facts, "qualified through RouterChannel")
     if site.path == f"{CHANNEL}::{METHOD}":
-        return "RouterChannel", "called on the trait itself", facts.span(site.name_node)
+        return ChannelCall("RouterChannel", "called on the trait itself",
+                           facts.span(site.name_node), True)  # fmt: skip
     owner = site.owner
     if owner is None or owner.type not in ("identifier", "type_identifier"):
         return None
@@ -64,31 +76,37 @@ def _channel_impls(facts: FileFacts) -> Iterator[Node]:
             yield node
 
 
-def _by_type_name(
-    type_node: Node, at: Node, facts: FileFacts, why: str
-) -> tuple[str, str, Span] | None:
+def _by_type_name(type_node: Node, at: Node, facts: FileFacts, why: str) -> ChannelCall | None:
     name = facts.text(type_node)
     bound = _generic_bound(name, at, facts)
     if bound is not None:
-        return name, f"`{name}: RouterChannel`, a generic channel", span_of(bound)
+        return ChannelCall(
+            name, f"`{name}: RouterChannel`, a generic channel", span_of(bound), True
+        )
     impl = _local_impl(name, facts)
     if impl is not None:
-        return (
-            None if _overrides(impl, facts) else (name, "its impl keeps the default", span_of(impl))
-        )
-    if name in OVERRIDING or facts.resolve(type_node) is None:
+        keeps = not _overrides(impl, facts)
+        what = "its impl keeps the default" if keeps else "its impl overrides it"
+        return ChannelCall(name, what, span_of(impl), keeps)
+    if name in OVERRIDING:
+        return ChannelCall(name, "burn-remote's channel overrides it", span_of(type_node), False)
+    if facts.resolve(type_node) is None:
         return None
-    return name, why, span_of(type_node)
+    return ChannelCall(name, why, span_of(type_node), True)
 
 
-def _self_in_impl(site: CallSite, facts: FileFacts) -> tuple[str, str, Span] | None:
+def _self_in_impl(site: CallSite, facts: FileFacts) -> ChannelCall | None:
     root = facts.tree.root_node
     impl = next((a for a in ancestors(site.node, root) if a.type == "impl_item"), None)
-    if impl is None or not _implements_channel(impl, facts) or _overrides(impl, facts):
+    if impl is None or not _implements_channel(impl, facts):
         return None
     type_node = child_by_field(impl, "type")
     name = facts.text(type_node) if type_node is not None else "Self"
-    return name, f"`Self` is `{name}`, whose impl keeps the default", span_of(impl)
+    if _overrides(impl, facts):
+        return ChannelCall(name, f"`Self` is `{name}`, whose impl overrides it", span_of(impl),
+                           False)  # fmt: skip
+    return ChannelCall(name, f"`Self` is `{name}`, whose impl keeps the default", span_of(impl),
+                       True)  # fmt: skip
 
 
 def _generic_bound(name: str, at: Node, facts: FileFacts) -> Node | None:
