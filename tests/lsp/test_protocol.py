@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from lsp_helpers import (
+    CLIENTS,
+    actions_for,
     diagnostics,
     eventually,
     initialize,
@@ -20,7 +22,7 @@ from lsp_helpers import (
 )
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import LanguageClient
+from pytest_lsp import LanguageClient, client_capabilities
 
 CLEAN = 'fn main() {\n    println!("nothing to see");\n}\n'
 
@@ -219,3 +221,64 @@ async def test_watched_rust_file_change_is_analysed(client: LanguageClient, tmp_
         types.ExecuteCommandParams(command="panic-lens.scanWorkspace", arguments=[])
     )
     assert result == {"files": 2, "findings": 0}
+
+
+async def test_watchers_registered_and_record_changes_reload(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    root = make_crate(tmp_path / "ws", {"src/main.rs": CLEAN})
+    await initialize(client, root, {"records": [str(records)], "scope": "openFiles"})
+    uri = open_doc(client, root / "src/main.rs")
+    await diagnostics(client, uri, lambda d: True)
+    registrations = getattr(client, "registrations", [])
+    if preset(client) == "vscode":  # dynamic registration allowed
+        [reg] = registrations
+        globs = [w["globPattern"] for w in reg.register_options["watchers"]]
+        assert globs[:3] == ["**/*.rs", "**/Cargo.toml", "**/Cargo.lock"]
+        assert globs[3] == f"{records}/**/*"
+    else:
+        assert registrations == []
+    assert client.messages == []
+    bad = records / "late.json"
+    bad.write_text("{not json")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri_of(bad), type=types.FileChangeType.Created)]
+        )
+    )
+    [shown] = await eventually(lambda: client.messages, lambda m: len(m) > 0)
+    assert "late.json" in shown.message
+    assert await diagnostics(client, uri, lambda d: True) == []
+
+
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # capabilities given below
+async def test_client_without_resolve_gets_edits_inline(
+    client: LanguageClient, crate: Path
+) -> None:
+    caps = client_capabilities(CLIENTS["vscode"])
+    assert caps.text_document and caps.text_document.code_action
+    caps.text_document.code_action.resolve_support = None
+    await initialize(client, crate, {"scope": "openFiles"}, capabilities=caps)
+    uri = open_doc(client, crate / "src/rl.rs")
+    [diag] = await diagnostics(client, uri, lambda ds: len(ds) == 1)
+    actions = await actions_for(client, uri, diag)
+    fixes = [a for a in actions if a.data and a.data.get("action") in ("fix", "allow")]
+    assert fixes and all(a.edit is not None and a.edit.changes for a in fixes)
+
+
+async def test_requests_about_unknown_files_and_junk_data_are_answered(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    root = make_crate(tmp_path, {"src/main.rs": CLEAN})
+    await initialize(client, root, {"scope": "openFiles"})
+    ghost = types.TextDocumentIdentifier(uri_of(root / "src/ghost.rs"))
+    assert (
+        await client.text_document_hover_async(types.HoverParams(ghost, types.Position(0, 0)))
+        is None
+    )
+    junk = types.CodeAction(title="x", data={"uri": 5, "action": "fix", "key": None})
+    assert (await client.code_action_resolve_async(junk)).edit is None
+    uri = open_doc(client, root / "src/main.rs")
+    assert await diagnostics(client, uri, lambda d: True) == []

@@ -17,6 +17,7 @@ from pygls.uris import to_fs_path
 
 from panic_lens import engine
 from panic_lens.lsp.config import record_paths, reload_catalog, workspace_roots
+from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
     from panic_lens.lsp.session import PanicLensServer
@@ -142,17 +143,37 @@ def watchers(ls: PanicLensServer) -> list[types.FileSystemWatcher]:
     return [types.FileSystemWatcher(glob_pattern=g) for g in globs]
 
 
+async def settings_changed(ls: PanicLensServer, old: Settings) -> None:
+    """New records: reload and watch them; openFiles: forget disk results; then reanalyse."""
+    if ls.settings.records != old.records:
+        reload_catalog(ls)
+        await register_watchers(ls)
+    if ls.settings.scope != "workspace":
+        for uri in [u for u in ls.disk if u not in ls.open]:
+            ls.publish_empty(uri)
+        ls.disk.clear()
+    ls.reanalyze_all()
+    start_scan(ls)
+
+
+WATCHERS_ID = "panic-lens-watchers"
+
+
 async def register_watchers(ls: PanicLensServer) -> None:
-    """Ask the client to watch our files, when it allows dynamic registration."""
+    """Ask the client to watch our files (again, after the record paths changed), when it
+    allows dynamic registration."""
     if not ls.client_supports("workspace.did_change_watched_files.dynamic_registration"):
         return
-    options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers(ls))
-    reg = types.Registration(
-        id="panic-lens-watchers",
-        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-        register_options=options,
-    )
+    method = types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     try:
+        if ls.watchers_registered:
+            gone = types.Unregistration(id=WATCHERS_ID, method=method)
+            await ls.client_unregister_capability_async(
+                types.UnregistrationParams(unregisterations=[gone])
+            )
+        options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers(ls))
+        reg = types.Registration(id=WATCHERS_ID, method=method, register_options=options)
         await ls.client_register_capability_async(types.RegistrationParams(registrations=[reg]))
+        ls.watchers_registered = True
     except Exception as exc:
         logger.info("client refused file watchers: %s", exc)

@@ -70,7 +70,9 @@ def diagnostic(
     ls: PanicLensServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
     uri = params.text_document.uri
-    result = ls.open.get(uri) or ls.analyze_open(uri)
+    result = ls.open.get(uri) or ls.known(uri)
+    if result is None:
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
     if params.previous_result_id == result.result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result.result_id)
     return types.RelatedFullDocumentDiagnosticReport(
@@ -103,7 +105,9 @@ def workspace_diagnostic(
 
 
 def hover(ls: PanicLensServer, params: types.HoverParams) -> types.Hover | None:
-    result = ls.result(params.text_document.uri) or ls.analyze_open(params.text_document.uri)
+    result = ls.known(params.text_document.uri)
+    if result is None:
+        return None
     point = result.index.point(params.position)
     facts = [h for h in result.analysis.hovers if h.span.contains(point.row, point.col)]
     if not facts:
@@ -126,7 +130,9 @@ def hover(ls: PanicLensServer, params: types.HoverParams) -> types.Hover | None:
 def code_action(
     ls: PanicLensServer, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
-    result = ls.result(params.text_document.uri) or ls.analyze_open(params.text_document.uri)
+    result = ls.known(params.text_document.uri)
+    if result is None:
+        return None
     return actions.lsp_code_actions(ls, result, params) or None
 
 
@@ -141,12 +147,9 @@ def code_action_resolve(ls: PanicLensServer, action: types.CodeAction) -> types.
 async def did_change_configuration(
     ls: PanicLensServer, params: types.DidChangeConfigurationParams
 ) -> None:
-    old_records = ls.settings.records
+    old = ls.settings
     if await config.refresh_settings(ls, params.settings):
-        if ls.settings.records != old_records:
-            config.reload_catalog(ls)
-        ls.reanalyze_all()
-        scan.start_scan(ls)
+        await scan.settings_changed(ls, old)
 
 
 def did_change_watched_files(

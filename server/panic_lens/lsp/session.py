@@ -65,6 +65,7 @@ class PanicLensServer(LanguageServer):
         self.generation = 0  # bumps when settings or the catalog change: new result ids
         self.scan_count = 0
         self.reported_record_errors: frozenset[str] = frozenset()
+        self.watchers_registered = False
 
     # ---- client facts -------------------------------------------------------------------
     @property
@@ -127,6 +128,16 @@ class PanicLensServer(LanguageServer):
 
     def result(self, uri: str) -> FileResult | None:
         return self.open.get(uri) or self.disk.get(uri)
+
+    def known(self, uri: str) -> FileResult | None:
+        """The latest result for `uri`, analysing it now if needed; None when unreadable."""
+        if (found := self.result(uri)) is not None:
+            return found
+        try:
+            return self.analyze_open(uri)
+        except OSError as exc:  # a request about a file that is neither open nor on disk
+            logger.info("no text for %s: %s", uri, exc)
+            return None
 
     def lines_for(self, path: str) -> LineIndex | None:
         """Lines of another file named by evidence: the open buffer, else the disk copy."""
