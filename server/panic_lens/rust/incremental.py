@@ -1,0 +1,62 @@
+"""Incremental re-parse of an edited document: one tree-sitter edit from the changed byte range.
+
+The server keeps each open document's last text and tree; a didChange re-parses from them, so
+tree-sitter reuses every subtree outside the edit instead of parsing the whole file again.
+"""
+
+from __future__ import annotations
+
+from panic_lens.rust.syntax import Tree, parse
+
+
+def changed_range(old: bytes, new: bytes) -> tuple[int, int, int]:
+    """(start, old_end, new_end): the smallest byte range whose replacement turns old into new."""
+    start = _common_prefix(old, new)
+    limit = min(len(old), len(new)) - start
+    tail = _common_suffix(old, new, limit)
+    return start, len(old) - tail, len(new) - tail
+
+
+def reparse(old: bytes, old_tree: Tree, new: bytes) -> Tree:
+    """The tree of `new`, re-parsed from `old_tree` (the tree of `old`, which stays unchanged)."""
+    if old == new:
+        return old_tree
+    start, old_end, new_end = changed_range(old, new)
+    tree = old_tree.copy()
+    tree.edit(
+        start_byte=start,
+        old_end_byte=old_end,
+        new_end_byte=new_end,
+        start_point=_point(old, start),
+        old_end_point=_point(old, old_end),
+        new_end_point=_point(new, new_end),
+    )
+    return parse(new, tree)
+
+
+def _point(src: bytes, offset: int) -> tuple[int, int]:
+    row = src.count(b"\n", 0, offset)
+    return row, offset - (src.rfind(b"\n", 0, offset) + 1)
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """Binary search over slice comparisons: each is a memcmp, so this stays fast in Python."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid :] == b[len(b) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

@@ -1,0 +1,80 @@
+"""Incremental re-parses give exactly the cold result: the same tree and the same analysis."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bench import corpus
+from panic_lens.engine import analyze, build_facts
+from panic_lens.rules import async_policy_fixes
+from panic_lens.rust import edits as ed
+from panic_lens.rust.incremental import changed_range, reparse
+from panic_lens.rust.syntax import has_error, parse
+
+REPO = Path(__file__).resolve().parents[2]
+SNIPPETS = ("// note", "let y = 1;", "}", "{", "(", "InterpolateMode::Bilinear", "é", "🦀", "\n",
+            "AsyncPolicy::new(4, p)", "ctc_loss(a, b, c, d, 0)", "5000", "")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (b"abc", b"abc", (3, 3, 3)),
+        (b"abc", b"abXc", (2, 2, 3)),
+        (b"abc", b"ac", (1, 2, 1)),
+        (b"aaaa", b"aaaaa", (4, 4, 5)),  # repeated bytes: the range never overlaps itself
+        (b"", b"fn f() {}", (0, 0, 9)),
+        ("é".encode(), "è".encode(), (1, 2, 2)),
+    ],
+)
+def test_changed_range(old: bytes, new: bytes, expected: tuple[int, int, int]) -> None:
+    start, old_end, new_end = changed_range(old, new)
+    assert (start, old_end, new_end) == expected
+    assert old[:start] + new[start:new_end] + old[old_end:] == new
+
+
+def random_edit(text: str, rng: random.Random) -> str:
+    at = rng.randrange(len(text) + 1)
+    cut = rng.choice((0, 0, 1, 3, 12))
+    return text[:at] + rng.choice(SNIPPETS) + text[at + cut :]
+
+
+def test_random_edit_sequences_reparse_to_the_cold_tree_and_analysis(
+    make_crate: Callable[..., Path],
+) -> None:
+    crate = make_crate("app", {"src/lib.rs": ""})
+    path = crate / "src" / "big.rs"
+    rng = random.Random(5)
+    text = corpus.big_file(600, seed=3)
+    src = text.encode()
+    tree = parse(src)
+    for step in range(60):
+        text = random_edit(text, rng)
+        new = text.encode()
+        tree = reparse(src, tree, new)
+        cold = parse(new)
+        assert str(tree.root_node) == str(cold.root_node), step
+        assert analyze(new, path, tree=tree) == analyze(new, path), step
+        src = new
+
+
+def test_fix_checks_agree_with_full_parses() -> None:
+    checked = 0
+    for file in sorted((REPO / "tests" / "golden").glob("async-policy-*/src/*.rs")):
+        facts = build_facts(file.read_bytes(), str(file))
+        for site in facts.calls():
+            receiver = site.receiver
+            if site.name != "load_record":
+                continue
+            for fix in async_policy_fixes.fixes_for(site, receiver, facts):
+                new, tree = ed.reparse_edited(facts.tree, facts.src, fix.edits)
+                cold = parse(ed.apply_edits(facts.src, fix.edits))
+                assert new == ed.apply_edits(facts.src, fix.edits)
+                assert str(tree.root_node) == str(cold.root_node)
+                assert has_error(tree) == has_error(cold)
+                checked += 1
+    assert checked > 0
