@@ -26,6 +26,17 @@ lint: $(VENV)/.test-installed
 	$(VENV)/bin/ruff format --check server tests
 	$(VENV)/bin/mypy
 
+# --- performance (bench/): panic-lens vs ast-grep and a regex scan, server latencies, explain ---
+# BENCH_ARGS adds options, e.g. BENCH_ARGS="--target ../burn --baseline" (see python -m bench.run -h).
+BENCH_ARGS ?=
+
+$(VENV)/.bench-installed: $(VENV)/.installed pyproject.toml
+	$(PIP) install -e '.[bench]'
+	touch $@
+
+bench: $(VENV)/.bench-installed
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m bench.run --out bench/RESULTS.md $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache dist build
 
