@@ -70,7 +70,7 @@ def _machine(
 def _argv(args: argparse.Namespace) -> list[str]:
     out = ["--quick"] if args.quick else []
     out += [f"--files {args.files}", f"--repeat {args.repeat}"]
-    out += [f"--target {t}" for t in args.target]
+    out += [f"--target .../{t.name}" for t in args.target]  # no machine paths in the file
     return out + (["--baseline"] if args.baseline else [])
 
 
