@@ -14,6 +14,13 @@ RULE = "async-policy-load-record"
 HEAD = "use burn::rl::{AsyncPolicy, Policy};\n\n"
 
 CASES = {
+    "closure-parameter": """\
+fn f(r: R) {
+    let apply = |p: AsyncPolicy<P>| {
+        p.load_record(r);
+    };
+}
+""",
     "let-then-load": """\
 fn f(base: P, r: R) {
     let p = AsyncPolicy::new(4, base);

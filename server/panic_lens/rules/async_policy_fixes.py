@@ -166,29 +166,29 @@ def _through_state(site: CallSite, receiver: Node, facts: FileFacts) -> Fix | No
 def _state_rewrite(
     site: CallSite, receiver: Node, record: str, facts: FileFacts
 ) -> tuple[Edit, ...] | None:
+    """In place for `p.load_record(r);` and `p = p.load_record(r);`, else a block expression."""
     who = facts.text(receiver)
     update = f"{who}.update({who}.state().load_record({record}))"
     stmt = statement_of(site.node, facts.tree.root_node)
-    expr = (
-        stmt.named_children[0] if stmt is not None and stmt.type == "expression_statement" else None
-    )
+    expr = stmt.named_children[0] if stmt and stmt.type == "expression_statement" else None
     if receiver.type == "identifier" and expr is not None:
-        if strip_wrappers(expr) == site.node:
-            binding = facts.binding(receiver)
-            mut = _make_mutable(binding, facts) if binding is not None else None
-            return None if mut is None else (ed.replace_node(site.node, update), *mut)
-        left = child_by_field(expr, "left") if expr.type == "assignment_expression" else None
-        if (
-            left is not None
-            and facts.text(left) == who
-            and child_by_field(expr, "right") == site.node
-        ):
+        binding = facts.binding(receiver)
+        mut = _make_mutable(binding, facts) if binding is not None else None
+        if strip_wrappers(expr) == site.node and mut is not None:
+            return (ed.replace_node(site.node, update), *mut)
+        if _is_self_assignment(expr, who, site.node, facts):
             return (ed.replace_node(expr, update),)
     name = next(n for n in ("policy", "async_policy", "policy_") if n not in record + who)
-    block = (
-        f"{{ let mut {name} = {who}; {name}.update({name}.state().load_record({record})); {name} }}"
-    )
-    return (ed.replace_node(site.node, block),)
+    load = f"{name}.update({name}.state().load_record({record}))"
+    return (ed.replace_node(site.node, f"{{ let mut {name} = {who}; {load}; {name} }}"),)
+
+
+def _is_self_assignment(expr: Node, who: str, call: Node, facts: FileFacts) -> bool:
+    """`p = p.load_record(r)`: p is assignable, so it is already `mut`."""
+    if expr.type != "assignment_expression":
+        return False
+    left = child_by_field(expr, "left")
+    return left is not None and facts.text(left) == who and child_by_field(expr, "right") == call
 
 
 def _make_mutable(binding: LocalBinding, facts: FileFacts) -> tuple[Edit, ...] | None:
