@@ -81,3 +81,15 @@ def test_no_manifest(tmp_path: Path) -> None:
     lone = tmp_path / "lone.rs"
     lone.write_text("fn main() {}\n")
     assert crate_context(lone) == NO_MANIFEST and crate_context(None) == NO_MANIFEST
+
+
+def test_renamed_and_target_specific_dependencies(tmp_path: Path) -> None:
+    src = crate(
+        tmp_path,
+        '[dependencies]\nmy_burn = { package = "burn", version = "0.22", features = ["tch"] }\n'
+        '[target.\'cfg(target_os = "linux")\'.dependencies]\nburn-rocm = "0.22"\n'
+        '[features]\ngpu = ["my_burn?/cuda"]\n',
+    )
+    ctx = crate_context(src)
+    assert ctx.backends == {"tch", "rocm"} and ctx.cubecl
+    assert ctx.optional_backends == {"cuda"}  # `my_burn` is burn, renamed

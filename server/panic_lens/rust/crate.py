@@ -106,7 +106,7 @@ def _build(
                 backends.add(CUBECL_CRATES[crate])
             if crate in BURN_CRATES:
                 burn_features |= _dep_features(spec, ws_deps.get(name))
-    optional = _feature_forwarded(data) - burn_features
+    optional = _feature_forwarded(data, _burn_dep_keys(data)) - burn_features
     backends |= burn_features & BACKEND_FEATURES
     return CrateContext(
         manifest=manifest,
@@ -146,13 +146,23 @@ def _inherits(spec: Any) -> bool:
     return isinstance(spec, Mapping) and spec.get("workspace") is True
 
 
-def _feature_forwarded(data: Mapping[str, Any]) -> set[str]:
+def _burn_dep_keys(data: Mapping[str, Any]) -> set[str]:
+    """The dependency names (keys, renamed or not) that stand for a burn crate."""
+    return {
+        name
+        for table in _dep_tables(data)
+        for name, spec in table.items()
+        if _package_name(name, spec) in BURN_CRATES
+    }
+
+
+def _feature_forwarded(data: Mapping[str, Any], burn_keys: set[str]) -> set[str]:
     """burn features the crate's own `[features]` can turn on (`burn/wgpu`, `burn?/cuda`)."""
     out: set[str] = set()
     for values in data.get("features", {}).values():
         for value in values if isinstance(values, list) else []:
-            crate, _, feature = str(value).partition("/")
-            if feature and crate.rstrip("?").replace("_", "-") in BURN_CRATES:
+            dep, _, feature = str(value).partition("/")
+            if feature and dep.rstrip("?") in burn_keys:
                 out.add(feature)
     return out
 
