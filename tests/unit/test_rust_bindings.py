@@ -137,3 +137,22 @@ def test_training_signals() -> None:
         "`Autodiff`",
         "`.backward()`",
     ]
+
+
+def test_fields_of_locals_built_by_struct_literals_and_self_constructors() -> None:
+    body = (
+        "struct Agent<P> { policy: AsyncPolicy<P>, inner: P }\n"
+        "impl<P> Agent<P> {\n"
+        "    fn new(p: P) -> Self { todo!() }\n"
+        "    fn other(p: P) -> Option<Self> { todo!() }\n"
+        "}\n"
+        "fn f(p: P, r: R) {\n"
+        "    let a = Agent { policy: AsyncPolicy::new(1, p.clone()), inner: p };\n"
+        "    a.policy.load_record(r);\n"
+        "    let b = Agent::new(p);\n"
+        "    b.policy.load_record(r);\n"
+        "    let c = Agent::other(p);\n"
+        "    c.policy.load_record(r);\n"
+        "}\n"
+    )
+    assert receiver_types(body) == [AP, AP, None]

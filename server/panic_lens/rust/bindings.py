@@ -135,8 +135,42 @@ def local_struct(expr: Node | None, facts: FileFacts) -> Node | None:
         type_node = child_by_field(impl, "type")
     elif expr is not None and expr.type == "identifier":
         binding = find_binding(expr, facts.src, facts.tree.root_node)
+        if binding is not None and binding.type_node is None:
+            return _struct_of_value(binding.value, facts)
         type_node = binding.type_node if binding is not None else None
     return _struct_named(type_node, facts)
+
+
+def _struct_of_value(value: Node | None, facts: FileFacts) -> Node | None:
+    """`Agent { .. }` or `Agent::new(..)` whose impl says it returns `Self` / `Agent`."""
+    value = strip_wrappers(value)
+    if value is not None and value.type == "struct_expression":
+        return _struct_named(child_by_field(value, "name"), facts)
+    site = facts.call_site(value) if value is not None and value.type == "call_expression" else None
+    struct = _struct_named(site.owner, facts) if site and site.kind == "path" else None
+    name = child_by_field(struct, "name") if struct is not None else None
+    if site is None or name is None:
+        return None
+    return struct if _returns_self(node_text(name, facts.src), site.name, facts) else None
+
+
+def _returns_self(struct: str, method: str, facts: FileFacts) -> bool:
+    for fn in facts.nodes("item"):
+        fn_name, impl = child_by_field(fn, "name"), fn.parent and fn.parent.parent
+        if fn.type != "function_item" or fn_name is None or impl is None:
+            continue
+        if impl.type != "impl_item" or node_text(fn_name, facts.src) != method:
+            continue
+        owner = child_by_field(impl, "type")
+        returns = child_by_field(fn, "return_type")
+        if owner is not None and returns is not None and _base_name(owner, facts) == struct:
+            return _base_name(returns, facts) in ("Self", struct)
+    return False
+
+
+def _base_name(type_node: Node, facts: FileFacts) -> str:
+    inner = child_by_field(type_node, "type") if type_node.type == "generic_type" else type_node
+    return node_text(inner or type_node, facts.src)
 
 
 def builder_chain(expr: Node | None, facts: FileFacts) -> BuilderChain | None:
@@ -230,7 +264,7 @@ def _after_method(inner: TypeFact, method: str) -> TypeFact | None:
 def _struct_named(type_node: Node | None, facts: FileFacts) -> Node | None:
     while type_node is not None and type_node.type in ("reference_type", "generic_type"):
         type_node = child_by_field(type_node, "type")
-    if type_node is None or type_node.type != "type_identifier":
+    if type_node is None or type_node.type not in ("type_identifier", "identifier"):
         return None
     item = facts.imports.local_item(node_text(type_node, facts.src), type_node)
     return item if item is not None and item.type == "struct_item" else None
