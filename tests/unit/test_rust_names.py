@@ -101,6 +101,13 @@ def test_two_interpolate_modes_are_told_apart_by_import() -> None:
     assert resolve_marked(nn) == "burn::nn::interpolate::InterpolateMode"
 
 
+def test_enum_variant_globs() -> None:
+    src = "use burn::tensor::ops::InterpolateMode::*; fn f() { Bilinear::new(/*here*/); }"
+    assert resolve_marked(src) == "burn::tensor::ops::InterpolateMode::Bilinear"
+    src = "use burn::tensor::DType::*; fn f() { U32::new(/*here*/); }"
+    assert resolve_marked(src) == "burn::tensor::DType::U32"
+
+
 def test_use_cycles_end_as_unknown() -> None:
     assert (
         resolve_marked("use self::B as A; use self::A as B; fn f() { A::new(/*here*/); }") is None

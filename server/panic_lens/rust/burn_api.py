@@ -103,6 +103,17 @@ GLOB_EXPORTS: dict[str, dict[str, str]] = {
         "burn::train", "Learner LearnerBuilder TrainStep ValidStep TrainOutput SupervisedTraining"
     ),
     "burn::module": _exports("burn::module", "Module AutodiffModule Param Ignored"),
+    # Enum variants (`use InterpolateMode::*;`).
+    "burn::tensor::ops::InterpolateMode": _exports(
+        "burn::tensor::ops::InterpolateMode", "Nearest NearestExact Bilinear Bicubic Lanczos3"
+    ),
+    "burn::nn::interpolate::InterpolateMode": _exports(
+        "burn::nn::interpolate::InterpolateMode", "Nearest NearestExact Linear Cubic Lanczos"
+    ),
+    "burn::tensor::DType": _exports(
+        "burn::tensor::DType",
+        "F64 F32 Flex32 F16 BF16 I64 I32 I16 I8 U64 U32 U16 U8 Bool QFloat",
+    ),
 }
 
 
