@@ -34,6 +34,15 @@ def test_signed_float_and_bool_moves_are_fine(dtype: str) -> None:
     assert moves(dtype) == []
 
 
+def test_dtype_variant_through_a_glob_import() -> None:
+    src = (
+        HEAD + "use burn::tensor::DType::*;\nfn f(data: TensorData) {\n"
+        "    let a = Device::capture();\n    let b = Device::capture();\n"
+        "    let t = Tensor::<1, Int>::from_data(data, (&a, U8));\n    t.to_device(&b);\n}\n"
+    )
+    assert [f.rule for f in analyze(src).findings] == [RULE]
+
+
 def test_the_outermost_cast_decides() -> None:
     src = (
         HEAD + "fn f(data: TensorData) {\n    let a = Device::capture();\n"

@@ -112,7 +112,7 @@ def _creation(node: Node, facts: FileFacts) -> TensorOrigin | None:
 def _dtype_of(node: Node, facts: FileFacts) -> tuple[str, Span] | None:
     """`DType::U32` (any burn dtype enum, any import form) -> ("U32", span)."""
     node = strip_wrappers(node) or node
-    if node.type != "scoped_identifier":
+    if node.type not in ("scoped_identifier", "identifier"):  # `DType::U32`, or `U32` by glob
         return None
     path = facts.resolve(node)
     if path is None or path.rsplit("::", 1)[0] not in DTYPES:
