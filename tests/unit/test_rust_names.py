@@ -101,6 +101,11 @@ def test_two_interpolate_modes_are_told_apart_by_import() -> None:
     assert resolve_marked(nn) == "burn::nn::interpolate::InterpolateMode"
 
 
+def test_extern_crate_alias() -> None:
+    src = "extern crate burn_rl as rl; fn f() { rl::AsyncPolicy::new(/*here*/); }"
+    assert resolve_marked(src) == "burn::rl::AsyncPolicy"
+
+
 def test_enum_variant_globs() -> None:
     src = "use burn::tensor::ops::InterpolateMode::*; fn f() { Bilinear::new(/*here*/); }"
     assert resolve_marked(src) == "burn::tensor::ops::InterpolateMode::Bilinear"

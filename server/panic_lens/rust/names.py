@@ -60,7 +60,9 @@ class Imports:
         scopes: dict[int, ScopeNames] = {root.id: ScopeNames(root, True)}
         for node in nodes["use"]:
             scope = _scope_for(node, scopes)
-            if scope is not None:
+            if scope is not None and node.type == "extern_crate_declaration":
+                _add_extern_crate(scope, node, src)
+            elif scope is not None:
                 _add_use(scope, child_by_field(node, "argument"), (), src)
         for node in nodes["item"]:
             body = child_by_field(node, "body") if node.type == "mod_item" else None
@@ -215,6 +217,13 @@ def _scope_for(node: Node, scopes: dict[int, ScopeNames]) -> ScopeNames | None:
     if scope is None:
         scope = scopes[parent.id] = ScopeNames(parent, parent.type != "block")
     return scope
+
+
+def _add_extern_crate(scope: ScopeNames, node: Node, src: bytes) -> None:
+    """`extern crate burn_rl as rl;` binds `rl` to the crate root."""
+    name, alias = child_by_field(node, "name"), child_by_field(node, "alias")
+    if name is not None and alias is not None:
+        scope.uses[node_text(alias, src)] = ("", node_text(name, src))
 
 
 def _add_use(scope: ScopeNames, node: Node | None, prefix: tuple[str, ...], src: bytes) -> None:

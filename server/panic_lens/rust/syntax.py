@@ -22,7 +22,7 @@ _INDEX_QUERY = Query(
     LANGUAGE,
     """
     (call_expression) @call
-    (use_declaration) @use
+    [(use_declaration) (extern_crate_declaration)] @use
     [(line_comment) (block_comment)] @comment
     [(function_item) (struct_item) (enum_item) (union_item) (trait_item) (type_item) (mod_item)
      (const_item) (static_item) (function_signature_item)] @item
