@@ -14,12 +14,15 @@ from typing import Any
 
 import pytest
 
+from panic_lens.rules.base import Severity
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = Path(os.environ.get("PANIC_LENS_TOOLS", ROOT / ".tools"))
 EXAMPLE = ROOT / "examples" / "burn-app"
 RECORDS = ROOT / "records"
 ASYNC_RULE = "async-policy-load-record"
 IN_CI = os.environ.get("CI") == "true"
+LSP_SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFORMATION: 3, Severity.HINT: 4}
 
 
 def require(path: Path | str | None, what: str) -> Path:

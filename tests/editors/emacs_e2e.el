@@ -13,6 +13,9 @@
       make-backup-files nil create-lockfiles nil)
 
 (defvar e2e-rule (getenv "PANIC_LENS_RULE"))
+(when (getenv "PANIC_LENS_SEVERITY")    ; a user override, as it would sit in .dir-locals.el
+  (setq-default eglot-workspace-configuration
+                `(:panicLens (:severity (,(intern (concat ":" e2e-rule)) ,(getenv "PANIC_LENS_SEVERITY"))))))
 (defvar e2e-result (list :emacs emacs-version :eglot (file-name-directory (locate-library "eglot"))))
 
 (defun e2e-put (key value) (setq e2e-result (plist-put e2e-result key value)))
@@ -35,6 +38,7 @@
 (defun e2e-summary (diags)
   (vconcat (mapcar (lambda (d) (list :line (1- (line-number-at-pos (flymake-diagnostic-beg d)))
                                      :code (plist-get (e2e-lsp-diag d) :code)
+                                     :severity (plist-get (e2e-lsp-diag d) :severity)
                                      :text (flymake-diagnostic-text d)))
                    diags)))
 

@@ -9,6 +9,9 @@ vim.opt.runtimepath:prepend(assert(os.getenv('PANIC_LENS_RTP'), 'PANIC_LENS_RTP 
 vim.opt.swapfile = false
 -- the config file under test stays as shipped; only the argv points at this checkout's server
 vim.lsp.config('panic_lens', { cmd = vim.json.decode(assert(os.getenv('PANIC_LENS_CMD'))) })
+if os.getenv('PANIC_LENS_SEVERITY') then -- a user override, merged into the shipped settings
+  vim.lsp.config('panic_lens', { settings = { panicLens = { severity = { [rule] = os.getenv('PANIC_LENS_SEVERITY') } } } })
+end
 vim.lsp.enable('panic_lens')
 
 local function wait_for(what, seconds, pred)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from editor_support import (
     ASYNC_RULE,
+    LSP_SEVERITY,
     ROOT,
     line_of,
     panic_text,
@@ -20,11 +21,14 @@ from editor_support import (
     server_argv,
 )
 
+from panic_lens.rules.base import Severity
+from panic_lens.rules.meta import RULES_BY_ID
+
 pytestmark = pytest.mark.editor
 FLAGGED = "actors.load_record(record)"
 
 
-def run_emacs(emacs: Path, file: Path, panic: str, out: Path) -> dict:
+def run_emacs(emacs: Path, file: Path, panic: str, out: Path, severity: str | None) -> dict:
     env = {
         **os.environ,
         "PANIC_LENS_EL": str(ROOT / "editors" / "emacs" / "panic-lens.el"),
@@ -34,6 +38,8 @@ def run_emacs(emacs: Path, file: Path, panic: str, out: Path) -> dict:
         "PANIC_LENS_PANIC": panic,
         "PANIC_LENS_OUT": str(out),
     }
+    if severity:
+        env["PANIC_LENS_SEVERITY"] = severity
     script = Path(__file__).with_name("emacs_e2e.el")
     out.unlink(missing_ok=True)
     # -q, not -Q: Debian's site-start is what puts elpa-eglot on the load-path
@@ -50,13 +56,17 @@ def run_emacs(emacs: Path, file: Path, panic: str, out: Path) -> dict:
     return result
 
 
-def test_emacs_eglot_diagnose_hover_fix_explain(burn_app: Path, artifacts: Path) -> None:
+@pytest.mark.parametrize("severity", [None, "hint"], ids=["default", "severity-override"])
+def test_emacs_eglot_diagnose_hover_fix_explain(
+    burn_app: Path, artifacts: Path, severity: str | None
+) -> None:
     emacs = require(shutil.which("emacs"), "Emacs with eglot (Debian emacs-nox, elpa-eglot)")
     file = burn_app / "src" / "rl.rs"
     bound = records_with_knowledge_about("AsyncPolicy")
     assert bound, "the seed records should hold AsyncPolicy knowledge"
     explained = seed_records()[0]
-    res = run_emacs(emacs, file, panic_text(explained), artifacts / "emacs.json")
+    out = artifacts / f"emacs-{severity or 'default'}.json"
+    res = run_emacs(emacs, file, panic_text(explained), out, severity)
 
     assert res["emacs"].startswith("28.") and "eglot-1.9" in res["eglot"]
     assert Path(res["project_root"]) == burn_app
@@ -65,6 +75,9 @@ def test_emacs_eglot_diagnose_hover_fix_explain(burn_app: Path, artifacts: Path)
     flagged = [d for d in res["diagnostics"] if d["code"] == ASYNC_RULE]
     assert [d["line"] for d in flagged] == [row], res["diagnostics"]
     assert flagged[0]["text"].startswith(f"panic-lens [{ASYNC_RULE}]: ")
+    # eglot-workspace-configuration's panicLens section reaches the server
+    expected = Severity(severity) if severity else RULES_BY_ID[ASYNC_RULE].default_severity
+    assert flagged[0]["severity"] == LSP_SEVERITY[expected]
 
     assert any(r["id"] in res["hover"] for r in bound), res["hover"]
 

