@@ -41,7 +41,8 @@ def make_client() -> LanguageClient:
 
 
 SERVER = ClientServerConfig(
-    server_command=[sys.executable, "-m", "panic_lens", "serve"], client_factory=make_client
+    server_command=[sys.executable, "-m", "panic_lens", "serve", "--stdio"],
+    client_factory=make_client,
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -282,3 +283,42 @@ async def test_requests_about_unknown_files_and_junk_data_are_answered(
     assert (await client.code_action_resolve_async(junk)).edit is None
     uri = open_doc(client, root / "src/main.rs")
     assert await diagnostics(client, uri, lambda d: True) == []
+
+
+async def test_tcp_mode_on_loopback(unused_tcp_port: int) -> None:
+    server = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "panic_lens",
+        "serve",
+        "--tcp",
+        str(unused_tcp_port),
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        reader, writer = await eventually(
+            lambda: _connect(unused_tcp_port), lambda pair: pair is not None
+        )
+        for message in [
+            {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+            {"id": 2, "method": "shutdown"},
+            {"method": "exit"},
+        ]:
+            body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+            writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        data = b""
+        while b'"id": 2' not in data:
+            data += await asyncio.wait_for(reader.read(4096), 20)
+        assert b'"serverInfo": {"name": "panic-lens"' in data
+        writer.close()
+        assert await asyncio.wait_for(server.wait(), 20) == 0
+    finally:
+        if server.returncode is None:
+            server.kill()
+
+
+async def _connect(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+    try:
+        return await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        return None

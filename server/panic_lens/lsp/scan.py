@@ -17,6 +17,7 @@ from pygls.uris import to_fs_path
 
 from panic_lens import engine
 from panic_lens.lsp.config import record_paths, reload_catalog, workspace_roots
+from panic_lens.lsp.session import file_uri
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
@@ -52,10 +53,13 @@ async def scan_workspace(ls: PanicLensServer) -> tuple[int, int]:
 
 
 def _scan_one(ls: PanicLensServer, path: Path) -> int:
-    result = ls.analyze_disk(path)
-    if result is None or result.uri in ls.open:
+    uri = file_uri(path)
+    before = ls.disk.get(uri)
+    if uri in ls.open or (result := ls.analyze_disk(path)) is None:
         return 0
-    ls.publish(result)
+    # an empty list only where the client may still show old findings: no flood of empties
+    if result.analysis.findings or (before is not None and before.analysis.findings):
+        ls.publish(result)
     return len(result.analysis.findings)
 
 
@@ -112,8 +116,6 @@ def on_watched_files(ls: PanicLensServer, changes: list[types.FileEvent]) -> Non
 
 
 def _rust_file_changed(ls: PanicLensServer, path: Path, kind: types.FileChangeType) -> None:
-    from panic_lens.lsp.session import file_uri
-
     uri = file_uri(path)
     if uri in ls.open:  # the editor's buffer is the truth for open files
         return

@@ -58,6 +58,7 @@ def did_close(ls: PanicLensServer, params: types.DidCloseTextDocumentParams) -> 
     """Empty diagnostics; with workspace scope the saved file's findings come back from disk."""
     uri = params.text_document.uri
     ls.open.pop(uri, None)
+    ls.trees.pop(uri, None)
     ls.publish_empty(uri)
     path = to_fs_path(uri)
     if ls.settings.scope != "workspace" or not path:
@@ -231,5 +232,8 @@ def run(tcp: str | None = None, log_level: str | None = None) -> int:
     if not port.isdigit():
         print(f"panic-lens serve: bad --tcp value {tcp!r}; expected [HOST:]PORT", file=sys.stderr)
         return 2
+    # pygls's exit handler calls sys.exit inside a callback, which does not stop a TCP server;
+    # closing the listening socket ends start_tcp instead.
+    ls.feature(types.EXIT)(lambda server, *args: server.shutdown())
     ls.start_tcp(host or "127.0.0.1", int(port))
     return 0
