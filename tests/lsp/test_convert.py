@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from panic_lens.catalog import load_catalog
 from panic_lens.lsp.actions import fix_all_edits, fix_title
 from panic_lens.lsp.convert import LineIndex, lsp_diagnostic
+from panic_lens.lsp.markdown import knowledge_markdown, record_document
 from panic_lens.rules.base import Edit, Finding, Fix, Point, Related, Severity, Span
 
 LINE = 'let s = "🦀中"; ctc_loss(x);'
@@ -79,3 +81,15 @@ def test_fix_all_takes_safe_fixes_and_skips_overlaps() -> None:
     ]
     assert [e.span.start_byte for e in fix_all_edits(findings)] == [10]
     assert fix_title(changing) == "Use Nearest (changes behaviour)"
+
+
+def test_record_markdown_gives_each_advisory_once() -> None:
+    catalog = load_catalog().catalog
+    record = catalog.get("98e8605c71c1dd9c")
+    assert record is not None
+    page = record_document(record, catalog)
+    unsigned = "Unsigned integer tensors (U8, U16, U32, U64) also reach"
+    assert page.count(unsigned) == 1
+    assert "(triggerScenarios): the same as the note on documentation above" in page
+    hover_part = knowledge_markdown(record, catalog.advisories(record.id))
+    assert "validationCode" not in hover_part  # a field the hover does not show

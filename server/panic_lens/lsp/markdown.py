@@ -59,31 +59,32 @@ def panic_site_markdown(record: Record) -> str:
     return f"{head}\n\n```text\n{site.error_message}\n```"
 
 
-def knowledge_markdown(record: Record, notes: Sequence[Advisory] = ()) -> str:
-    k = record.knowledge
+def knowledge_markdown(
+    record: Record, notes: Sequence[Advisory] = (), shown: dict[str, str] | None = None
+) -> str:
+    k, shown = record.knowledge, {} if shown is None else shown
     parts = [f"---\n\n**What record `{record.id}` says**"]
-    parts.append(_with_note(k.documentation or "", "documentation", notes))
+    parts.append(_with_note(k.documentation or "", "documentation", notes, shown))
     if k.trigger_scenarios:
-        parts.append(_with_note(f"*When:* {k.trigger_scenarios}", "triggerScenarios", notes))
+        parts.append(_with_note(f"*When:* {k.trigger_scenarios}", "triggerScenarios", notes, shown))
     if k.solutions:
-        parts.append(_with_note("*Solutions:*\n\n" + _numbered(k.solutions), "solutions", notes))
+        parts.append(
+            _with_note("*Solutions:*\n\n" + _numbered(k.solutions), "solutions", notes, shown)
+        )
     if k.prevention_tips:
         tips = "*Prevention:*\n\n" + _bullets(k.prevention_tips)
-        parts.append(_with_note(tips, "preventionTips", notes))
+        parts.append(_with_note(tips, "preventionTips", notes, shown))
     if k.example_fix:
         block = f"*Example fix (from the record):*\n\n```rust\n{k.example_fix}\n```"
-        parts.append(_with_note(block, "exampleFix", notes))
-    parts.extend(_note(a) for a in notes if a.field not in _SHOWN)
+        parts.append(_with_note(block, "exampleFix", notes, shown))
     return "\n\n".join(p for p in parts if p)
-
-
-_SHOWN = {"documentation", "triggerScenarios", "solutions", "preventionTips", "exampleFix"}
 
 
 def record_document(record: Record, catalog: Catalog) -> str:
     """The whole record as one Markdown page (the showRecord command writes it to a file)."""
     binding = catalog.binding(record.id)
     notes = advisories(catalog, record.id)
+    shown: dict[str, str] = {}
     panic_rules = ", ".join(binding.panic_rules) or "unbound"
     knowledge_rules = ", ".join(binding.knowledge_rules) or "unbound"
     k = record.knowledge
@@ -98,11 +99,11 @@ def record_document(record: Record, catalog: Catalog) -> str:
         f"Panic half bound to: **{panic_rules}**; knowledge half bound to: **{knowledge_rules}**.",
         panic_site_markdown(record).removeprefix("---\n\n"),
         _code(record.panic.source_code) or "",
-        knowledge_markdown(record, notes).removeprefix("---\n\n"),
+        knowledge_markdown(record, notes, shown).removeprefix("---\n\n"),
     ]
     for title, body, field in extra:
         if body:
-            parts.append(_with_note(f"## {title}\n\n{body}", field, notes))
+            parts.append(_with_note(f"## {title}\n\n{body}", field, notes, shown))
     parts.append(f"*Source: {record.origin.path}:{record.origin.line}*")
     return "\n\n".join(p for p in parts if p) + "\n"
 
@@ -111,13 +112,17 @@ def advisories(catalog: Catalog, record_id: str) -> tuple[Advisory, ...]:
     return tuple(catalog.advisories_for(record_id))
 
 
-def _with_note(text: str, field: str, notes: Sequence[Advisory]) -> str:
-    mine = [_note(a) for a in notes if a.field == field]
-    return "\n\n".join([text, *mine]) if text else ""
-
-
-def _note(advisory: Advisory) -> str:
-    return f"> **Note from panic-lens** ({advisory.field}): {advisory.note}"
+def _with_note(text: str, field: str, notes: Sequence[Advisory], shown: dict[str, str]) -> str:
+    """`text` followed by the advisories on `field`; a note already shown (`shown`: note ->
+    field) for an earlier field of the same record is referred to rather than repeated."""
+    if not text:
+        return ""
+    mine = []
+    for a in (n for n in notes if n.field == field):
+        earlier = shown.setdefault(a.note, field)
+        same = a.note if earlier == field else f"the same as the note on {earlier} above"
+        mine.append(f"> **Note from panic-lens** ({field}): {same}")
+    return "\n\n".join([text, *mine])
 
 
 def _bullets(items: Iterable[str]) -> str:
