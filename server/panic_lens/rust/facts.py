@@ -9,15 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from tree_sitter import Query, QueryCursor
 
 from panic_lens.rules.base import Span
-from panic_lens.rust import bindings
+from panic_lens.rust import bindings, modules
 from panic_lens.rust.crate import CrateContext, crate_context
 from panic_lens.rust.locals import LocalBinding
-from panic_lens.rust.names import Imports
+from panic_lens.rust.names import Imports, ModuleLoader
 from panic_lens.rust.syntax import (
     LANGUAGE,
     Node,
@@ -129,7 +130,14 @@ class FileFacts:
         tree = tree if tree is not None else parse(src)
         crate = crate if crate is not None else crate_context(path)
         nodes = index(tree)
-        imports = Imports.from_tree(tree, src, nodes)
+        where = _crate_module(path, crate)
+        imports = Imports.from_tree(
+            tree,
+            src,
+            nodes,
+            module_path=where,
+            loader=_loader(crate) if where is not None else None,
+        )
         return cls(src, tree, path, imports, crate, settings or Settings(), nodes)
 
     def nodes(self, kind: str) -> list[Node]:
@@ -247,6 +255,17 @@ def _signal_candidates(tree: Tree) -> list[Node]:
     """The nodes `_signal` may accept, in source order."""
     found = QueryCursor(_SIGNAL_QUERY).captures(tree.root_node)
     return sorted((n for nodes in found.values() for n in nodes), key=lambda n: n.start_byte)
+
+
+def _crate_module(path: str | None, crate: CrateContext) -> tuple[str, ...] | None:
+    """The file's module path inside its crate's `src/` (None: not a module of that tree)."""
+    if path is None or crate.manifest is None:
+        return None
+    return modules.module_path(Path(path), crate.manifest.parent / "src")
+
+
+def _loader(crate: CrateContext) -> ModuleLoader | None:
+    return modules.loader_for(crate.manifest.parent / "src") if crate.manifest else None
 
 
 def _consts() -> Any:

@@ -6,6 +6,7 @@ the same name shadows burn's, and a name from another crate resolves to None.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from panic_lens.rust import burn_api
@@ -42,17 +43,35 @@ class ScopeNames:
 class Imports:
     """All scopes of one file with their `use` bindings and items; answers `resolve`."""
 
-    def __init__(self, src: bytes, scopes: dict[int, ScopeNames], root: Node) -> None:
+    def __init__(
+        self,
+        src: bytes,
+        scopes: dict[int, ScopeNames],
+        root: Node,
+        module_path: tuple[str, ...] | None = None,
+        loader: ModuleLoader | None = None,
+    ) -> None:
         self.src = src
         self._scopes = scopes
         self._root = root
+        # Where this file sits in its crate (`()`: the crate root; None: unknown), and how to
+        # read a sibling module file: `crate::`, `super::` and `mod x;` can leave the file.
+        self.module_path = module_path
+        self._loader = loader
+        self._visiting: set[tuple[int, str]] = set()  # (module body, name) looked up by glob
         # (scope id, glob) -> the glob's module: each glob path is resolved once, and a glob
         # whose own path leads back to it ends there instead of fanning out through every glob
         self._glob_modules: dict[tuple[int, tuple[str, ...]], str | None] = {}
 
     @classmethod
     def from_tree(
-        cls, tree: Tree, src: bytes, nodes: dict[str, list[Node]] | None = None
+        cls,
+        tree: Tree,
+        src: bytes,
+        nodes: dict[str, list[Node]] | None = None,
+        *,
+        module_path: tuple[str, ...] | None = None,
+        loader: ModuleLoader | None = None,
     ) -> Imports:
         """Collect every scope's names; `nodes` is `syntax.index(tree)` when already computed."""
         root = tree.root_node
@@ -72,7 +91,7 @@ class Imports:
             name = child_by_field(node, "name")
             if scope is not None and name is not None:
                 scope.items.setdefault(node_text(name, src), node)
-        return cls(src, scopes, root)
+        return cls(src, scopes, root, module_path, loader)
 
     # -- public API ---------------------------------------------------------------------
 
@@ -86,7 +105,8 @@ class Imports:
             at = at if at is not None else path
         if not segments:
             return None
-        return self._resolve(tuple(segments), at, 0, inclusive=False)
+        # A text path is seen from inside `at` (which may be a block or the file itself).
+        return self._resolve(tuple(segments), at, 0, inclusive=isinstance(path, str))
 
     def local_item(self, name: str, at: Node) -> Node | None:
         """The file's own item called `name` visible at `at` (struct, fn, type alias...)."""
@@ -110,7 +130,7 @@ class Imports:
             return burn_api.canonical(rest)
         if first in ("crate", "self", "super"):
             module = self._relative_module(first, at, inclusive)
-            return self._in_module(module, rest, hops) if module is not None else None
+            return _in_module(module, rest, hops)
         for scope in self._scope_chain(at, inclusive):
             found = self._lookup(scope, first, rest, hops)
             if found is not _MISSING:
@@ -119,14 +139,15 @@ class Imports:
 
     def _lookup(self, scope: ScopeNames, first: str, rest: tuple[str, ...], hops: int) -> object:
         """Resolve `first::rest` through one scope; _MISSING when the scope lacks `first`."""
+        if hops > _MAX_HOPS:
+            return None
         if first in scope.uses and scope.uses[first] != (first,):  # `use burn;` is the crate
             target = scope.uses[first] + rest
             return self._resolve(target, scope.node, hops + 1)
         item = scope.items.get(first)
         if item is not None:
             if item.type == "mod_item" and rest:
-                body = child_by_field(item, "body")
-                return self._in_module(body, rest, hops) if body is not None else None
+                return _in_module(self._mod_item_module(item), rest, hops)
             return None  # the file's own item, not burn's
         for glob in scope.globs:
             found = self._through_glob(scope, glob, first, rest, hops)
@@ -140,10 +161,18 @@ class Imports:
         if glob and glob[0] in ("crate", "self", "super"):
             module = self._relative_module(glob[0], scope.node, True)
             for seg in glob[1:]:
-                module = self._child_module(module, seg)
-            if module is None or module.id == scope.node.id:
+                module = _child_module(module, seg)
+            if module is None or (module[0] is self and module[1].id == scope.node.id):
                 return _MISSING
-            return self._lookup(self._scopes[module.id], first, rest, hops + 1)
+            owner, body = module
+            visit = (body.id, first)
+            if visit in owner._visiting:  # `a` globs `b` which globs `a`: nothing new there
+                return _MISSING
+            owner._visiting.add(visit)
+            try:
+                return owner._lookup(owner._scopes[body.id], first, rest, hops + 1)
+            finally:
+                owner._visiting.discard(visit)
         key = (scope.node.id, glob)
         if key not in self._glob_modules:
             self._glob_modules[key] = None  # while in progress: a cycle resolves to nothing
@@ -154,28 +183,36 @@ class Imports:
             return _MISSING
         return burn_api.canonical(tuple(target.split("::")) + rest)
 
-    def _in_module(self, module: Node | None, segs: tuple[str, ...], hops: int) -> str | None:
-        """Resolve `segs` inside an in-file module body (no outer scopes: modules are closed)."""
-        if module is None or not segs or module.id not in self._scopes:
+    def _mod_item_module(self, item: Node) -> ModuleRef | None:
+        """The module a `mod` item declares: its body here, or its own file for `mod x;`."""
+        body = child_by_field(item, "body")
+        if body is not None:
+            return self, body
+        name = child_by_field(item, "name")
+        if name is None or self.module_path is None:
             return None
-        found = self._lookup(self._scopes[module.id], segs[0], segs[1:], hops + 1)
-        return None if found is _MISSING else found  # type: ignore[return-value]
+        enclosing_mods = [
+            node_text(n, self.src)
+            for s in reversed(self._scopes_around(item, False))
+            if s.node.type == "declaration_list" and (n := _mod_name(s.node)) is not None
+        ]
+        return self._file_module((*self.module_path, *enclosing_mods, node_text(name, self.src)))
 
-    def _child_module(self, module: Node | None, name: str) -> Node | None:
-        if module is None or module.id not in self._scopes:
-            return None
-        item = self._scopes[module.id].items.get(name)
-        return (
-            child_by_field(item, "body") if item is not None and item.type == "mod_item" else None
-        )
+    def _file_module(self, path: tuple[str, ...]) -> ModuleRef | None:
+        loaded = self._loader(path) if self._loader is not None else None
+        return (loaded, loaded._root) if loaded is not None else None
 
-    def _relative_module(self, keyword: str, at: Node, inclusive: bool) -> Node | None:
+    def _relative_module(self, keyword: str, at: Node, inclusive: bool) -> ModuleRef | None:
         modules = [s.node for s in self._scopes_around(at, inclusive) if s.is_module]
         if keyword == "crate":
-            return self._root  # a module file's `crate::` is unknown; the file root is our best
+            if self.module_path:  # a module file: the crate root is another file
+                return self._file_module(())
+            return self, self._root  # the crate root, or (no crate known) our best guess
         if keyword == "self":
-            return modules[0] if modules else None
-        return modules[1] if len(modules) > 1 else None
+            return (self, modules[0]) if modules else None
+        if len(modules) > 1:
+            return self, modules[1]
+        return self._file_module(self.module_path[:-1]) if self.module_path else None
 
     def _scope_chain(self, at: Node, inclusive: bool = False) -> list[ScopeNames]:
         """Scopes from the innermost around `at` out to its module: a `mod` sees no outer names."""
@@ -200,6 +237,32 @@ class Imports:
 
 
 _MISSING = object()
+ModuleRef = tuple["Imports", Node]  # a module: the file's Imports and the module's body node
+ModuleLoader = Callable[[tuple[str, ...]], "Imports | None"]
+
+
+def _in_module(module: ModuleRef | None, segs: tuple[str, ...], hops: int) -> str | None:
+    """Resolve `segs` inside a module body (no outer scopes: modules are closed)."""
+    if module is None or not segs:
+        return None
+    owner, body = module
+    scope = owner._scopes.get(body.id)
+    found = owner._lookup(scope, segs[0], segs[1:], hops + 1) if scope is not None else _MISSING
+    return None if found is _MISSING else found  # type: ignore[return-value]
+
+
+def _child_module(module: ModuleRef | None, name: str) -> ModuleRef | None:
+    if module is None:
+        return None
+    owner, body = module
+    scope = owner._scopes.get(body.id)
+    item = scope.items.get(name) if scope is not None else None
+    return owner._mod_item_module(item) if item is not None and item.type == "mod_item" else None
+
+
+def _mod_name(body: Node) -> Node | None:
+    owner = body.parent
+    return child_by_field(owner, "name") if owner is not None and owner.type == "mod_item" else None
 
 
 def _scope_for(node: Node, scopes: dict[int, ScopeNames]) -> ScopeNames | None:
