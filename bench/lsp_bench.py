@@ -50,10 +50,12 @@ class _Client:
     def __init__(self) -> None:
         self.lc = LanguageClient("panic-lens-bench", "1")
         self.waiting: dict[tuple[str, int | None], asyncio.Future[int]] = {}
+        self.published: dict[tuple[str, int | None], list[types.Diagnostic]] = {}
         self.scan_done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
 
         def on_publish(*args: Any) -> None:  # pygls passes (params) or (client, params)
             params: types.PublishDiagnosticsParams = args[-1]
+            self.published[(params.uri, params.version)] = params.diagnostics
             future = self.waiting.pop((params.uri, params.version), None)
             if future is not None and not future.done():
                 future.set_result(len(params.diagnostics))
