@@ -70,3 +70,24 @@ async def test_workspace_scan_reports_unopened_files(client: LanguageClient, cra
     else:
         found = await eventually(lambda: client.diagnostics.get(speech), lambda d: bool(d))
         assert [d.code for d in found] == [CTC]
+
+
+async def test_cargo_metadata_change_reanalyses_open_files(
+    client: LanguageClient, crate: Path
+) -> None:
+    await initialize(client, crate, {"scope": "openFiles"})
+    uri = open_doc(client, crate / "src/rl.rs")
+    await diagnostics(client, uri, has(ASYNC))
+    manifest = crate / "Cargo.toml"
+    table = (
+        '\n[package.metadata.panic-lens]\nseverity = { "async-policy-load-record" = "warning" }\n'
+    )
+    manifest.write_text(manifest.read_text() + table)
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri_of(manifest)))
+    )
+    [diag] = await diagnostics(
+        client, uri, lambda ds: [d.severity for d in ds] == [types.DiagnosticSeverity.Warning]
+    )
+    assert diag.code == ASYNC
+    assert uri_of(manifest) not in client.diagnostics  # the manifest is not analysed as Rust

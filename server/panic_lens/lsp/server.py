@@ -43,15 +43,22 @@ async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> N
 
 
 def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> None:
-    ls.publish(ls.analyze_open(params.text_document.uri))
+    if ls.is_source(params.text_document.uri):
+        ls.publish(ls.analyze_open(params.text_document.uri))
 
 
 def did_change(ls: PanicLensServer, params: types.DidChangeTextDocumentParams) -> None:
-    ls.publish(ls.analyze_open(params.text_document.uri))
+    if ls.is_source(params.text_document.uri):
+        ls.publish(ls.analyze_open(params.text_document.uri))
 
 
 def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> None:
-    ls.publish(ls.analyze_open(params.text_document.uri))
+    """A saved Cargo.toml or Cargo.lock changes the crate context of every file."""
+    uri = params.text_document.uri
+    if ls.is_source(uri):
+        ls.publish(ls.analyze_open(uri))
+    elif uri.endswith(("/Cargo.toml", "/Cargo.lock")):
+        ls.reanalyze_all()
 
 
 def did_close(ls: PanicLensServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -69,6 +69,7 @@ class PanicLensServer(LanguageServer):
         self.scan_count = 0
         self.reported_record_errors: frozenset[str] = frozenset()
         self.watchers_registered = False
+        self.noted: set[str] = set()
 
     # ---- client facts -------------------------------------------------------------------
     @property
@@ -106,6 +107,10 @@ class PanicLensServer(LanguageServer):
         except Exception:  # the engine promises not to raise; never let it take us down
             logger.exception("analysis of %s failed", uri)
             analysis = Analysis(notes=("analysis failed; see the server log",))
+        for note in analysis.notes:
+            if note not in self.noted:  # e.g. bad Cargo.toml settings: once in the log
+                self.noted.add(note)
+                logger.warning("%s", note)
         index = LineIndex.of(text, self.encoding)
         return FileResult(uri, path, version, index, analysis, self._result_id(text, analysis))
 
@@ -141,6 +146,10 @@ class PanicLensServer(LanguageServer):
         result = self.analyze(uri, data, None)
         self.disk[uri] = result
         return result
+
+    def is_source(self, uri: str) -> bool:
+        """Rust text to analyse: not a manifest, lock or record file some client sent us."""
+        return not uri.endswith((".toml", ".lock", ".json", ".jsonl"))
 
     def result(self, uri: str) -> FileResult | None:
         return self.open.get(uri) or self.disk.get(uri)
