@@ -27,6 +27,8 @@ def test_let_constructor_and_chains() -> None:
         " AsyncPolicy::new(1, b).load_record(r); }"
     )
     assert receiver_types(body) == [AP, AP]
+    other = "fn f(p: AsyncPolicy<P>, r: R) { let q = Loader::load_record(p, r); q.load_record(r); }"
+    assert receiver_types(other) == [None]  # not burn's: its result type is unknown
 
 
 def test_declared_types_params_and_references() -> None:
@@ -156,3 +158,14 @@ def test_fields_of_locals_built_by_struct_literals_and_self_constructors() -> No
         "}\n"
     )
     assert receiver_types(body) == [AP, AP, None]
+
+
+def test_ufcs_calls_that_return_self_keep_the_type() -> None:
+    body = (
+        "use burn::rl::Policy;\nfn f(p: AsyncPolicy<P>, r: R) {\n"
+        "    let q = Policy::load_record(p, r);\n    q.load_record(r);\n"
+        "    let c = <AsyncPolicy<P> as Clone>::clone(&q);\n    c.load_record(r);\n}\n"
+    )
+    assert receiver_types(body) == [AP, AP]
+    other = "fn f(p: AsyncPolicy<P>, r: R) { let q = Loader::load_record(p, r); q.load_record(r); }"
+    assert receiver_types(other) == [None]  # not burn's: its result type is unknown

@@ -13,6 +13,7 @@ from panic_lens.rules.base import Span
 from panic_lens.rust.locals import LocalBinding, find_binding
 from panic_lens.rust.syntax import (
     Node,
+    call_parts,
     child_by_field,
     enclosing,
     method_call,
@@ -241,7 +242,11 @@ def _type_of_call(expr: Node, facts: FileFacts, depth: int) -> TypeFact | None:
     if owner is None or fn_node is None:
         return None
     fn = node_text(fn_node, facts.src)
-    path = type_of_type(owner, facts)
+    path = type_of_type(owner, facts) if owner.type != "bracketed_type" else None
+    burn_owner = owner.type == "bracketed_type" or (path or "").startswith("burn::")
+    if fn in SELF_METHODS and burn_owner:  # `Policy::load_record(p, r)`, `<T as Clone>::clone`
+        args = call_parts(expr)[1]
+        return type_of(args[0], facts, depth + 1) if args else None
     if path == TENSOR and fn in TENSOR_CONSTRUCTORS:
         return _fact(path, expr, facts, f"Tensor::{fn}(..)")
     if path and path.startswith(("burn::", "burn_")) and fn in CONSTRUCTORS:
