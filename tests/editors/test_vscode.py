@@ -84,9 +84,19 @@ class CodeServer:
     def __init__(self, home: Path) -> None:
         self.home = home
         self.port = free_port()
+        # PATH: Node 24, a folder for a `panic-lens` shim the test enables late, the system
+        self.bin = home / "bin"
+        self.bin.mkdir(parents=True)
+        shim = self.bin / "panic-lens.off"
+        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m panic_lens "$@"\n')
+        shim.chmod(0o755)
+        self.path = os.pathsep.join([str(NODE_BIN), str(self.bin), "/usr/bin", "/bin"])
         self.env = {
             **os.environ,
-            "PATH": f"{NODE_BIN}{os.pathsep}{os.environ['PATH']}",
+            "PATH": self.path,
+            # VS Code's server would take the extension host's environment from a login shell
+            # (getUnixShellEnvironment); VSCODE_CLI=1 skips that, so PATH is the one above
+            "VSCODE_CLI": "1",
             # no extension gallery: its lookups would leave the machine (a closed loopback port)
             "EXTENSIONS_GALLERY": json.dumps(
                 {"serviceUrl": "http://127.0.0.1:9/gallery", "itemUrl": "http://127.0.0.1:9/item"}
@@ -107,6 +117,14 @@ class CodeServer:
             f"--extensions-dir={home / 'ext'}",
         ]
         self.proc: subprocess.Popen[bytes] | None = None
+
+    def finds_a_server(self) -> bool:
+        """Whether the extension's fallbacks (PATH, python3) find a server before the shim."""
+        if shutil.which("panic-lens", path=self.path):
+            return True
+        python = shutil.which("python3", path=self.path)
+        probe = [python, "-c", "import panic_lens"] if python else None
+        return probe is not None and subprocess.run(probe, capture_output=True).returncode == 0
 
     def install(self, vsix: Path) -> None:
         cmd = [*self.common, "--install-extension", str(vsix)]
@@ -163,8 +181,11 @@ def code_server(tmp_path: Path) -> Iterator[CodeServer]:
 
 
 def drive(
-    url: str, workspace: Path, findings: int, machine_settings: Path, out: Path, shots: Path
+    url: str, workspace: Path, findings: int, code_server: CodeServer, out: Path, shots: Path
 ) -> dict[str, Any]:
+    machine_settings = code_server.home / "data" / "Machine" / "settings.json"
+    shim = code_server.bin / "panic-lens"
+    expect_missing = not code_server.finds_a_server()
     explained = seed_records()[0]
     config = {
         "url": url,
@@ -182,7 +203,9 @@ def drive(
         "shots": str(shots),
         "machineSettings": str(machine_settings),
         "badCommand": str(workspace / "no-such-panic-lens"),
-        "serverCommand": server_argv(),
+        "expectMissing": expect_missing,
+        "shim": str(shim),
+        "shimDisabled": str(shim.with_suffix(".off")),
         "out": str(out),
     }
     env = {**os.environ, "PANIC_LENS_E2E": json.dumps(config)}
@@ -207,8 +230,7 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     code_server.install(build_vsix())
     url = code_server.start(burn_app)
     try:
-        machine = code_server.home / "data" / "Machine" / "settings.json"
-        res = drive(url, burn_app, len(expected), machine, shots / "result.json", shots)
+        res = drive(url, burn_app, len(expected), code_server, shots / "result.json", shots)
     except AssertionError as exc:
         raise AssertionError(f"{exc}\ncode-server log:\n{code_server.log_tail()}") from None
 
@@ -237,6 +259,11 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     assert "no-such-panic-lens" in res["bad_command_toast"], res["bad_command_toast"]
     assert "panicLens.server.command" in res["bad_command_toast"]
     assert res["bad_command_status"].endswith("panic-lens: failed")
-    # a good argv again, then Restart Server: back to the same findings; Show Output has the log
+    # no setting and nothing to run: the notification says what to install
+    if "missing_toast" in res:
+        assert "pipx install panic-lens" in res["missing_toast"], res["missing_toast"]
+        assert res["missing_status"].endswith("panic-lens: no server")
+    # `panic-lens` on PATH, Restart Server: the same findings again; Show Output has the log
     assert res["restarted_status"].endswith(f"panic-lens: {len(expected) - 1}")
-    assert "Starting" in res["output_line"] and "panic_lens" in res["output_line"]
+    shim = json.dumps([str(code_server.bin / "panic-lens"), "serve"], separators=(",", ":"))
+    assert f"Starting {shim} (found on PATH)" in res["output_text"], res["output_text"]

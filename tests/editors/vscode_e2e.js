@@ -185,16 +185,25 @@ async function brokenServerCommand(page) {
   await shot(page, 'vscode-bad-command');
 }
 
-async function recover(page) {
-  fs.writeFileSync(cfg.machineSettings, JSON.stringify({ 'panicLens.server.command': cfg.serverCommand }));
-  const running = new RegExp(`panic-lens: ${cfg.findings - 1}$`);  // the fix is still in the buffer
-  result.recovered_status = await waitForStatus(page, running, 60000);
+async function discover(page) {
+  // no setting: with nothing on PATH the extension says what to install ...
+  fs.writeFileSync(cfg.machineSettings, '{}');
+  if (cfg.expectMissing) {
+    const toast = page.locator('.notification-toast', { hasText: 'no server found' }).first();
+    await toast.waitFor({ timeout: 60000 });
+    result.missing_toast = await toast.innerText();
+    result.missing_status = await waitForStatus(page, /panic-lens: no server$/, 30000);
+    await shot(page, 'vscode-missing');
+  }
+  // ... and once `panic-lens` is on PATH, Restart Server finds it
+  fs.renameSync(cfg.shimDisabled, cfg.shim);
   await runCommand(page, 'panic-lens: Restart Server');
-  result.restarted_status = await waitForStatus(page, running, 60000);
+  result.restarted_status = await waitForStatus(page, new RegExp(`panic-lens: ${cfg.findings - 1}$`), 60000);
   await runCommand(page, 'panic-lens: Show Output');
-  const line = page.locator('.part.panel .view-line', { hasText: 'Starting' }).first();
-  await line.waitFor({ timeout: 15000 });
-  result.output_line = await line.innerText();
+  await page.locator('.part.panel .view-line', { hasText: 'PATH' }).first().waitFor({ timeout: 15000 });
+  // the output view wraps long lines: join the view lines back, with plain spaces
+  const text = await page.locator('.part.panel .view-lines').first().innerText();
+  result.output_text = text.replace(/\u00a0/g, ' ').replace(/\n/g, '');
   await shot(page, 'vscode-output');
 }
 
@@ -220,8 +229,8 @@ async function drive(page) {
   mark('scan');
   await brokenServerCommand(page);
   mark('bad_command');
-  await recover(page);
-  mark('recovered');
+  await discover(page);
+  mark('discovered');
 }
 
 (async () => {

@@ -31,7 +31,7 @@ export class PanicLens implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('panicLens');
     const setting = config.get<string[]>('server.command') ?? [];
     this.output.debug(`panicLens.server.command: ${JSON.stringify(config.inspect('server.command'))}`);
-    this.command = resolveServerCommand(setting, folder);
+    this.command = await resolveServerCommand(setting, folder);
     if (!this.command) {
       this.status.set('missing', INSTALL_HINT);
       this.output.info(`No panic-lens server found. ${INSTALL_HINT}`);
@@ -81,11 +81,9 @@ export class PanicLens implements vscode.Disposable {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    if (client) {
-      // a client that never reached Running cannot be stopped, only disposed
-      await (client.isRunning() ? client.stop() : client.dispose()).catch((err: unknown) => {
-        this.output.info(`Stopping the server: ${String(err)}`);
-      });
+    // a client whose start failed has nothing to stop
+    if (client?.needsStop()) {
+      await client.stop().catch((err: unknown) => this.output.warn(`Stopping the server: ${String(err)}`));
     }
   }
 

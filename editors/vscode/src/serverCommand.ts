@@ -1,6 +1,6 @@
 // Finds the server's argv: the panicLens.server.command setting, else `panic-lens` on PATH,
 // else `python3 -m panic_lens` when that module imports.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
@@ -48,16 +48,17 @@ export function which(name: string, envPath: string = process.env.PATH ?? ''): s
   return undefined;
 }
 
-function pythonHasPanicLens(python: string): boolean {
+function pythonHasPanicLens(python: string): Promise<boolean> {
   // a failed import means `python3 -m panic_lens` would exit at once: treat it as absent
-  const probe = spawnSync(python, ['-c', 'import panic_lens'], { timeout: 15000, stdio: 'ignore' });
-  return probe.status === 0;
+  return new Promise((resolve) => {
+    execFile(python, ['-c', 'import panic_lens'], { timeout: 15000 }, (err) => resolve(!err));
+  });
 }
 
-export function resolveServerCommand(
+export async function resolveServerCommand(
   setting: readonly string[],
   workspaceFolder: string | undefined,
-): ServerCommand | undefined {
+): Promise<ServerCommand | undefined> {
   const configured = setting.filter((arg) => arg.trim() !== '');
   if (configured.length > 0) {
     return { argv: expandArgv(configured, workspaceFolder), origin: 'setting' };
@@ -67,7 +68,7 @@ export function resolveServerCommand(
     return { argv: [onPath, 'serve'], origin: 'path' };
   }
   const python = which('python3');
-  if (python && pythonHasPanicLens(python)) {
+  if (python && (await pythonHasPanicLens(python))) {
     return { argv: [python, '-m', 'panic_lens', 'serve'], origin: 'python' };
   }
   return undefined;
