@@ -322,3 +322,33 @@ async def _connect(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWrite
         return await asyncio.open_connection("127.0.0.1", port)
     except OSError:
         return None
+
+
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # capabilities given below
+async def test_show_record_without_show_document_sends_the_panic_site_link(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    caps = client_capabilities("neovim@v0.7.0")  # no window/showDocument
+    await initialize(client, make_crate(tmp_path, {}), {"scope": "openFiles"}, capabilities=caps)
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.showRecord", arguments=["22a18ddf8713058a"])
+    )
+    assert result["shown"] is False and client.shown_documents == []
+    [message] = await eventually(lambda: client.messages, lambda m: len(m) > 0)
+    assert result["link"] in message.message
+    assert result["link"].startswith("https://github.com/tracel-ai/burn/blob/")
+
+
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # progress is client-independent
+async def test_scan_stops_when_the_user_cancels(client: LanguageClient, tmp_path: Path) -> None:
+    files = {f"src/m{i}.rs": CLEAN * 50 for i in range(300)}
+    await initialize(client, make_crate(tmp_path, files))
+    token = await eventually(lambda: list(client.progress_reports), lambda t: len(t) > 0)
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token[0]))
+    reports = await eventually(
+        lambda: client.progress_reports[token[0]],
+        lambda r: isinstance(r[-1], types.WorkDoneProgressEnd),
+    )
+    assert reports[0].cancellable
+    done = int(reports[-1].message.split()[0])
+    assert done < 300 and reports[-1].message.endswith(f"(stopped after {done} of 300)")

@@ -35,21 +35,23 @@ async def scan_workspace(ls: PanicLensServer) -> tuple[int, int]:
     generation = ls.scan_count
     files = list(engine.iter_rust_files([str(r) for r in workspace_roots(ls) if r.is_dir()]))
     token = await _begin_progress(ls, len(files))
-    found = 0
-    for done, path in enumerate(files, 1):
-        if generation != ls.scan_count:  # a newer scan took over
+    found = done = 0
+    for path in files:
+        if generation != ls.scan_count or _cancelled(ls, token):  # superseded, or the user
             break
         found += _scan_one(ls, path)
+        done += 1
         if token is not None and done % REPORT_EVERY == 0:
             _report(ls, token, done, len(files))
         await asyncio.sleep(0)
+    stopped = "" if done == len(files) else f" (stopped after {done} of {len(files)})"
+    message = f"{done} files, {found} findings{stopped}"
     if token is not None:
-        message = f"{len(files)} files, {found} findings"
         ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
     if ls.pull and ls.client_supports("workspace.diagnostics.refresh_support"):
         ls.workspace_diagnostic_refresh(None)
-    logger.info("workspace scan: %d files, %d findings", len(files), found)
-    return len(files), found
+    logger.info("workspace scan: %s", message)
+    return done, found
 
 
 def _scan_one(ls: PanicLensServer, path: Path) -> int:
@@ -73,10 +75,18 @@ async def _begin_progress(ls: PanicLensServer, total: int) -> str | None:
         logger.info("client refused a progress token: %s", exc)
         return None
     begin = types.WorkDoneProgressBegin(
-        title="panic-lens: scanning workspace", message=f"0/{total} files", percentage=0
+        title="panic-lens: scanning workspace",
+        message=f"0/{total} files",
+        percentage=0,
+        cancellable=True,
     )
     ls.work_done_progress.begin(token, begin)
     return token
+
+
+def _cancelled(ls: PanicLensServer, token: str | None) -> bool:
+    future = ls.work_done_progress.tokens.get(token) if token is not None else None
+    return bool(future is not None and future.cancelled())
 
 
 def _report(ls: PanicLensServer, token: str, done: int, total: int) -> None:
