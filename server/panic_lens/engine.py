@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
 
 SKIP_DIRS = frozenset({"target", "node_modules"})
+MAX_FILE_BYTES = 10 * 2**20
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,12 @@ def analyze(
     src = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
     if is_binary(src):
         return Analysis(notes=(f"{path or '<text>'}: skipped, not a UTF-8 text file",))
+    if len(src) > MAX_FILE_BYTES:  # generated code; parsing it would stall an editor
+        size = len(src) / 2**20
+        limit = MAX_FILE_BYTES // 2**20
+        return Analysis(
+            notes=(f"{path or '<text>'}: skipped, {size:.0f} MB over the {limit} MB limit",)
+        )
     name = os.fspath(path) if path is not None else None
     try:
         facts = build_facts(src, name, settings=settings, tree=tree)

@@ -110,6 +110,13 @@ def test_suppression_text_in_a_string_is_not_a_comment(rules: list[ModuleType]) 
     assert [f.rule for f in engine.analyze(src).findings] == [RULE]
 
 
+def test_oversized_text_is_skipped_with_a_note(rules: list[ModuleType]) -> None:
+    rules.append(flag_calls_named("boom"))
+    src = "fn f() { boom(); }\n" + "// padding\n" * (engine.MAX_FILE_BYTES // 10)
+    result = engine.analyze(src, "huge.rs")
+    assert result.findings == () and "MB limit" in result.notes[0]
+
+
 def test_binary_text_is_skipped_with_a_note(rules: list[ModuleType]) -> None:
     result = engine.analyze(b"\x00\x01ELF", "blob.rs")
     assert result.findings == () and "skipped" in result.notes[0]
