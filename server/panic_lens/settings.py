@@ -35,7 +35,7 @@ class Settings:
     ctc_capacity: int = DEFAULT_CTC_CAPACITY
     log_level: str = "info"
 
-    def severity_for(self, rule: str) -> Severity | None | bool:
+    def severity_for(self, rule: str) -> Severity | bool | None:
         """The configured override for `rule`: a Severity, None (off), or False (no override)."""
         for rid, sev in self.severity:
             if rid == rule:
@@ -63,7 +63,9 @@ def parse_settings(raw: Mapping[str, Any] | None, base: Settings | None = None) 
     if not raw:
         return SettingsResult(settings)
     if not isinstance(raw, Mapping):
-        return SettingsResult(settings, (f"settings: expected an object, got {type(raw).__name__}",))
+        return SettingsResult(
+            settings, (f"settings: expected an object, got {type(raw).__name__}",)
+        )
     errors: list[str] = []
     for key, reader in _READERS.items():
         if key in raw and raw[key] is not None:

@@ -7,10 +7,10 @@ conversion to what a client or a terminal wants lives in `panic_lens.positions` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """Diagnostic severities, named as LSP and the JSON report name them."""
 
     ERROR = "error"

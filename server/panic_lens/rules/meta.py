@@ -39,16 +39,24 @@ CTC = RuleInfo(
         "the targets tensor: a width of 4096 or more panics on cuda, rocm, wgpu, vulkan, metal, "
         "webgpu and cpu."
     ),
-    apis=("ctc_loss", "ctc_loss_backward", "CTCLoss", "CTCLossConfig", "ctc_alpha_beta",
-          "SHARED_ALPHA_CAPACITY", "max_target_len"),
+    apis=(
+        "ctc_loss",
+        "ctc_loss_backward",
+        "CTCLoss",
+        "CTCLossConfig",
+        "ctc_alpha_beta",
+        "SHARED_ALPHA_CAPACITY",
+        "max_target_len",
+    ),
     default_severity=Severity.ERROR,
 )
 ASYNC_POLICY = RuleInfo(
     id="async-policy-load-record",
     title="load_record on burn-rl's AsyncPolicy",
     summary=(
-        "Policy::load_record on burn_rl::AsyncPolicy is unimplemented!() and always panics; load "
-        "the record on the inner policy before wrapping it, or use p.update(p.state().load_record(r))."
+        "Policy::load_record on burn_rl::AsyncPolicy is unimplemented!() and always panics; "
+        "load the record on the inner policy before wrapping it, or use "
+        "p.update(p.state().load_record(r))."
     ),
     apis=("AsyncPolicy",),
     default_severity=Severity.ERROR,
@@ -70,8 +78,14 @@ INTERPOLATE = RuleInfo(
         "On cubecl backends only Nearest and NearestExact interpolation have a backward kernel; "
         "Bilinear, Bicubic and Lanczos3 (nn: Linear, Cubic, Lanczos) panic in the backward pass."
     ),
-    apis=("interpolate", "interpolate_backward", "InterpolateMode", "InterpolateOptions",
-          "Interpolate1d", "Interpolate2d"),
+    apis=(
+        "interpolate",
+        "interpolate_backward",
+        "InterpolateMode",
+        "InterpolateOptions",
+        "Interpolate1d",
+        "Interpolate2d",
+    ),
     default_severity=Severity.WARNING,
 )
 
