@@ -1,0 +1,1 @@
+"""The language server (pygls): handlers in server.py, state in session.py, converters."""

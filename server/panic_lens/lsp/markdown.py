@@ -1,4 +1,4 @@
-"""Markdown for hovers and for the record documents `panic-lens.showRecord` opens.
+"""Hovers (`lsp_hover`) and the Markdown behind them and the `panic-lens.showRecord` documents.
 
 Records are the user's data: shown as they are, with an advisory note next to any field that
 burn's source shows to be wrong.
@@ -9,12 +9,32 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from panic_lens.rules.base import Finding, HoverFact
+from lsprotocol import types
+
+from panic_lens.lsp.convert import LineIndex
+from panic_lens.rules.base import Analysis, Finding, HoverFact
 from panic_lens.rules.meta import RULES_BY_ID
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
     from panic_lens.catalog.model import Advisory, Record
+
+
+def lsp_hover(
+    analysis: Analysis, index: LineIndex, position: types.Position, catalog: Catalog | None
+) -> types.Hover | None:
+    """The hover for the innermost covered call under `position` (flagged calls first)."""
+    point = index.point(position)
+    facts = [h for h in analysis.hovers if h.span.contains(point.row, point.col)]
+    if not facts:
+        return None
+    fact = min(facts, key=lambda h: (not h.flagged, h.span.end_byte - h.span.start_byte))
+    start = fact.span.start
+    flagged = (f for f in analysis.findings if f.rule == fact.rule)
+    finding = next((f for f in flagged if f.span.contains(start.row, start.col)), None)
+    value = hover_markdown(fact, finding, catalog)
+    content = types.MarkupContent(kind=types.MarkupKind.Markdown, value=value)
+    return types.Hover(contents=content, range=index.range(fact.span))
 
 
 def hover_markdown(fact: HoverFact, finding: Finding | None, catalog: Catalog | None) -> str:

@@ -18,7 +18,7 @@ from pygls.uris import to_fs_path
 
 from panic_lens.lsp import actions, commands, config, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
-from panic_lens.lsp.markdown import hover_markdown
+from panic_lens.lsp.markdown import lsp_hover
 from panic_lens.lsp.session import DIAGNOSTIC_IDENTIFIER, PanicLensServer
 
 logger = logging.getLogger(__name__)
@@ -116,23 +116,7 @@ def hover(ls: PanicLensServer, params: types.HoverParams) -> types.Hover | None:
     result = ls.known(params.text_document.uri)
     if result is None:
         return None
-    point = result.index.point(params.position)
-    facts = [h for h in result.analysis.hovers if h.span.contains(point.row, point.col)]
-    if not facts:
-        return None
-    fact = min(facts, key=lambda h: (not h.flagged, h.span.end_byte - h.span.start_byte))
-    finding = next(
-        (
-            f
-            for f in result.analysis.findings
-            if f.rule == fact.rule and f.span.contains(fact.span.start.row, fact.span.start.col)
-        ),
-        None,
-    )
-    content = types.MarkupContent(
-        kind=types.MarkupKind.Markdown, value=hover_markdown(fact, finding, ls.catalog)
-    )
-    return types.Hover(contents=content, range=result.index.range(fact.span))
+    return lsp_hover(result.analysis, result.index, params.position, ls.catalog)
 
 
 def code_action(
