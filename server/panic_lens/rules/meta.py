@@ -20,6 +20,9 @@ class RuleInfo:
     summary: str
     apis: tuple[str, ...]
     default_severity: Severity
+    # Call names without one of which the rule cannot fire in a file (a sound byte prefilter);
+    # aliases of them declared elsewhere in the crate must be added by the prefilter itself.
+    triggers: tuple[str, ...] = ()
 
     @property
     def doc_path(self) -> Path:
@@ -49,6 +52,7 @@ CTC = RuleInfo(
         "max_target_len",
     ),
     default_severity=Severity.ERROR,
+    triggers=("ctc_loss", "ctc_alpha_beta", "forward"),  # CTCLoss::forward(_with_reduction)
 )
 ASYNC_POLICY = RuleInfo(
     id="async-policy-load-record",
@@ -60,6 +64,7 @@ ASYNC_POLICY = RuleInfo(
     ),
     apis=("AsyncPolicy",),
     default_severity=Severity.ERROR,
+    triggers=("load_record",),
 )
 ROUTER = RuleInfo(
     id="router-unsupported-dtype",
@@ -70,6 +75,7 @@ ROUTER = RuleInfo(
     ),
     apis=("change_client_backend", "RouterChannel", "change_backend_float", "change_backend_int"),
     default_severity=Severity.WARNING,
+    triggers=("to_device", "change_client_backend", "RouterChannel"),
 )
 INTERPOLATE = RuleInfo(
     id="interpolate-backward-mode",
@@ -87,6 +93,7 @@ INTERPOLATE = RuleInfo(
         "Interpolate2d",
     ),
     default_severity=Severity.WARNING,
+    triggers=("interpolate", "with_mode"),
 )
 
 RULES: tuple[RuleInfo, ...] = (CTC, ASYNC_POLICY, ROUTER, INTERPOLATE)
