@@ -22,11 +22,12 @@ SUPPORTED = "float (F64, F32, Flex32, F16, BF16), signed int (I64, I32, I16, I8)
 PANIC = "`not implemented` (a bare unimplemented!() in RouterChannel::change_client_backend)"
 
 
-_WORDS = (b"to_device", b"change_client_backend", b"RouterChannel")
+# Words without which this rule finds nothing; batch.py's byte prefilter reads them too.
+PREFILTER_WORDS = (b"to_device", b"change_client_backend", b"RouterChannel")
 
 
 def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
-    if not any(word in facts.src for word in _WORDS):
+    if not any(word in facts.src for word in PREFILTER_WORDS):
         return
     for site in facts.calls():
         if site.name == "to_device" and site.kind == "method":
