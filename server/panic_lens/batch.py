@@ -12,21 +12,25 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from panic_lens.cache import AnalysisCache, CrateDigests, entry_key, records_fingerprint
+from panic_lens.cache import (
+    AnalysisCache,
+    CrateDigests,
+    digest,
+    entry_key,
+    read_digest,
+    records_fingerprint,
+)
 from panic_lens.engine import CheckResult, PathError, analyze, default_catalog, iter_rust_files
+from panic_lens.prefilter import Prefilter
 from panic_lens.rules.base import Analysis, Finding
-from panic_lens.rules.meta import RULES
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
     from panic_lens.settings import Settings
 
-# `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
-SUPPRESSION_MARKER = "panic-lens"
 # Below this much source to analyse, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024
 
@@ -40,20 +44,6 @@ class BatchStats:
     cache_hits: int
     analysed: int
     workers: int
-
-
-@lru_cache(maxsize=1)
-def prefilter_needles() -> tuple[bytes, ...]:
-    """Every rule's API names (and the suppression marker), minus names containing another:
-    `ctc_loss_backward` can only occur where `ctc_loss` does."""
-    names = {api for rule in RULES for api in rule.apis} | {SUPPRESSION_MARKER}
-    minimal = {n for n in names if not any(o != n and o in n for o in names)}
-    return tuple(sorted(n.encode() for n in minimal))
-
-
-def may_match(data: bytes) -> bool:
-    """False only when `data` mentions no rule API at all, so no rule can fire on it."""
-    return any(needle in data for needle in prefilter_needles())
 
 
 def default_jobs() -> int:
@@ -87,6 +77,8 @@ def run_check(
     errors = [PathError(str(p), "no such file or directory") for p in paths if not Path(p).exists()]
     order: list[str] = []
     candidates: list[tuple[str, bytes]] = []
+    contents: dict[str, bytes] = {}  # every file read, by absolute path: crates reuse them
+    prefilter = Prefilter(contents)
     for file in iter_rust_files([p for p in paths if Path(p).exists()]):
         try:
             data = file.read_bytes()
@@ -94,10 +86,13 @@ def run_check(
             errors.append(PathError(str(file), exc.strerror or str(exc)))
             continue
         order.append(str(file))
-        if may_match(data):
-            candidates.append((str(file), data))
+        contents[os.path.abspath(file)] = data
+    for path in order:
+        data = contents[os.path.abspath(path)]
+        if prefilter.keeps(path, data):
+            candidates.append((path, data))
     catalog = catalog if catalog is not None else default_catalog()
-    done, keys = _from_cache(candidates, settings, catalog, cache)
+    done, keys = _from_cache(candidates, settings, catalog, cache, contents)
     misses = [item for item in candidates if item[0] not in done]
     workers = _workers(misses, jobs)
     for (path, _), analysis in zip(
@@ -120,11 +115,14 @@ def _from_cache(
     settings: Settings | None,
     catalog: Catalog | None,
     cache: AnalysisCache | None,
+    contents: dict[str, bytes],
 ) -> tuple[dict[str, Analysis], dict[str, str]]:
     """Cached analyses by path, and the key of every candidate (for writing misses back)."""
     if cache is None:
         return {}, {}
-    crates = CrateDigests()
+    crates = CrateDigests(
+        lambda p: digest(contents[str(p)]) if str(p) in contents else read_digest(p)
+    )
     records = records_fingerprint(catalog)
     keys = {
         path: entry_key(data, path, settings=settings, crate=crates.for_path(path), records=records)

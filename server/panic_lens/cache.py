@@ -96,12 +96,18 @@ class CrateDigests:
 
     def __init__(self, file_digest: Callable[[Path], str | None] | None = None) -> None:
         self._memo: dict[Path, str] = {}
-        self._file_digest = file_digest or _read_digest
+        self._manifests: dict[str, Path | None] = {}  # folder -> its crate's Cargo.toml
+        self._file_digest = file_digest or read_digest
 
     def for_path(self, path: str | os.PathLike[str] | None) -> str:
         from panic_lens.rust.crate import find_manifest
 
-        manifest = find_manifest(path) if path is not None else None
+        if path is None:
+            return "no-crate"
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in self._manifests:
+            self._manifests[folder] = find_manifest(path)
+        manifest = self._manifests[folder]
         if manifest is None:
             return "no-crate"
         if manifest not in self._memo:
@@ -114,7 +120,7 @@ class CrateDigests:
             for name in ("Cargo.toml", "Cargo.lock"):
                 candidate = folder / name
                 if candidate.is_file():
-                    parts.append(f"{candidate}={_read_digest(candidate)}")
+                    parts.append(f"{candidate}={read_digest(candidate)}")
         src = manifest.parent / "src"
         for dirpath, dirnames, filenames in os.walk(src):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -124,7 +130,7 @@ class CrateDigests:
         return digest("\n".join(parts).encode())
 
 
-def _read_digest(path: Path) -> str | None:
+def read_digest(path: Path) -> str | None:
     try:
         return digest(path.read_bytes())
     except OSError:

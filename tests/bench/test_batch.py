@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from bench import corpus
-from panic_lens import batch, engine
+from panic_lens import batch, engine, prefilter
 from panic_lens.cache import AnalysisCache
+from panic_lens.rules import rule_modules
 from panic_lens.rules.meta import RULES
 from panic_lens.settings import Settings
 
@@ -83,14 +84,41 @@ def test_prefilter_skips_files_but_keeps_every_file_with_findings(generated: Pat
     _, stats = batch.run_check([generated])
     assert 0 < stats.candidates < stats.files
     flagged = {f.path for f in engine.check_paths([generated, *GOLDEN]).findings}
-    assert all(batch.may_match(Path(str(p)).read_bytes()) for p in flagged)
+    filt = prefilter.Prefilter({})
+    assert all(filt.keeps(str(p), Path(str(p)).read_bytes()) for p in flagged)
 
 
 def test_needles_come_from_the_rules_api_names() -> None:
     for rule in RULES:
         for api in rule.apis:
-            assert batch.may_match(f"x {api} y".encode()), api
-    assert not batch.may_match(b'fn main() { println!("hello"); }')
+            assert prefilter.may_match(f"x {api} y".encode()), api
+    assert not prefilter.may_match(b'fn main() { println!("hello"); }')
+
+
+def test_needles_include_the_words_rule_modules_declare() -> None:
+    declared = [w for m in rule_modules() for w in getattr(m, "PREFILTER_WORDS", ())]
+    assert declared, "a rule module declares its own words"
+    assert all(prefilter.may_match(b"x " + w + b" y") for w in declared)
+
+
+def test_names_a_crate_gives_an_api_keep_its_files(make_crate: Callable[..., Path]) -> None:
+    crate = make_crate(
+        "app",
+        {
+            "src/lib.rs": "pub mod prelude;\npub mod agent;\n",
+            "src/prelude.rs": "pub use burn::rl::{AsyncPolicy as Served, Policy};\n"
+            "pub type Pool<P> = Served<P>;\nfn cast(n: u32) -> usize { n as usize }\n",
+            "src/agent.rs": "use crate::prelude::{Pool, Policy};\n"
+            "pub fn f<P: Policy>(p: Pool<P>, r: P::Record) -> Pool<P> { p.load_record(r) }\n",
+            "src/plain.rs": "pub fn g(n: usize) -> usize { n + 1 }\n",
+        },
+    )
+    texts = [p.read_bytes() for p in sorted((crate / "src").glob("*.rs"))]
+    assert prefilter.crate_aliases(texts) == (b"Pool", b"Served")
+    filt = prefilter.Prefilter({})
+    assert filt.keeps(str(crate / "src/agent.rs"), (crate / "src/agent.rs").read_bytes())
+    assert not filt.keeps(str(crate / "src/plain.rs"), (crate / "src/plain.rs").read_bytes())
+    assert batch.check_paths([crate]) == engine.check_paths([crate])
 
 
 def test_a_lone_suppression_comment_still_gets_its_hint(make_crate: Callable[..., Path]) -> None:

@@ -1,0 +1,104 @@
+"""Byte-level prefilter for batch checks: the files in which no rule can find anything.
+
+A file is analysed when it mentions a needle: a rule's API name (`RuleInfo.apis`), a word a rule
+module declares in `PREFILTER_WORDS`, or the suppression marker; or a name its crate gives one
+of those (`pub use burn::rl::AsyncPolicy as Served;`, `type Agent<P> = AsyncPolicy<P>;`), since
+rules resolve names through the crate's own modules.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+
+from panic_lens.rules import rule_modules
+from panic_lens.rules.meta import RULES
+
+# `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
+SUPPRESSION_MARKER = b"panic-lens"
+_ALIAS = re.compile(rb"\b(?:as|type)\s+([A-Za-z_][A-Za-z0-9_]*)")
+# Casts (`n as usize`) on a line that mentions an API are not new names for it.
+_PRIMITIVES = frozenset(
+    b"usize isize u8 u16 u32 u64 u128 i8 i16 i32 i64 i128 f32 f64 bool char str".split()
+)
+
+
+@lru_cache(maxsize=1)
+def base_needles() -> tuple[bytes, ...]:
+    """The needles every file is tested against, minus words containing another."""
+    words = {api.encode() for rule in RULES for api in rule.apis} | {SUPPRESSION_MARKER}
+    for module in rule_modules():
+        words |= set(getattr(module, "PREFILTER_WORDS", ()))
+    return tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
+
+
+def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
+    return any(needle in data for needle in needles)
+
+
+def may_match(data: bytes) -> bool:
+    """False only when `data` mentions none of the base needles."""
+    return mentions(data, base_needles())
+
+
+def crate_aliases(texts: Iterable[bytes]) -> tuple[bytes, ...]:
+    """Names the crate's sources give the needles (and names of those names), to a fixpoint."""
+    sources = list(texts)
+    words, found = set(base_needles()), set()
+    grew = True
+    while grew:
+        grew = False
+        for text in sources:
+            if not mentions(text, words):
+                continue
+            for line in text.splitlines():
+                if (b"as " in line or b"type " in line) and mentions(line, words):
+                    new = {m.group(1) for m in _ALIAS.finditer(line)} - words - _PRIMITIVES
+                    words |= new
+                    found |= new
+                    grew = grew or bool(new)
+    return tuple(sorted(found))
+
+
+class Prefilter:
+    """One run's prefilter; `contents` are the bytes already read, by absolute path."""
+
+    def __init__(self, contents: Mapping[str, bytes]) -> None:
+        self._contents = contents
+        self._manifests: dict[str, Path | None] = {}
+        self._aliases: dict[Path, tuple[bytes, ...]] = {}
+
+    def keeps(self, path: str, data: bytes) -> bool:
+        if may_match(data):
+            return True
+        aliases = self._crate_aliases(path)
+        return bool(aliases) and mentions(data, aliases)
+
+    def _crate_aliases(self, path: str) -> tuple[bytes, ...]:
+        from panic_lens.rust.crate import find_manifest
+
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in self._manifests:
+            self._manifests[folder] = find_manifest(path)
+        manifest = self._manifests[folder]
+        if manifest is None:
+            return ()
+        if manifest not in self._aliases:
+            self._aliases[manifest] = crate_aliases(self._sources(manifest.parent / "src"))
+        return self._aliases[manifest]
+
+    def _sources(self, src: Path) -> Iterable[bytes]:
+        for dirpath, dirnames, filenames in os.walk(src):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(f for f in filenames if f.endswith(".rs")):
+                path = os.path.join(dirpath, name)
+                data = self._contents.get(path)
+                if data is None:
+                    try:
+                        data = Path(path).read_bytes()
+                    except OSError:
+                        continue
+                yield data
