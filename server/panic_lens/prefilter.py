@@ -1,9 +1,10 @@
 """Byte-level prefilter for batch checks: the files in which no rule can find anything.
 
-A file is analysed when it mentions a needle: a rule's API name (`RuleInfo.apis`), a word a rule
-module declares in `PREFILTER_WORDS`, or the suppression marker; or a name its crate gives one
-of those (`pub use burn::rl::AsyncPolicy as Served;`, `type Agent<P> = AsyncPolicy<P>;`), since
-rules resolve names through the crate's own modules.
+A file is analysed when it mentions a needle: a call name without which a rule cannot fire
+(`RuleInfo.triggers`, plus any `PREFILTER_WORDS` a rule module declares) or the suppression
+marker; or a name its crate gives one of those (`pub use burn::tensor::module::ctc_loss as
+ctc;`), since rules resolve names through the crate's own modules. A rule that declares no
+triggers turns the prefilter off: then nothing can be skipped soundly.
 """
 
 from __future__ import annotations
@@ -27,9 +28,12 @@ _PRIMITIVES = frozenset(
 
 
 @lru_cache(maxsize=1)
-def base_needles() -> tuple[bytes, ...]:
-    """The needles every file is tested against, minus words containing another."""
-    words = {api.encode() for rule in RULES for api in rule.apis} | {SUPPRESSION_MARKER}
+def base_needles() -> tuple[bytes, ...] | None:
+    """The needles every file is tested against, minus words containing another; None when
+    some rule declares no triggers (every file must be analysed)."""
+    if not all(rule.triggers for rule in RULES):
+        return None
+    words = {t.encode() for rule in RULES for t in rule.triggers} | {SUPPRESSION_MARKER}
     for module in rule_modules():
         words |= set(getattr(module, "PREFILTER_WORDS", ()))
     return tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
@@ -41,13 +45,14 @@ def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
 
 def may_match(data: bytes) -> bool:
     """False only when `data` mentions none of the base needles."""
-    return mentions(data, base_needles())
+    needles = base_needles()
+    return needles is None or mentions(data, needles)
 
 
 def crate_aliases(texts: Iterable[bytes]) -> tuple[bytes, ...]:
     """Names the crate's sources give the needles (and names of those names), to a fixpoint."""
     sources = list(texts)
-    words, found = set(base_needles()), set()
+    words, found = set(base_needles() or ()), set()
     grew = True
     while grew:
         grew = False

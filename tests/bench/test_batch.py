@@ -88,10 +88,11 @@ def test_prefilter_skips_files_but_keeps_every_file_with_findings(generated: Pat
     assert all(filt.keeps(str(p), Path(str(p)).read_bytes()) for p in flagged)
 
 
-def test_needles_come_from_the_rules_api_names() -> None:
+def test_needles_come_from_the_rules_triggers() -> None:
     for rule in RULES:
-        for api in rule.apis:
-            assert prefilter.may_match(f"x {api} y".encode()), api
+        assert rule.triggers, rule.id
+        for word in rule.triggers:
+            assert prefilter.may_match(f"x {word} y".encode()), word
     assert not prefilter.may_match(b'fn main() { println!("hello"); }')
 
 
@@ -106,15 +107,15 @@ def test_names_a_crate_gives_an_api_keep_its_files(make_crate: Callable[..., Pat
         "app",
         {
             "src/lib.rs": "pub mod prelude;\npub mod agent;\n",
-            "src/prelude.rs": "pub use burn::rl::{AsyncPolicy as Served, Policy};\n"
-            "pub type Pool<P> = Served<P>;\nfn cast(n: u32) -> usize { n as usize }\n",
-            "src/agent.rs": "use crate::prelude::{Pool, Policy};\n"
-            "pub fn f<P: Policy>(p: Pool<P>, r: P::Record) -> Pool<P> { p.load_record(r) }\n",
+            "src/prelude.rs": "pub use burn::tensor::module::{ctc_loss as ctc, conv1d};\n"
+            "fn cast(n: u32) -> usize { n as usize }\n",
+            "src/agent.rs": "use crate::prelude::ctc as loss;\n"
+            "pub fn f(a: T, b: T, c: T, d: T) -> T { loss(a, b, c, d, 0) }\n",
             "src/plain.rs": "pub fn g(n: usize) -> usize { n + 1 }\n",
         },
     )
     texts = [p.read_bytes() for p in sorted((crate / "src").glob("*.rs"))]
-    assert prefilter.crate_aliases(texts) == (b"Pool", b"Served")
+    assert prefilter.crate_aliases(texts) == (b"ctc", b"loss")
     filt = prefilter.Prefilter({})
     assert filt.keeps(str(crate / "src/agent.rs"), (crate / "src/agent.rs").read_bytes())
     assert not filt.keeps(str(crate / "src/plain.rs"), (crate / "src/plain.rs").read_bytes())
