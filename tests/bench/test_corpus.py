@@ -60,10 +60,7 @@ def test_big_file_reaches_the_requested_length() -> None:
     [
         shapes.ctc_shape,
         shapes.async_policy_shape,
-        pytest.param(
-            shapes.router_shape,
-            marks=pytest.mark.xfail(reason="router rule may not have landed", strict=False),
-        ),
+        shapes.router_shape,
         shapes.interpolate_shape,
     ],
     ids=lambda s: s.__name__,
