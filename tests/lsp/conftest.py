@@ -33,6 +33,15 @@ def make_client() -> LanguageClient:
         ),
     )
 
+    client.published = []  # type: ignore[attr-defined]
+    client.protocol.fm.features.pop(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def publish(params: types.PublishDiagnosticsParams) -> None:
+        """pytest-lsp keeps the last list per file; this also keeps every notification."""
+        client.diagnostics[params.uri] = params.diagnostics
+        client.published.append(params)  # type: ignore[attr-defined]
+
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams) -> None:
         client.registrations.extend(params.registrations)  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from lsp_helpers import (
+    change_doc,
     diagnostics,
     eventually,
     initialize,
@@ -91,3 +92,18 @@ async def test_cargo_metadata_change_reanalyses_open_files(
     )
     assert diag.code == ASYNC
     assert uri_of(manifest) not in client.diagnostics  # the manifest is not analysed as Rust
+
+
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # pushes
+async def test_a_burst_of_keystrokes_is_analysed_once(client: LanguageClient, crate: Path) -> None:
+    await initialize(client, crate, {"scope": "openFiles"})
+    uri = open_doc(client, crate / "src/rl.rs")
+    await diagnostics(client, uri, has(ASYNC))
+    before = len(client.published)  # type: ignore[attr-defined]
+    for version, char in enumerate("typed", start=2):  # back to back, as fast typing sends them
+        end = types.Position(0, version)  # after "//!" and what was typed so far
+        change_doc(client, uri, version, types.Range(end, end), char)
+    published = client.published  # type: ignore[attr-defined]
+    await eventually(lambda: published[-1], lambda p: p.version == 6)
+    later = published[before:]
+    assert [p.version for p in later] == [6] and [d.code for d in later[0].diagnostics] == [ASYNC]

@@ -49,7 +49,7 @@ def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> No
 
 def did_change(ls: PanicLensServer, params: types.DidChangeTextDocumentParams) -> None:
     if ls.is_source(params.text_document.uri):
-        ls.publish(ls.analyze_open(params.text_document.uri))
+        ls.changed(params.text_document.uri)
 
 
 def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -64,8 +64,7 @@ def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> No
 def did_close(ls: PanicLensServer, params: types.DidCloseTextDocumentParams) -> None:
     """Empty diagnostics; with workspace scope the saved file's findings come back from disk."""
     uri = params.text_document.uri
-    ls.open.pop(uri, None)
-    ls.trees.pop(uri, None)
+    ls.forget(uri)
     ls.publish_empty(uri)
     path = to_fs_path(uri)
     if ls.settings.scope != "workspace" or not path:
@@ -78,7 +77,7 @@ def diagnostic(
     ls: PanicLensServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
     uri = params.text_document.uri
-    result = ls.open.get(uri) or ls.known(uri)
+    result = ls.known(uri)
     if result is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
     if params.previous_result_id == result.result_id:
@@ -91,6 +90,8 @@ def diagnostic(
 def workspace_diagnostic(
     ls: PanicLensServer, params: types.WorkspaceDiagnosticParams
 ) -> types.WorkspaceDiagnosticReport:
+    for uri in list(ls.dirty):  # edited since the last analysis
+        ls.known(uri)
     previous = {p.uri: p.value for p in params.previous_result_ids}
     items: list[Any] = []
     for uri, result in {**ls.disk, **ls.open}.items():
@@ -130,7 +131,8 @@ def code_action(
 
 def code_action_resolve(ls: PanicLensServer, action: types.CodeAction) -> types.CodeAction:
     data = action.data if isinstance(action.data, dict) else {}
-    result = ls.result(str(data.get("uri")))
+    uri = str(data.get("uri"))
+    result = ls.known(uri) if ls.result(uri) is not None else None
     if result is not None and action.edit is None:
         action.edit = actions.action_edit(result, data)
     return action

@@ -6,6 +6,7 @@ up as a FileResult that diagnostics, hover and code actions read.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 DIAGNOSTIC_IDENTIFIER = "panic-lens"
+DEBOUNCE_S = 0.15  # analyse after a pause in typing, not on every keystroke
 KEPT_TREES = 8  # documents whose last tree is kept for incremental re-parses
 
 
@@ -71,6 +73,8 @@ class PanicLensServer(LanguageServer):
         self.reported_record_errors: frozenset[str] = frozenset()
         self.watchers_registered = False
         self.noted: set[str] = set()
+        self.dirty: set[str] = set()  # open documents changed since their last analysis
+        self.timers: dict[str, asyncio.TimerHandle] = {}
 
     # ---- client facts -------------------------------------------------------------------
     @property
@@ -126,6 +130,7 @@ class PanicLensServer(LanguageServer):
         tree = self._tree_for(uri, doc.source.encode("utf-8", "surrogatepass"))
         result = self.analyze(uri, doc.source, doc.version, tree)
         self.open[uri] = result
+        self.dirty.discard(uri)
         return result
 
     def _tree_for(self, uri: str, src: bytes) -> Tree:
@@ -157,9 +162,34 @@ class PanicLensServer(LanguageServer):
     def result(self, uri: str) -> FileResult | None:
         return self.open.get(uri) or self.disk.get(uri)
 
+    def changed(self, uri: str) -> None:
+        """A keystroke: analyse once typing pauses (pull clients: when they next ask)."""
+        self.dirty.add(uri)
+        if (pending := self.timers.pop(uri, None)) is not None:
+            pending.cancel()
+        if not self.pull:
+            loop = asyncio.get_running_loop()
+            self.timers[uri] = loop.call_later(DEBOUNCE_S, self._flush, uri)
+
+    def _flush(self, uri: str) -> None:
+        self.timers.pop(uri, None)
+        try:
+            if uri in self.dirty and uri in self.open:
+                self.publish(self.analyze_open(uri))
+        except Exception:  # a timer callback: nobody else would see the error
+            logger.exception("analysis of %s failed", uri)
+
+    def forget(self, uri: str) -> None:
+        """A closed document: drop its state and any pending analysis."""
+        self.open.pop(uri, None)
+        self.trees.pop(uri, None)
+        self.dirty.discard(uri)
+        if (pending := self.timers.pop(uri, None)) is not None:
+            pending.cancel()
+
     def known(self, uri: str) -> FileResult | None:
         """The latest result for `uri`, analysing it now if needed; None when unreadable."""
-        if (found := self.result(uri)) is not None:
+        if (found := self.result(uri)) is not None and uri not in self.dirty:
             return found
         try:
             return self.analyze_open(uri)
