@@ -352,3 +352,24 @@ async def test_scan_stops_when_the_user_cancels(client: LanguageClient, tmp_path
     assert reports[0].cancellable
     done = int(reports[-1].message.split()[0])
     assert done < 300 and reports[-1].message.endswith(f"(stopped after {done} of 300)")
+
+
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # pushes scan results
+async def test_workspace_folders_added_and_removed(client: LanguageClient, crate: Path) -> None:
+    empty = make_crate(crate.parent / "empty", {"src/main.rs": CLEAN})
+    await initialize(client, empty)
+    speech = uri_of(crate / "src/speech.rs")
+    added = types.WorkspaceFolder(uri=uri_of(crate), name="crate")
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(added=[added], removed=[])
+        )
+    )
+    found = await eventually(lambda: client.diagnostics.get(speech), lambda d: bool(d))
+    assert [d.code for d in found] == ["ctc-target-capacity"]
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(added=[], removed=[added])
+        )
+    )
+    await eventually(lambda: client.diagnostics.get(speech), lambda d: d is not None and not d)

@@ -110,6 +110,16 @@ def _log_failure(task: asyncio.Future[tuple[int, int]]) -> None:
         logger.error("workspace scan failed", exc_info=exc)
 
 
+def folders_changed(ls: PanicLensServer, removed: list[str]) -> None:
+    roots = [p for uri in removed if (p := to_fs_path(uri))]
+    for uri, result in list(ls.disk.items()):
+        if result.path and any(Path(result.path).is_relative_to(r) for r in roots):
+            del ls.disk[uri]
+            if uri not in ls.open:
+                ls.publish_empty(uri)
+    start_scan(ls)
+
+
 def on_watched_files(ls: PanicLensServer, changes: list[types.FileEvent]) -> None:
     """React to file events: a record or crate file reanalyses everything; `.rs` just itself."""
     paths = [(Path(p), c.type) for c in changes if (p := to_fs_path(c.uri))]

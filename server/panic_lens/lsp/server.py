@@ -146,6 +146,13 @@ async def did_change_configuration(
         await scan.settings_changed(ls, old)
 
 
+def did_change_workspace_folders(
+    ls: PanicLensServer, params: types.DidChangeWorkspaceFoldersParams
+) -> None:
+    """pygls has updated the folder list: forget removed folders' files, scan the new set."""
+    scan.folders_changed(ls, [f.uri for f in params.event.removed])
+
+
 def did_change_watched_files(
     ls: PanicLensServer, params: types.DidChangeWatchedFilesParams
 ) -> None:
@@ -196,6 +203,7 @@ _FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
     (types.CODE_ACTION_RESOLVE, code_action_resolve, None),
     (types.WORKSPACE_DID_CHANGE_CONFIGURATION, did_change_configuration, None),
     (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, did_change_watched_files, None),
+    (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, did_change_workspace_folders, None),
 ]
 _COMMANDS = {
     commands.EXPLAIN: commands.explain_panic,
