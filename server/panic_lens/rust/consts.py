@@ -179,15 +179,33 @@ def _consts_named(root: Node, name: str, ctx: _Ctx, depth: int) -> list[IntFact]
 
 def _const_items(root: Node, src: bytes, name: str) -> Iterator[Node]:
     """`const NAME` / `static NAME` items anywhere in the file (modules, impls, fn bodies)."""
+    # One walk per file, not one per looked-up name: walking per name made a file with many
+    # calls quadratic (a 250 KB file took over a minute).
+    hit = _CONST_INDEX.get(id(src))
+    if hit is None or hit[0] is not src or hit[1] != root:
+        if len(_CONST_INDEX) >= _CONST_INDEX_SIZE:
+            _CONST_INDEX.clear()
+        hit = _CONST_INDEX[id(src)] = (src, root, _index_consts(root, src))
+    yield from hit[2].get(name, ())
+
+
+_CONST_INDEX_SIZE = 8  # files indexed at once (the src is held, so its id cannot be reused)
+_CONST_INDEX: dict[int, tuple[bytes, Node, dict[str, list[Node]]]] = {}
+
+
+def _index_consts(root: Node, src: bytes) -> dict[str, list[Node]]:
+    """Every const/static item of the file by name, in source order."""
+    index: dict[str, list[Node]] = {}
     stack = [root]
     while stack:
         node = stack.pop()
         if node.type in ("const_item", "static_item"):
             ident = child_by_field(node, "name")
-            if ident is not None and node_text(ident, src) == name:
-                yield node
+            if ident is not None:
+                index.setdefault(node_text(ident, src), []).append(node)
             continue
         stack.extend(reversed(node.named_children))
+    return index
 
 
 # --- locals ---------------------------------------------------------------------------------
