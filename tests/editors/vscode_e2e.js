@@ -25,8 +25,10 @@ async function runCommand(page, title) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 15000 });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
-  await page.keyboard.press('Enter');
+  // click the command itself: Enter would run whichever match the palette put first
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ timeout: 15000 });
+  await row.click();
 }
 
 async function openFile(page, relative) {
@@ -207,6 +209,17 @@ async function discover(page) {
   await shot(page, 'vscode-output');
 }
 
+async function turnRuleOff(page) {
+  // a setting change, sent to the server as didChangeConfiguration: the rule's findings go.
+  // code-server notices edits of its Machine (remote) settings file; the User one it caches
+  fs.writeFileSync(cfg.machineSettings, JSON.stringify(cfg.settingsRuleOff, null, 2));
+  result.rule_off_status = await waitForStatus(page, new RegExp(`panic-lens: ${cfg.findingsRuleOff}$`), 60000);
+  await runCommand(page, 'Notifications: Clear All Notifications');  // the toasts cover the panel
+  await page.keyboard.press('Control+Shift+M');
+  result.problems_per_file_rule_off = await problemsPerFile(page);
+  await shot(page, 'vscode-rule-off');
+}
+
 async function drive(page) {
   await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
@@ -231,6 +244,8 @@ async function drive(page) {
   mark('bad_command');
   await discover(page);
   mark('discovered');
+  await turnRuleOff(page);
+  mark('rule_off');
 }
 
 (async () => {
