@@ -6,6 +6,7 @@ fixture crate), which keeps the suite fast; tests that change settings start the
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -15,10 +16,14 @@ from lsp_helpers import (
     diagnostics,
     edits_of,
     eventually,
+    make_crate,
     open_doc,
     pulls,
+    send_raw,
+    uri_of,
 )
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -26,6 +31,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 ASYNC = "async-policy-load-record"
 CTC = "ctc-target-capacity"
 INTERP = "interpolate-backward-mode"
+CLEAN = 'fn main() {\n    println!("nothing to see");\n}\n'
 ROUTER = "router-unsupported-dtype"
 
 
@@ -265,3 +271,73 @@ async def test_pull_reports_unchanged_with_the_previous_result_id(
     )
     assert again.kind == "unchanged" and again.result_id == first.result_id
     assert shared.diagnostics == {}  # nothing was pushed to a pull shared
+
+
+async def test_malformed_request_is_answered_and_server_lives_on(
+    shared: LanguageClient, tmp_path: Path
+) -> None:
+    root = make_crate(tmp_path, {"src/main.rs": CLEAN})
+    uri = open_doc(shared, root / "src/main.rs")
+    bad = {"textDocument": {"uri": uri}, "range": "not a range", "context": {"diagnostics": [None]}}
+    with pytest.raises(JsonRpcException) as info:
+        await asyncio.wait_for(send_raw(shared, types.TEXT_DOCUMENT_CODE_ACTION, bad), 10)
+    assert "invalid params for textDocument/codeAction" in str(info.value)
+    hover = await shared.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 3))
+    )
+    assert hover is None  # answered: no burn API under the cursor
+
+
+async def test_explain_command_finds_the_ctc_record(shared: LanguageClient, tmp_path: Path) -> None:
+    log = (
+        "running 1 test\nthread 'main' panicked at crates/burn-cubecl/src/kernel/ctc.rs:307:5:\n"
+        "ctc_loss: 2 * max_target_len + 1 = 10001 exceeds the kernel's shared-memory alpha "
+        "capacity (8192). Reduce target length or raise SHARED_ALPHA_CAPACITY.\n"
+    )
+    result = await shared.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.explainPanic", arguments=[log])
+    )
+    assert [m["record_id"] for m in result["matches"]] == ["2d90c97bb9ee521c"]
+    assert result["matches"][0]["line_no"] == 3
+
+
+async def test_show_record_opens_a_markdown_document(
+    shared: LanguageClient, tmp_path: Path
+) -> None:
+    result = await shared.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.showRecord", arguments=["2d90c97bb9ee521c"])
+    )
+    assert result["shown"] is True
+    [shown] = shared.shown_documents
+    assert shown.uri == result["uri"] and shown.uri.endswith(".md")
+    text = Path(shown.uri.removeprefix("file://")).read_text()
+    assert text.startswith("# Record 2d90c97bb9ee521c")
+    assert "AsyncPolicy::new takes two arguments" in text  # the advisory next to exampleFix
+    assert "https://github.com/tracel-ai/burn/blob/" in text
+
+
+async def test_bad_command_arguments_get_an_error(shared: LanguageClient, tmp_path: Path) -> None:
+    with pytest.raises(JsonRpcException) as info:
+        await shared.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="panic-lens.showRecord", arguments=["nope"])
+        )
+    assert "no record with id 'nope'" in str(info.value)
+    result = await shared.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.explainPanic", arguments=[{"text": "x"}])
+    )
+    assert result == {"matches": [], "ruleMatches": []}
+
+
+async def test_requests_about_unknown_files_and_junk_data_are_answered(
+    shared: LanguageClient, tmp_path: Path
+) -> None:
+    root = make_crate(tmp_path, {"src/main.rs": CLEAN})
+    ghost = types.TextDocumentIdentifier(uri_of(root / "src/ghost.rs"))
+    assert (
+        await shared.text_document_hover_async(types.HoverParams(ghost, types.Position(0, 0)))
+        is None
+    )
+    junk = types.CodeAction(title="x", data={"uri": 5, "action": "fix", "key": None})
+    assert (await shared.code_action_resolve_async(junk)).edit is None
+    uri = open_doc(shared, root / "src/main.rs")
+    assert await diagnostics(shared, uri, lambda d: True) == []
