@@ -299,6 +299,9 @@ async def test_explain_command_finds_the_ctc_record(shared: LanguageClient, tmp_
     )
     assert [m["record_id"] for m in result["matches"]] == ["2d90c97bb9ee521c"]
     assert result["matches"][0]["line_no"] == 3
+    # the CLI's report: this record's knowledge half is about AsyncPolicy, so it says so
+    assert result["markdown"].startswith("# panic-lens: Explain Panic Message\n\n```text\n")
+    assert "knowledge half bound to: async-policy-load-record" in result["text"]
 
 
 async def test_show_record_opens_a_markdown_document(
@@ -325,7 +328,8 @@ async def test_bad_command_arguments_get_an_error(shared: LanguageClient, tmp_pa
     result = await shared.workspace_execute_command_async(
         types.ExecuteCommandParams(command="panic-lens.explainPanic", arguments=[{"text": "x"}])
     )
-    assert result == {"matches": [], "ruleMatches": []}
+    assert result["matches"] == result["ruleMatches"] == []
+    assert "No record's messagePattern matches this text." in result["text"]
 
 
 async def test_requests_about_unknown_files_and_junk_data_are_answered(

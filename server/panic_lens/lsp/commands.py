@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 from lsprotocol import types
 
+from panic_lens.commands.explain import explain_lines
 from panic_lens.lsp.markdown import record_document
 from panic_lens.lsp.scan import scan_workspace
 
@@ -31,18 +32,23 @@ class CommandError(ValueError):
     """Bad command arguments: answered as a JSON-RPC error, the server keeps running."""
 
 
-def explain_panic(ls: PanicLensServer, args: list[Any]) -> dict[str, list[dict[str, Any]]]:
+def explain_panic(ls: PanicLensServer, args: list[Any]) -> dict[str, Any]:
     """Text (a panic message or a whole log) -> matching records, as the CLI's explain.
 
     `matches`: records whose messagePattern matched a line; `ruleMatches`: lines showing a
-    rule's known runtime text, with the records whose knowledge half is about that rule.
+    rule's known runtime text, with the records whose knowledge half is about that rule;
+    `text` / `markdown`: the CLI's report (knowledge and advisories included).
     """
     text = _text_arg(args, "text")
     if ls.catalog is None:
         return {"matches": [], "ruleMatches": []}
+    matches, rules = ls.catalog.explain(text), ls.catalog.explain_rules(text)
+    report = "\n".join(explain_lines(ls.catalog, matches, rules)).strip("\n")
     return {
-        "matches": [_jsonable(m) for m in ls.catalog.explain(text)],
-        "ruleMatches": [_jsonable(m) for m in ls.catalog.explain_rules(text)],
+        "matches": [_jsonable(m) for m in matches],
+        "ruleMatches": [_jsonable(m) for m in rules],
+        "text": report,
+        "markdown": f"# panic-lens: Explain Panic Message\n\n{_fenced(report)}\n",
     }
 
 
@@ -86,6 +92,13 @@ def _text_arg(args: list[Any], name: str) -> str:
     if not isinstance(value, str) or not value:
         raise CommandError(f"expected a {name} string as the first argument, got {value!r}")
     return value
+
+
+def _fenced(text: str) -> str:
+    """`text` verbatim in a code block whose fence no backtick run inside can close."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
 
 
 def _jsonable(match: Any) -> dict[str, Any]:
