@@ -185,7 +185,7 @@ def allow_edit(result: FileResult, finding: Finding) -> types.TextEdit:
     line = result.index.line(row).decode("utf-8", errors="replace")
     indent = line[: len(line) - len(line.lstrip())]
     text = f"{indent}// panic-lens: allow({finding.rule}) TODO: say why this cannot panic\n"
-    at = types.Position(line=row, character=0)
+    at = types.Position(line=result.index.position(finding.span.start).line, character=0)
     return types.TextEdit(range=types.Range(start=at, end=at), new_text=text)
 
 

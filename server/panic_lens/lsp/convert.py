@@ -5,6 +5,8 @@ Columns go through `panic_lens.positions` only; this module just finds the line 
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -27,31 +29,70 @@ _SEVERITY = {
 
 @dataclass(frozen=True, slots=True)
 class LineIndex:
-    """The UTF-8 lines of one text and the client's encoding: byte points <-> LSP positions."""
+    """The UTF-8 lines of one text and the client's encoding: byte points <-> LSP positions.
+
+    Engine rows count LF only (as tree-sitter does); LSP lines also end at a lone CR. When the
+    text has a lone CR, `lsp_starts` and `row_starts` (byte offsets) map between the two.
+    """
 
     lines: tuple[bytes, ...]
     encoding: Encoding
+    lsp_starts: tuple[int, ...] | None = None
+    row_starts: tuple[int, ...] = ()
+    data: bytes = b""
 
     @classmethod
     def of(cls, text: str | bytes, encoding: Encoding) -> LineIndex:
         data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
-        return cls(tuple(data.split(b"\n")), encoding)
+        lines = tuple(data.split(b"\n"))
+        if _LONE_CR.search(data) is None:
+            return cls(lines, encoding)
+        lsp_starts = (0, *(m.end() for m in _LSP_BREAK.finditer(data)))
+        row_starts = (0, *(m.end() for m in re.finditer(rb"\n", data)))
+        return cls(lines, encoding, lsp_starts, row_starts, data)
 
     def line(self, row: int) -> bytes:
         line = self.lines[row] if 0 <= row < len(self.lines) else b""
         return line[:-1] if line.endswith(b"\r") else line
 
     def position(self, point: Point) -> types.Position:
-        col = byte_col_to(self.line(point.row), point.col, self.encoding)
-        return types.Position(line=max(point.row, 0), character=col)
+        if self.lsp_starts is None:
+            col = byte_col_to(self.line(point.row), point.col, self.encoding)
+            return types.Position(line=max(point.row, 0), character=col)
+        row = min(max(point.row, 0), len(self.row_starts) - 1)
+        offset = self.row_starts[row] + point.col
+        line = max(0, bisect_right(self.lsp_starts, offset) - 1)
+        col = byte_col_to(self._lsp_line(line), offset - self.lsp_starts[line], self.encoding)
+        return types.Position(line=line, character=col)
 
     def range(self, span: Span) -> types.Range:
         return types.Range(start=self.position(span.start), end=self.position(span.end))
 
     def point(self, position: types.Position) -> Point:
         """A client position as a (row, byte column) point."""
-        col = col_to_byte(self.line(position.line), position.character, self.encoding)
-        return Point(position.line, col)
+        if self.lsp_starts is None:
+            col = col_to_byte(self.line(position.line), position.character, self.encoding)
+            return Point(position.line, col)
+        if position.line >= len(self.lsp_starts):
+            offset = len(self.data)
+        else:
+            line = self._lsp_line(position.line)
+            offset = self.lsp_starts[position.line] + col_to_byte(
+                line, position.character, self.encoding
+            )
+        row = bisect_right(self.row_starts, offset) - 1
+        return Point(row, offset - self.row_starts[row])
+
+    def _lsp_line(self, line: int) -> bytes:
+        """LSP line `line` without its terminator (lone-CR texts only)."""
+        assert self.lsp_starts is not None
+        start = self.lsp_starts[line]
+        end = self.lsp_starts[line + 1] if line + 1 < len(self.lsp_starts) else len(self.data)
+        return _LSP_BREAK.sub(b"", self.data[start:end])
+
+
+_LONE_CR = re.compile(rb"\r(?!\n)")
+_LSP_BREAK = re.compile(rb"\r\n|\r|\n")
 
 
 LinesFor = Callable[[str], LineIndex | None]  # a path -> its LineIndex (None: unreadable)
