@@ -211,6 +211,9 @@ async def test_record_solutions_become_show_record_actions(
     assert solutions[0].command is not None
     assert solutions[0].command.command == "panic-lens.showRecord"
     assert list(solutions[0].command.arguments or []) == ["2d90c97bb9ee521c"]
+    # the third says the pre-load pattern is the only way; burn's source shows a second one
+    caveat = "(panic-lens: this advice is wrong; see the note)"
+    assert [a.title.endswith(caveat) for a in solutions] == [False, False, True]
 
 
 async def test_fix_all_applies_every_safe_fix(shared: LanguageClient, crate: Path) -> None:
