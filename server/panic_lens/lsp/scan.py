@@ -18,6 +18,7 @@ from pygls.uris import to_fs_path
 from panic_lens import engine
 from panic_lens.lsp.config import record_paths, reload_catalog, workspace_roots
 from panic_lens.lsp.session import file_uri
+from panic_lens.prefilter import Prefilter
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
@@ -36,10 +37,11 @@ async def scan_workspace(ls: PanicLensServer) -> tuple[int, int]:
     files = list(engine.iter_rust_files([str(r) for r in workspace_roots(ls) if r.is_dir()]))
     token = await _begin_progress(ls, len(files))
     found = done = 0
+    prefilter = Prefilter({})
     for path in files:
         if generation != ls.scan_count or _cancelled(ls, token):  # superseded, or the user
             break
-        found += _scan_one(ls, path)
+        found += _scan_one(ls, path, prefilter)
         done += 1
         if token is not None and done % REPORT_EVERY == 0:
             _report(ls, token, done, len(files))
@@ -54,15 +56,28 @@ async def scan_workspace(ls: PanicLensServer) -> tuple[int, int]:
     return done, found
 
 
-def _scan_one(ls: PanicLensServer, path: Path) -> int:
+def _scan_one(ls: PanicLensServer, path: Path, prefilter: Prefilter) -> int:
     uri = file_uri(path)
     before = ls.disk.get(uri)
+    if uri not in ls.open and not _may_have_findings(path, prefilter):
+        ls.disk.pop(uri, None)  # no rule can fire in it: nothing to analyse or keep
+        if before is not None and before.analysis.findings:
+            ls.publish_empty(uri)
+        return 0
     if uri in ls.open or (result := ls.analyze_disk(path)) is None:
         return 0
     # an empty list only where the client may still show old findings: no flood of empties
     if result.analysis.findings or (before is not None and before.analysis.findings):
         ls.publish(result)
     return len(result.analysis.findings)
+
+
+def _may_have_findings(path: Path, prefilter: Prefilter) -> bool:
+    """The batch check's byte prefilter (unreadable files go on, to be reported)."""
+    try:
+        return prefilter.keeps(str(path), path.read_bytes())
+    except OSError:
+        return True
 
 
 async def _begin_progress(ls: PanicLensServer, total: int) -> str | None:
