@@ -191,11 +191,10 @@ class PanicLensServer(LanguageServer):
         """The latest result for `uri`, analysing it now if needed; None when unreadable."""
         if (found := self.result(uri)) is not None and uri not in self.dirty:
             return found
-        try:
+        if uri in self.workspace.text_documents:
             return self.analyze_open(uri)
-        except OSError as exc:  # a request about a file that is neither open nor on disk
-            logger.info("no text for %s: %s", uri, exc)
-            return None
+        path = to_fs_path(uri)  # not open in the editor: the file on disk, if there is one
+        return self.analyze_disk(Path(path)) if path else None
 
     def lines_for(self, path: str) -> LineIndex | None:
         """Lines of another file named by evidence: the open buffer, else the disk copy."""
