@@ -70,6 +70,13 @@
       (e2e-put :project_root (expand-file-name (project-root (eglot--project server))))
       (flymake-start)
       (e2e-wait (format "a %s diagnostic" e2e-rule) 60 #'e2e-of-rule)
+      (e2e-put :first_diagnostics (e2e-summary (e2e-ours)))
+      ;; settings may reach the server after its first analysis: wait for the settled severity
+      (when (getenv "PANIC_LENS_EXPECT_SEVERITY")
+        (let ((want (string-to-number (getenv "PANIC_LENS_EXPECT_SEVERITY"))))
+          (e2e-wait "the configured severity" 20
+                    (lambda () (cl-some (lambda (d) (eql (plist-get (e2e-lsp-diag d) :severity) want))
+                                        (e2e-of-rule))))))
       (e2e-put :diagnostics (e2e-summary (e2e-ours)))
       (let ((d (car (e2e-of-rule))))
         (e2e-hover server d)

@@ -89,6 +89,14 @@ vim.api.nvim_create_autocmd('VimEnter', { callback = function()
     local bufnr = vim.api.nvim_get_current_buf()
     local client = attach(bufnr)
     wait_for('a ' .. rule .. ' diagnostic', 60, function() return #of_rule(bufnr) > 0 end)
+    result.first_diagnostics = summarize(ours(bufnr))
+    -- settings may reach the server after its first analysis: wait for the settled severity
+    local want = tonumber(os.getenv('PANIC_LENS_EXPECT_SEVERITY') or '')
+    if want then
+      wait_for('the configured severity', 20, function()
+        return #of_rule(bufnr) > 0 and of_rule(bufnr)[1].severity == want
+      end)
+    end
     result.diagnostics = summarize(ours(bufnr))
     local d = of_rule(bufnr)[1]
     hover(client, bufnr, d)

@@ -40,6 +40,7 @@ def run_emacs(emacs: Path, file: Path, panic: str, out: Path, severity: str | No
     }
     if severity:
         env["PANIC_LENS_SEVERITY"] = severity
+        env["PANIC_LENS_EXPECT_SEVERITY"] = str(LSP_SEVERITY[Severity(severity)])
     script = Path(__file__).with_name("emacs_e2e.el")
     out.unlink(missing_ok=True)
     # -q, not -Q: Debian's site-start is what puts elpa-eglot on the load-path

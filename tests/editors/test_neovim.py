@@ -38,6 +38,7 @@ def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path, severity: str |
     }
     if severity:
         env["PANIC_LENS_SEVERITY"] = severity
+        env["PANIC_LENS_EXPECT_SEVERITY"] = str(LSP_SEVERITY[Severity(severity)])
     script = Path(__file__).with_name("nvim_e2e.lua")
     out.unlink(missing_ok=True)
     proc = subprocess.run(
