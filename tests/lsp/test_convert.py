@@ -7,8 +7,8 @@ from lsprotocol import types
 from panic_lens.catalog import load_catalog
 from panic_lens.lsp.actions import fix_all_edits, fix_title
 from panic_lens.lsp.convert import LineIndex, lsp_diagnostic
-from panic_lens.lsp.markdown import knowledge_markdown, record_document
-from panic_lens.rules.base import Edit, Finding, Fix, Point, Related, Severity, Span
+from panic_lens.lsp.markdown import knowledge_markdown, lsp_hover, record_document
+from panic_lens.rules.base import Analysis, Edit, Finding, Fix, Point, Related, Severity, Span
 
 LINE = 'let s = "🦀中"; ctc_loss(x);'
 TEXT = f"fn main() {{\n    {LINE}\r\n}}\n"
@@ -93,3 +93,15 @@ def test_record_markdown_gives_each_advisory_once() -> None:
     assert "(triggerScenarios): the same as the note on documentation above" in page
     hover_part = knowledge_markdown(record, catalog.advisories(record.id))
     assert "validationCode" not in hover_part  # a field the hover does not show
+
+
+def test_hover_falls_back_to_a_finding_without_hover_fact() -> None:
+    span = span_of(TEXT, "ctc_loss", 1)
+    finding = Finding("ctc-target-capacity", span, Severity.ERROR, "too wide", facts=("S = 5000",))
+    index = LineIndex.of(TEXT, "utf-8")
+    hover = lsp_hover(Analysis(findings=(finding,)), index, index.range(span).start, None)
+    assert hover is not None and hover.range == index.range(span)
+    assert "**Will panic:** too wide" in hover.contents.value  # type: ignore[union-attr]
+    assert "- S = 5000" in hover.contents.value  # type: ignore[union-attr]
+    outside = types.Position(0, 0)
+    assert lsp_hover(Analysis(findings=(finding,)), index, outside, None) is None

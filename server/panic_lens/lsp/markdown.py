@@ -26,6 +26,12 @@ def lsp_hover(
     """The hover for the innermost covered call under `position` (flagged calls first)."""
     point = index.point(position)
     facts = [h for h in analysis.hovers if h.span.contains(point.row, point.col)]
+    if not facts:  # a finding its rule gave no HoverFact for (e.g. a suppression hint)
+        facts = [
+            HoverFact(f.rule, f.span, f.rule, f.facts, flagged=True)
+            for f in analysis.findings
+            if f.span.contains(point.row, point.col)
+        ]
     if not facts:
         return None
     fact = min(facts, key=lambda h: (not h.flagged, h.span.end_byte - h.span.start_byte))
