@@ -348,3 +348,21 @@ async def test_requests_about_unknown_files_and_junk_data_are_answered(
     assert (await shared.code_action_resolve_async(junk)).edit is None
     uri = open_doc(shared, root / "src/main.rs")
     assert await diagnostics(shared, uri, lambda d: True) == []
+
+
+async def test_failing_handlers_do_not_stop_the_server(shared: LanguageClient, crate: Path) -> None:
+    ghost = types.VersionedTextDocumentIdentifier(
+        uri=uri_of(crate / "src/never_opened.rs"), version=2
+    )
+    edit = types.TextDocumentContentChangePartial(
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)), text="x"
+    )
+    shared.text_document_did_change(types.DidChangeTextDocumentParams(ghost, [edit]))
+    # pygls's own sync fails on a document that was never opened; it reports and carries on
+    await eventually(lambda: shared.messages, lambda m: any("never_opened" in x.message for x in m))
+    with pytest.raises(JsonRpcException):
+        await shared.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="panic-lens.noSuchCommand", arguments=[])
+        )
+    uri = open_doc(shared, crate / "src/rl.rs")
+    assert [d.code for d in await diagnostics(shared, uri, has(ASYNC))] == [ASYNC]
