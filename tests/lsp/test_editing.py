@@ -366,3 +366,19 @@ async def test_failing_handlers_do_not_stop_the_server(shared: LanguageClient, c
         )
     uri = open_doc(shared, crate / "src/rl.rs")
     assert [d.code for d in await diagnostics(shared, uri, has(ASYNC))] == [ASYNC]
+
+
+async def test_actions_for_a_selection_without_diagnostics(
+    shared: LanguageClient, crate: Path
+) -> None:
+    """Some clients send no diagnostics in the context: the findings under the range count."""
+    uri = open_doc(shared, crate / "src/rl.rs")
+    await diagnostics(shared, uri, has(ASYNC))
+    whole_lines = types.Range(types.Position(10, 0), types.Position(12, 0))
+    found = await shared.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), whole_lines, types.CodeActionContext(diagnostics=[])
+        )
+    )
+    titles = [a.title for a in found or []]
+    assert f"Allow {ASYNC} here" in titles and any(t.startswith("Load the record") for t in titles)

@@ -61,7 +61,8 @@ def _targets(
     return [
         Target(f, lsp_diagnostic(f, result.index, result.uri, ls.lines_for))
         for f in result.analysis.findings
-        if f.span.contains(start.row, start.col) or f.span.contains(end.row, end.col)
+        if (f.span.start.row, f.span.start.col) <= (end.row, end.col)
+        and (start.row, start.col) <= (f.span.end.row, f.span.end.col)
     ]
 
 
