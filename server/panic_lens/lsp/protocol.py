@@ -7,7 +7,8 @@ never answers the request, so the client waits forever; here such a request gets
 from __future__ import annotations
 
 import logging
-from collections.abc import Generator
+import re
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
+from pygls.workspace import TextDocument, Workspace
 
 from panic_lens.positions import Encoding
 
@@ -72,10 +74,49 @@ class PanicLensProtocol(LanguageServerProtocol):
         if params.capabilities.general is not None:
             params.capabilities.general.position_encodings = [encoding]
         result: types.InitializeResult = yield from super().lsp_initialize(params)
+        if type(self._workspace) is Workspace:
+            # pygls builds a plain Workspace inside its initialize; swap in the subclass whose
+            # documents split lines as LSP does (no hook exists to choose the class up front).
+            self._workspace.__class__ = LspWorkspace
         adjust = getattr(self._server, "adjust_capabilities", None)
         if adjust is not None:
             adjust(result.capabilities)
         return result
+
+
+class LspTextDocument(TextDocument):
+    """A TextDocument whose lines end at LF, CRLF or lone CR only, as the LSP spec says.
+
+    pygls uses str.splitlines, which also breaks at U+2028, U+0085, form feeds and more: an
+    incremental edit after one of those would land on the wrong line.
+    """
+
+    @property
+    def lines(self) -> Sequence[str]:
+        return tuple(_LSP_LINE.findall(self.source))
+
+
+class LspWorkspace(Workspace):
+    """A Workspace that creates LspTextDocuments."""
+
+    def _create_text_document(
+        self,
+        doc_uri: str,
+        source: str | None = None,
+        version: int | None = None,
+        language_id: str | None = None,
+    ) -> TextDocument:
+        return LspTextDocument(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self._position_codec,
+        )
+
+
+_LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 def _unreadable(data: dict[str, Any], exc: JsonRpcException) -> UnreadableRequest:
