@@ -15,7 +15,7 @@ from typing import Any
 from cattrs import transform_error
 from cattrs.errors import ClassValidationError
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.workspace import TextDocument, Workspace
@@ -61,6 +61,11 @@ class PanicLensProtocol(LanguageServerProtocol):
                 message.error.message,
             )
             self._send_response(message.id, None, message.error.to_response_error())
+            return
+        if self._shutdown and _is_request(message) and message.method != types.EXIT:
+            # pygls drops these silently and the client waits forever; the spec says error.
+            error = JsonRpcInvalidRequest("the server is shutting down")
+            self._send_response(message.id, None, error.to_response_error())
             return
         super().handle_message(message)
 
@@ -117,6 +122,12 @@ class LspWorkspace(Workspace):
 
 
 _LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _is_request(message: Any) -> bool:
+    return getattr(message, "id", None) is not None and isinstance(
+        getattr(message, "method", None), str
+    )
 
 
 def _unreadable(data: dict[str, Any], exc: JsonRpcException) -> UnreadableRequest:
