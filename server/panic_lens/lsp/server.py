@@ -228,7 +228,9 @@ def run(tcp: str | None = None, log_level: str | None = None) -> int:
     ls = make_server()
     if tcp is None:
         ls.start_io()
-        return 0
+        # LSP: exit code 0 only after a shutdown request (pygls's own sys.exit(1) is swallowed
+        # inside its handler, so the process would always report success).
+        return 0 if getattr(ls.protocol, "_shutdown", False) else 1
     host, _, port = tcp.rpartition(":")
     if not port.isdigit():
         print(f"panic-lens serve: bad --tcp value {tcp!r}; expected [HOST:]PORT", file=sys.stderr)
