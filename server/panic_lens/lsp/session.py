@@ -116,6 +116,10 @@ class PanicLensServer(LanguageServer):
             if note not in self.noted:  # e.g. bad Cargo.toml settings: once in the log
                 self.noted.add(note)
                 logger.warning("%s", note)
+                if "skipped" in note:  # a file with no diagnostics must say why, visibly
+                    kind = types.MessageType.Warning
+                    message = f"panic-lens: {note}"
+                    self.window_show_message(types.ShowMessageParams(type=kind, message=message))
         index = LineIndex.of(text, self.encoding)
         return FileResult(uri, path, version, index, analysis, self._result_id(text, analysis))
 
