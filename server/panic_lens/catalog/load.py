@@ -14,6 +14,7 @@ from panic_lens.catalog.model import Record, RecordError
 from panic_lens.catalog.validate import validate_envelope
 
 SNIFF_BYTES = 64
+TOO_DEEP = "invalid JSON: nested too deeply to be a record"
 
 
 def default_records_root() -> Path:
@@ -64,6 +65,9 @@ def _read_json(text: str, path: str) -> Iterator[Record | RecordError]:
             path, exc.lineno, None, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
         )
         return
+    except RecursionError:  # json recurses per nesting level: [[[[... is not a record
+        yield RecordError(path, None, None, None, TOO_DEEP)
+        return
     first_line = text[: len(text) - len(text.lstrip())].count("\n") + 1
     yield from _results(validate_envelope(obj, path, first_line))
 
@@ -78,6 +82,9 @@ def _read_jsonl(text: str, path: str) -> Iterator[Record | RecordError]:
             yield RecordError(
                 path, number, None, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
             )
+            continue
+        except RecursionError:
+            yield RecordError(path, number, None, None, TOO_DEEP)
             continue
         yield from _results(validate_envelope(obj, path, number))
 
