@@ -25,7 +25,7 @@ class Catalog:
     def __init__(self, records: Iterable[Record] = ()) -> None:
         self.records: tuple[Record, ...] = tuple(records)
         self._by_id = {r.id: r for r in self.records}
-        self._bindings = {r.id: bind_record(r) for r in self.records}
+        self._bindings: dict[str, Binding] = {}  # bound on first use: explain reads few
         self._index: ExplainIndex | None = None
 
     def __len__(self) -> int:
@@ -39,19 +39,24 @@ class Catalog:
 
     def binding(self, record_id: str) -> Binding:
         """The rules each half of the record is bound to (empty Binding for unknown ids)."""
-        return self._bindings.get(record_id, Binding())
+        record = self._by_id.get(record_id)
+        if record is None:
+            return Binding()
+        if record_id not in self._bindings:
+            self._bindings[record_id] = bind_record(record)
+        return self._bindings[record_id]
 
     def record_ids_for_rule(self, rule_id: str) -> tuple[str, ...]:
         """Records with either half bound to `rule_id`; `binding()` says which half."""
-        return tuple(r.id for r in self.records if rule_id in self._bindings[r.id].rules)
+        return tuple(r.id for r in self.records if rule_id in self.binding(r.id).rules)
 
     def panic_record_ids(self, rule_id: str) -> tuple[str, ...]:
         """Records whose panic site (message, burn source location) is the rule's panic."""
-        return tuple(r.id for r in self.records if rule_id in self._bindings[r.id].panic_rules)
+        return tuple(r.id for r in self.records if rule_id in self.binding(r.id).panic_rules)
 
     def knowledge_record_ids(self, rule_id: str) -> tuple[str, ...]:
         """Records whose knowledge (causes, solutions) is about the rule's panic."""
-        return tuple(r.id for r in self.records if rule_id in self._bindings[r.id].knowledge_rules)
+        return tuple(r.id for r in self.records if rule_id in self.binding(r.id).knowledge_rules)
 
     def advisories(self, record_id: str) -> tuple[Advisory, ...]:
         """Known errors in the record's knowledge fields, to show next to those fields."""
