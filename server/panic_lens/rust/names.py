@@ -290,29 +290,35 @@ def _add_extern_crate(scope: ScopeNames, node: Node, src: bytes) -> None:
 
 
 def _add_use(scope: ScopeNames, node: Node | None, prefix: tuple[str, ...], src: bytes) -> None:
-    """Record the bindings of one use tree under `prefix`."""
-    if node is None:
-        return
-    kind = node.type
-    if kind == "use_as_clause":
-        path, alias = child_by_field(node, "path"), child_by_field(node, "alias")
-        segs = path_segments(path, src) if path is not None else None
-        if segs and alias is not None and node_text(alias, src) != "_":
-            scope.uses[node_text(alias, src)] = prefix + tuple(segs)
-    elif kind == "scoped_use_list":
-        path = child_by_field(node, "path")
-        segs = path_segments(path, src) if path is not None else []
-        _add_use(scope, child_by_field(node, "list"), prefix + tuple(segs or ()), src)
-    elif kind == "use_list":
-        for child in node.named_children:
-            _add_use(scope, child, prefix, src)
-    elif kind == "use_wildcard":
-        path = node.named_children[0] if node.named_children else None
-        segs = path_segments(path, src) if path is not None else []
-        scope.globs.append(prefix + tuple(segs or ()))
-    elif kind == "self" and prefix:
-        scope.uses[prefix[-1]] = prefix
-    else:
-        segs = path_segments(node, src)
-        if segs:
-            scope.uses[segs[-1]] = prefix + tuple(segs)
+    """Record the bindings of one use tree under `prefix`.
+
+    Iterative (an explicit stack, children in source order): `use a::{b::{c::{...}}}` may nest
+    deeper than Python's recursion limit.
+    """
+    stack: list[tuple[Node | None, tuple[str, ...]]] = [(node, prefix)]
+    while stack:
+        node, prefix = stack.pop()
+        if node is None:
+            continue
+        kind = node.type
+        if kind == "use_as_clause":
+            path, alias = child_by_field(node, "path"), child_by_field(node, "alias")
+            segs = path_segments(path, src) if path is not None else None
+            if segs and alias is not None and node_text(alias, src) != "_":
+                scope.uses[node_text(alias, src)] = prefix + tuple(segs)
+        elif kind == "scoped_use_list":
+            path = child_by_field(node, "path")
+            segs = path_segments(path, src) if path is not None else []
+            stack.append((child_by_field(node, "list"), prefix + tuple(segs or ())))
+        elif kind == "use_list":
+            stack.extend((child, prefix) for child in reversed(node.named_children))
+        elif kind == "use_wildcard":
+            path = node.named_children[0] if node.named_children else None
+            segs = path_segments(path, src) if path is not None else []
+            scope.globs.append(prefix + tuple(segs or ()))
+        elif kind == "self" and prefix:
+            scope.uses[prefix[-1]] = prefix
+        else:
+            segs = path_segments(node, src)
+            if segs:
+                scope.uses[segs[-1]] = prefix + tuple(segs)
