@@ -141,7 +141,7 @@ def _binary(node: Node, ctx: _Ctx, depth: int) -> IntFact | None:
 
 def _named(ident: Node, ctx: _Ctx, depth: int) -> IntFact | None:
     name = node_text(ident, ctx.src)
-    found, value = local_value(ident, ctx.src)
+    found, value = local_value(ident, ctx.src, ctx.root)
     if found:
         fact = _int(value, ctx, depth + 1)
         if fact is None or value is None:
@@ -211,13 +211,13 @@ def _index_consts(root: Node, src: bytes) -> dict[str, list[Node]]:
 # --- locals ---------------------------------------------------------------------------------
 
 
-def local_value(ident: Node, src: bytes) -> tuple[bool, Node | None]:
+def local_value(ident: Node, src: bytes, root: Node | None = None) -> tuple[bool, Node | None]:
     """(found, value) for the local `ident` names at its position inside a fn.
 
     found=False: no local of that name (a const may apply). found=True with value None: a
     parameter, a pattern or a branch binds it, so its value is not known statically.
     """
-    binding = find_binding(ident, src)
+    binding = find_binding(ident, src, root)  # root: linear in deep expressions
     if binding is None:
         return False, None
     return True, binding.value if binding.kind in ("let", "assign") else None
@@ -277,7 +277,7 @@ def _shape(node: Node | None, ctx: _Ctx, depth: int) -> ShapeFact | None:
     if node is None or depth > MAX_DEPTH:
         return None
     if node.type == "identifier":
-        found, value = local_value(node, ctx.src)
+        found, value = local_value(node, ctx.src, ctx.root)
         return _shape(value, ctx, depth + 1) if found else None
     if node.type == "array_expression":
         return _array_shape(node, ctx, depth)
@@ -379,7 +379,7 @@ def _follow_local(node: Node | None, ctx: _Ctx) -> Node | None:
     for _ in range(MAX_DEPTH):
         if node is None or node.type != "identifier":
             return node
-        found, node = local_value(node, ctx.src)
+        found, node = local_value(node, ctx.src, ctx.root)
         if not found:
             return None
     return None
