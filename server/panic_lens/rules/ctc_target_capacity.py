@@ -104,11 +104,12 @@ def _generic_backend(site: CallSite, facts: FileFacts) -> bool:
     if owner is None or owner.type not in ("identifier", "type_identifier"):
         return False
     name = facts.text(owner)
-    item = enclosing(site.node, {"function_item", "impl_item"})
+    root = facts.tree.root_node  # climbing .parent is quadratic in deep expressions
+    item = enclosing(site.node, {"function_item", "impl_item"}, root)
     while item is not None:
         if _declares_backend_param(item, name, facts.src):
             return True
-        item = enclosing(item, {"function_item", "impl_item"})
+        item = enclosing(item, {"function_item", "impl_item"}, root)
     return False
 
 
