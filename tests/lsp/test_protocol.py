@@ -264,7 +264,7 @@ async def test_show_record_without_show_document_sends_the_panic_site_link(
 
 @pytest.mark.parametrize("client", ["vscode"], indirect=True)  # progress is client-independent
 async def test_scan_stops_when_the_user_cancels(client: LanguageClient, tmp_path: Path) -> None:
-    files = {f"src/m{i}.rs": CLEAN * 50 for i in range(300)}
+    files = {f"src/m{i}.rs": CLEAN * 20 for i in range(1000)}
     await initialize(client, make_crate(tmp_path, files))
     token = await eventually(lambda: list(client.progress_reports), lambda t: len(t) > 0)
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token[0]))
@@ -274,7 +274,7 @@ async def test_scan_stops_when_the_user_cancels(client: LanguageClient, tmp_path
     )
     assert reports[0].cancellable
     done = int(reports[-1].message.split()[0])
-    assert done < 300 and reports[-1].message.endswith(f"(stopped after {done} of 300)")
+    assert done < 1000 and reports[-1].message.endswith(f"(stopped after {done} of 1000)")
 
 
 @pytest.mark.parametrize("client", ["vscode"], indirect=True)  # pushes scan results
