@@ -10,7 +10,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from panic_lens.rust import burn_api
-from panic_lens.rust.syntax import Node, Tree, child_by_field, index, node_text, path_segments
+from panic_lens.rust.syntax import (
+    Node,
+    Tree,
+    child_by_field,
+    index,
+    node_text,
+    path_segments,
+    walk,
+)
 
 ITEM_KINDS = frozenset(
     {
@@ -77,8 +85,14 @@ class Imports:
         root = tree.root_node
         nodes = nodes if nodes is not None else index(tree)
         scopes: dict[int, ScopeNames] = {root.id: ScopeNames(root, True)}
+        containers = _containers(root)
+        mod_bodies = {
+            body.id
+            for item in nodes["item"]
+            if item.type == "mod_item" and (body := child_by_field(item, "body")) is not None
+        }
         for node in nodes["use"]:
-            scope = _scope_for(node, scopes)
+            scope = _scope_for(node, scopes, containers, mod_bodies)
             if scope is not None and node.type == "extern_crate_declaration":
                 _add_extern_crate(scope, node, src)
             elif scope is not None:
@@ -87,7 +101,7 @@ class Imports:
             body = child_by_field(node, "body") if node.type == "mod_item" else None
             if body is not None and body.id not in scopes:  # every `mod` body closes names
                 scopes[body.id] = ScopeNames(body, True)
-            scope = _scope_for(node, scopes)
+            scope = _scope_for(node, scopes, containers, mod_bodies)
             name = child_by_field(node, "name")
             if scope is not None and name is not None:
                 scope.items.setdefault(node_text(name, src), node)
@@ -265,21 +279,34 @@ def _mod_name(body: Node) -> Node | None:
     return child_by_field(owner, "name") if owner is not None and owner.type == "mod_item" else None
 
 
-def _scope_for(node: Node, scopes: dict[int, ScopeNames]) -> ScopeNames | None:
+def _scope_for(
+    node: Node, scopes: dict[int, ScopeNames], containers: dict[int, Node], mod_bodies: set[int]
+) -> ScopeNames | None:
     """The scope that declares `node`: a block, a `mod` body or the file; None inside impls."""
-    parent = node.parent
+    parent = containers.get(node.id)
     if parent is None:
-        return None
-    if parent.type == "declaration_list":
-        owner = parent.parent
-        if owner is None or owner.type != "mod_item":
-            return None  # impl / trait / extern bodies declare associated items, not names
-    elif parent.type not in ("block", "source_file"):
-        return None
+        return None  # not directly in a block, a declaration list or the file
+    if parent.type == "declaration_list" and parent.id not in mod_bodies:
+        return None  # impl / trait / extern bodies declare associated items, not names
     scope = scopes.get(parent.id)
     if scope is None:
         scope = scopes[parent.id] = ScopeNames(parent, parent.type != "block")
     return scope
+
+
+def _containers(root: Node) -> dict[int, Node]:
+    """Child id -> its block, declaration list or file, in one walk: asking each item for its
+    `.parent` costs O(depth) apiece (tree-sitter searches down from the root), so 10,000
+    nested `mod`s took tens of seconds."""
+    out: dict[int, Node] = {}
+    for node in walk(root):
+        if node.type in _CONTAINER_KINDS:
+            for child in node.named_children:
+                out[child.id] = node
+    return out
+
+
+_CONTAINER_KINDS = frozenset({"block", "declaration_list", "source_file"})
 
 
 def _add_extern_crate(scope: ScopeNames, node: Node, src: bytes) -> None:
