@@ -300,7 +300,8 @@ def _containers(root: Node) -> dict[int, Node]:
     nested `mod`s took tens of seconds."""
     out: dict[int, Node] = {}
     for node in walk(root):
-        if node.type in _CONTAINER_KINDS:
+        # the root too when tree-sitter's recovery made it an ERROR: its `use`s still count
+        if node.type in _CONTAINER_KINDS or node.id == root.id:
             for child in node.named_children:
                 out[child.id] = node
     return out
