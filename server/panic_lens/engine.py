@@ -124,6 +124,8 @@ def run_rules(facts: FileFacts, catalog: Catalog | None = None) -> Analysis:
                                  frozenset(active))  # fmt: skip
     hints = [replace(h, path=facts.path) for h in hints]
     ordered = sorted(kept + hints, key=lambda f: (f.span.start_byte, f.rule))
+    # rules may find calls in set order; the same text must give the same Analysis
+    hovers.sort(key=lambda h: (h.span.start_byte, h.span.end_byte, h.rule, h.api, h.facts))
     return Analysis(tuple(ordered), tuple(hovers), tuple(notes))
 
 
