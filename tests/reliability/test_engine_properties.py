@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rel_support import BOUNDED, golden_files, range_problems, reparse_after_edit
 
@@ -60,7 +60,7 @@ def check(text: str, path: Path, tree_from: tuple[object, bytes, int, int] | Non
     return scratch
 
 
-@BOUNDED
+@settings(BOUNDED, max_examples=200)
 @given(data=st.data(), file=st.sampled_from(FILES))
 def test_random_edits_keep_the_engine_whole(data: st.DataObject, file: Path) -> None:
     text = file.read_text(encoding="utf-8")
