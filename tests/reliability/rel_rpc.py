@@ -6,6 +6,7 @@ Malformed params, unknown methods, garbage framing and requests after shutdown a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -147,9 +148,13 @@ class RpcServer:
         result: Any = None
         if message["method"] == "workspace/configuration":
             result = [None for _ in message.get("params", {}).get("items", [])]
-        threading.Thread(
-            target=self.send, args=({"jsonrpc": "2.0", "id": message["id"], "result": result},)
-        ).start()
+        reply = {"jsonrpc": "2.0", "id": message["id"], "result": result}
+        threading.Thread(target=self._reply, args=(reply,)).start()
+
+    def _reply(self, reply: dict[str, Any]) -> None:
+        # the server may have exited (or we closed its stdin) meanwhile
+        with contextlib.suppress(OSError, ValueError):
+            self.send(reply)
 
     def _read_stderr(self) -> None:
         assert self.proc.stderr is not None
