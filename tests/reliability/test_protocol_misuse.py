@@ -181,14 +181,14 @@ def test_positions_past_the_end(server: RpcServer, crate: Path) -> None:
         "textDocument/codeAction", {"textDocument": {"uri": uri}, "range": far, "context": context}
     )
     assert "result" in reply, reply
-    tail = {"range": {"start": pos(900, 4), "end": pos(950, 0)}, "text": "\n// appended\n"}
+    # past the end: the spec clamps to the end, so the copy is appended, not dropped
+    tail = {"range": {"start": pos(900, 4), "end": pos(950, 0)}, "text": "\n" + text}
     server.notify(
         "textDocument/didChange",
         {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [tail]},
     )
-    lines = len(LINE_END.split(text + "\n// appended\n"))
-    for diagnostic in server.pull(uri):
-        assert diagnostic["range"]["end"]["line"] < lines
+    found = server.pull(uri)
+    assert [text_at(text + "\n" + text, d["range"]) for d in found] == ["ctc_loss"] * 2
     no_tracebacks(server)
 
 
