@@ -1,6 +1,7 @@
 """`make bench`: panic-lens against ast-grep and a regex scan, the server, explain; one table.
 
     python -m bench.run [--quick] [--files N] [--target DIR]... [--out bench/RESULTS.md]
+    python -m bench.run --only-lsp   # the language-server figures alone, while iterating
 
 Every figure of one run is measured in that run, on the same trees, so ratios are fair.
 """
@@ -89,6 +90,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--baseline", action="store_true", help="also time the serial engine")
     p.add_argument("--skip-lsp", action="store_true")
     p.add_argument("--skip-explain", action="store_true")
+    p.add_argument("--only-lsp", action="store_true", help="only the language-server figures")
     args = p.parse_args(argv)
     args.files = args.files or (40 if args.quick else 1500)
     args.repeat = args.repeat or (1 if args.quick else 3)
@@ -100,13 +102,14 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="panic-lens-bench-") as tmp:
         work = Path(tmp)
-        stats = corpus.generate(work / "corpus", args.files)
-        rows = check_rows(work / "corpus", "generated", work, args.repeat, args.baseline)
-        for target in args.target:
+        stats = corpus.generate(work / "corpus", 0 if args.only_lsp else args.files)
+        rows = [] if args.only_lsp else check_rows(work / "corpus", "generated", work,
+                                                   args.repeat, args.baseline)  # fmt: skip
+        for target in [] if args.only_lsp else args.target:
             rows += check_rows(target.resolve(), target.name, work, args.repeat, args.baseline)
         lsp = None if args.skip_lsp else _lsp(work, args.quick)
         explain = None
-        if not args.skip_explain:
+        if not (args.skip_explain or args.only_lsp):
             sizes = (200, 0.2) if args.quick else (10_000, 10.0)
             explain = explain_row(work, sizes[0], sizes[1], args.repeat)
     text = render(stats, rows, lsp, explain, args, (load_before, os.getloadavg()))
