@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -18,10 +19,13 @@ from typing import TYPE_CHECKING
 from panic_lens.cache import (
     AnalysisCache,
     CrateDigests,
+    StatIndex,
+    StatKey,
+    code_fingerprint,
     digest,
-    entry_key,
-    read_digest,
+    key_for_digest,
     records_fingerprint,
+    stat_key,
 )
 from panic_lens.engine import CheckResult, PathError, analyze, default_catalog, iter_rust_files
 from panic_lens.prefilter import Prefilter
@@ -44,6 +48,7 @@ class BatchStats:
     cache_hits: int
     analysed: int
     workers: int
+    files_read: int = 0  # files whose bytes were read (the stat index spares unchanged ones)
 
 
 def default_jobs() -> int:
@@ -75,61 +80,141 @@ def run_check(
 ) -> tuple[CheckResult, BatchStats]:
     """check_paths plus the run's statistics (the benchmark and the tests read them)."""
     errors = [PathError(str(p), "no such file or directory") for p in paths if not Path(p).exists()]
+    index = cache.stat_index() if cache is not None else None
+    sources = Sources(index)
     order: list[str] = []
-    candidates: list[tuple[str, bytes]] = []
-    contents: dict[str, bytes] = {}  # every file read, by absolute path: crates reuse them
-    prefilter = Prefilter(contents)
     for file in iter_rust_files([p for p in paths if Path(p).exists()]):
         try:
-            data = file.read_bytes()
+            sources.open(str(file))
         except OSError as exc:
             errors.append(PathError(str(file), exc.strerror or str(exc)))
             continue
         order.append(str(file))
-        contents[os.path.abspath(file)] = data
-    for path in order:
-        data = contents[os.path.abspath(path)]
-        if prefilter.keeps(path, data):
-            candidates.append((path, data))
     catalog = catalog if catalog is not None else default_catalog()
-    done, keys = _from_cache(candidates, settings, catalog, cache, contents)
-    misses = [item for item in candidates if item[0] not in done]
+    if cache is None:
+        prefilter = Prefilter(sources.data)
+        candidates = [p for p in order if prefilter.keeps(p, sources.bytes_of(p))]
+        done: dict[str, Analysis] = {}
+        keys: dict[str, str] = {}
+    else:
+        candidates, done, keys = _from_cache(order, sources, settings, catalog, cache)
+    misses = [(p, sources.bytes_of(p)) for p in candidates if p not in done]
     workers = _workers(misses, jobs)
     for (path, _), analysis in zip(
         misses, _analyse(misses, settings, catalog, workers), strict=True
     ):
         done[path] = analysis
-        if cache is not None:
+        if cache is not None and sources.unchanged(path):
             cache.put(keys[path], analysis)
-    if cache is not None and cache.writes:
-        cache.prune()
+    if cache is not None and index is not None:
+        index.save()
+        if cache.writes:
+            cache.prune()
     findings = _ordered(order, done)
     stats = BatchStats(
-        len(order), len(candidates), len(candidates) - len(misses), len(misses), workers
+        len(order),
+        len(candidates),
+        len(candidates) - len(misses),
+        len(misses),
+        workers,
+        len(sources.data),
     )
     return CheckResult(findings, tuple(errors), len(order)), stats
 
 
 def _from_cache(
-    items: list[tuple[str, bytes]],
+    order: list[str],
+    sources: Sources,
     settings: Settings | None,
     catalog: Catalog | None,
-    cache: AnalysisCache | None,
-    contents: dict[str, bytes],
-) -> tuple[dict[str, Analysis], dict[str, str]]:
-    """Cached analyses by path, and the key of every candidate (for writing misses back)."""
-    if cache is None:
-        return {}, {}
-    crates = CrateDigests(
-        lambda p: digest(contents[str(p)]) if str(p) in contents else read_digest(p)
-    )
-    records = records_fingerprint(catalog)
-    keys = {
-        path: entry_key(data, path, settings=settings, crate=crates.for_path(path), records=records)
-        for path, data in items
-    }
+    cache: AnalysisCache,
+) -> tuple[list[str], dict[str, Analysis], dict[str, str]]:
+    """Prefilter candidates (verdicts reused from the stat index when the file and its crate
+    are unchanged), cached analyses by path, and every candidate's key."""
+    crates = CrateDigests(sources.digest_of)
+    prefilter = Prefilter(sources.data)
+    records, code = records_fingerprint(catalog), code_fingerprint()
+    candidates, keys = [], {}
+    for path in order:
+        crate = crates.for_path(path)
+        if sources.keeps(path, digest(f"{crate}\0{code}".encode()), prefilter):
+            candidates.append(path)
+            keys[path] = key_for_digest(
+                sources.digest(path), path, settings=settings, crate=crate, records=records
+            )
     found = {path: hit for path, key in keys.items() if (hit := cache.get(key)) is not None}
-    return found, keys
+    return candidates, found, keys
+
+
+class Sources:
+    """The run's files, by path as walked. With a stat index, a file whose stat is unchanged
+    is not read: its digest and prefilter verdict come from the index."""
+
+    def __init__(self, index: StatIndex | None) -> None:
+        self.index = index
+        self.data: dict[str, bytes] = {}  # absolute path -> bytes (the prefilter reuses them)
+        self._digests: dict[str, str] = {}
+        self._stats: dict[str, StatKey] = {}
+        self._verdicts: dict[str, tuple[str, bool]] = {}
+        self._moved: set[str] = set()
+
+    def open(self, path: str) -> None:
+        """Stat, then read unless the index vouches for the content (stat before read: a
+        write in between makes the stored stat stale, never the stored digest)."""
+        absolute = os.path.abspath(path)
+        if self.index is None:
+            self.data[absolute] = Path(path).read_bytes()
+            return
+        now = time.time_ns()
+        key = stat_key(os.stat(path))
+        self._stats[absolute] = key
+        hit = self.index.lookup(absolute, key)
+        if hit is not None:
+            self._digests[absolute] = hit[0]
+            self._verdicts[absolute] = (hit[1], hit[2])
+            return
+        data = Path(path).read_bytes()
+        self.data[absolute], self._digests[absolute] = data, digest(data)
+        self.index.record(absolute, key, self._digests[absolute], now)
+
+    def bytes_of(self, path: str) -> bytes:
+        absolute = os.path.abspath(path)
+        if absolute not in self.data:
+            data = self.data[absolute] = Path(path).read_bytes()
+            if absolute in self._digests and digest(data) != self._digests[absolute]:
+                self._moved.add(absolute)  # written after its stat: analyse, do not store
+        return self.data[absolute]
+
+    def digest(self, path: str) -> str:
+        absolute = os.path.abspath(path)
+        if absolute not in self._digests:
+            self._digests[absolute] = digest(self.bytes_of(path))
+        return self._digests[absolute]
+
+    def digest_of(self, file: Path) -> str | None:
+        """For crate digests: files of the crate outside the checked paths too."""
+        try:
+            if os.path.abspath(file) not in self._digests:
+                self.open(str(file))
+            return self.digest(str(file))
+        except OSError:
+            return None
+
+    def keeps(self, path: str, context: str, prefilter: Prefilter) -> bool:
+        """The prefilter's verdict; reused when taken in the same crate and code context."""
+        absolute = os.path.abspath(path)
+        known = self._verdicts.get(absolute)
+        if known is not None and known[0] == context:
+            return known[1]
+        keeps = prefilter.keeps(path, self.bytes_of(path))
+        if self.index is not None and absolute in self._stats:
+            self.index.set_verdict(absolute, self._stats[absolute], context, keeps)
+        return keeps
+
+    def unchanged(self, path: str) -> bool:
+        """The bytes analysed are those the key was made from: a write after the stat must
+        not store the new content's analysis under the old content's key."""
+        return os.path.abspath(path) not in self._moved
 
 
 def _ordered(order: list[str], done: dict[str, Analysis]) -> tuple[Finding, ...]:

@@ -140,8 +140,15 @@ def read_digest(path: Path) -> str | None:
 def entry_key(
     src: bytes, path: str | None, *, settings: Settings | None, crate: str, records: str
 ) -> str:
+    return key_for_digest(digest(src), path, settings=settings, crate=crate, records=records)
+
+
+def key_for_digest(
+    src_digest: str, path: str | None, *, settings: Settings | None, crate: str, records: str
+) -> str:
+    """`entry_key` from the digest of the source (the stat index knows it without reading)."""
     settings_key = settings.cache_key() if settings is not None else "defaults"
-    parts = (digest(src), path or "<text>", code_fingerprint(), settings_key, crate, records)
+    parts = (src_digest, path or "<text>", code_fingerprint(), settings_key, crate, records)
     return digest("\0".join(parts).encode())
 
 
@@ -160,6 +167,9 @@ class AnalysisCache:
     def from_env(cls) -> AnalysisCache | None:
         """The user's cache, or None when PANIC_LENS_NO_CACHE is set."""
         return None if cache_disabled() else cls()
+
+    def stat_index(self) -> StatIndex:
+        return StatIndex(self.root / "stat-index.json")
 
     def _file(self, key: str) -> Path:
         return self.root / key[:2] / f"{key[2:]}.json"
@@ -214,6 +224,75 @@ class AnalysisCache:
                 removed += 1
             total -= size
         return removed
+
+
+# --- stat index: digests and prefilter verdicts of files whose stat has not changed -----------
+
+# A file whose mtime or ctime is this close to the moment it was stat'ed could still change
+# within the same timestamp tick without its stat changing ("racy" entries): never index those.
+RACY_NS = 2_000_000_000
+MAX_INDEX_ENTRIES = 200_000
+StatKey = tuple[int, int, int, int, int]  # size, mtime_ns, ctime_ns, inode, device
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+class StatIndex:
+    """path -> (stat, content digest, prefilter verdict and the context it was taken in).
+
+    ctime is in the key, so a rewrite that restores size and mtime still shows (only the
+    kernel sets ctime). The index is advisory: any entry whose stat differs is ignored.
+    """
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+        self.entries: dict[str, list[Any]] = self._load()
+        self.changed = False
+
+    def _load(self) -> dict[str, list[Any]]:
+        try:
+            data = json.loads(self.file.read_bytes())
+        except (OSError, ValueError):
+            return {}
+        ok = isinstance(data, dict) and data.get("format") == FORMAT
+        return data.get("files", {}) if ok and isinstance(data.get("files"), dict) else {}
+
+    def lookup(self, path: str, key: StatKey) -> list[Any] | None:
+        """[digest, verdict context, verdict] when `path`'s stat still matches, else None."""
+        entry = self.entries.get(path)
+        if not isinstance(entry, list) or len(entry) != 4 or tuple(entry[0]) != key:
+            return None
+        return entry[1:]
+
+    def record(self, path: str, key: StatKey, file_digest: str, stat_time_ns: int) -> None:
+        """Remember a digest read after stat'ing at `stat_time_ns` (unless racy)."""
+        if max(key[1], key[2]) >= stat_time_ns - RACY_NS:
+            self.entries.pop(path, None)
+            return
+        self.entries[path] = [list(key), file_digest, "", False]
+        self.changed = True
+
+    def set_verdict(self, path: str, key: StatKey, context: str, keeps: bool) -> None:
+        entry = self.entries.get(path)
+        fits = isinstance(entry, list) and len(entry) == 4 and tuple(entry[0]) == key
+        if fits and entry is not None and entry[2:] != [context, keeps]:
+            entry[2:] = [context, keeps]
+            self.changed = True
+
+    def save(self) -> None:
+        """Atomically replace the index file; entries beyond the bound are dropped."""
+        if not self.changed:
+            return
+        files = dict(list(self.entries.items())[-MAX_INDEX_ENTRIES:])
+        data = json.dumps({"format": FORMAT, "files": files}, separators=(",", ":")).encode()
+        with contextlib.suppress(OSError):
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.file.parent, prefix=".tmp-idx-")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, self.file)
 
 
 # --- encoding: exact round trips of the result types -----------------------------------------

@@ -1,0 +1,145 @@
+"""The stat index: unchanged files are not read on a warm run, and every way a file can change
+(touch, same-size rewrite with mtime restored, rename, delete, new file, a crate neighbour
+giving a new alias) still gives exactly the engine's result."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from panic_lens import batch, cache, engine
+from panic_lens.cache import AnalysisCache
+
+CTC_AT = """use burn::prelude::*;
+use burn::tensor::module::ctc_loss;
+
+pub fn run(lp: Tensor<3>, device: &Device) -> Tensor<1> {{
+    let targets = Tensor::<2, Int>::ones([4, {width}], device);
+    let il = Tensor::<1, Int>::full([4], 10, device);
+    let tl = Tensor::<1, Int>::full([4], {width}, device);
+    ctc_loss(lp, targets, il, tl, 0)
+}}
+"""
+PLAIN = "pub fn g(n: usize) -> usize { n + 1 }\n"
+
+
+@pytest.fixture(autouse=True)
+def no_racy_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files written by the test are seconds young; index them anyway (settle() waits a tick)."""
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+
+
+def settle() -> None:
+    """Let the filesystem clock tick past the last write, so a later write has a new ctime."""
+    time.sleep(0.05)
+
+
+def run(crate: Path, private_cache: Path) -> batch.BatchStats:
+    result, stats = batch.run_check([crate], cache=AnalysisCache(private_cache))
+    assert result == engine.check_paths([crate])
+    return stats
+
+
+def crate_with_ctc(make_crate: Callable[..., Path]) -> Path:
+    crate = make_crate(
+        "app",
+        {"src/lib.rs": "pub mod a;\npub mod b;\n", "src/a.rs": CTC_AT.format(width=5000)},
+    )
+    (crate / "src/b.rs").write_text(PLAIN)
+    settle()
+    return crate
+
+
+def findings(crate: Path) -> int:
+    return len(engine.check_paths([crate]).findings)
+
+
+def test_a_warm_run_reads_no_file(make_crate: Callable[..., Path], private_cache: Path) -> None:
+    crate = crate_with_ctc(make_crate)
+    cold = run(crate, private_cache)
+    assert cold.files_read == cold.files == 3
+    warm = run(crate, private_cache)
+    assert warm.files_read == 0 and warm.cache_hits == warm.candidates > 0
+
+
+def test_touch_without_change_rereads_only_that_file(
+    make_crate: Callable[..., Path], private_cache: Path
+) -> None:
+    crate = crate_with_ctc(make_crate)
+    run(crate, private_cache)
+    os.utime(crate / "src/a.rs")
+    assert run(crate, private_cache).files_read == 1
+
+
+def test_same_size_rewrite_with_mtime_restored_is_seen(
+    make_crate: Callable[..., Path], private_cache: Path
+) -> None:
+    crate = crate_with_ctc(make_crate)
+    run(crate, private_cache)
+    assert findings(crate) == 1
+    file = crate / "src/a.rs"
+    before = file.stat()
+    file.write_text(CTC_AT.format(width=1000))  # same length, fits the kernel
+    os.utime(file, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = file.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert run(crate, private_cache).files_read >= 1
+    assert findings(crate) == 0
+
+
+def test_rename_delete_and_new_file(make_crate: Callable[..., Path], private_cache: Path) -> None:
+    crate = crate_with_ctc(make_crate)
+    run(crate, private_cache)
+    (crate / "src/a.rs").rename(crate / "src/c.rs")
+    settle()
+    assert [f.path for f in engine.check_paths([crate]).findings] == [str(crate / "src/c.rs")]
+    run(crate, private_cache)
+    (crate / "src/c.rs").unlink()
+    settle()
+    run(crate, private_cache)
+    assert findings(crate) == 0
+    (crate / "src/d.rs").write_text(CTC_AT.format(width=6000))
+    settle()
+    assert run(crate, private_cache).files_read >= 1
+    assert findings(crate) == 1
+
+
+def test_a_neighbour_giving_an_alias_redoes_a_skipped_files_verdict(
+    make_crate: Callable[..., Path], private_cache: Path
+) -> None:
+    uses_alias = CTC_AT.format(width=5000).replace("use burn::tensor::module::ctc_loss;\n", "")
+    uses_alias = uses_alias.replace("ctc_loss(", "crate::lossy(")
+    crate = make_crate(
+        "app",
+        {"src/lib.rs": "pub mod a;\n", "src/a.rs": uses_alias.replace("ctc_loss", "lossy")},
+    )
+    settle()
+    skipped = run(crate, private_cache)
+    assert skipped.candidates == 0 and findings(crate) == 0
+    lib = crate / "src/lib.rs"
+    lib.write_text("pub mod a;\npub use burn::tensor::module::ctc_loss as lossy;\n")
+    settle()
+    kept = run(crate, private_cache)
+    assert kept.candidates == 2  # a.rs's stat is unchanged, its crate is not
+    assert findings(crate) == 1
+
+
+def test_young_files_are_not_indexed(
+    make_crate: Callable[..., Path], private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "RACY_NS", 3_600 * 10**9)  # everything counts as just written
+    crate = crate_with_ctc(make_crate)
+    run(crate, private_cache)
+    assert run(crate, private_cache).files_read == 3
+
+
+def test_a_corrupt_index_is_ignored(make_crate: Callable[..., Path], private_cache: Path) -> None:
+    crate = crate_with_ctc(make_crate)
+    run(crate, private_cache)
+    (private_cache / "stat-index.json").write_text('{"format": "1", "files": {"x": 1}')
+    assert run(crate, private_cache).files_read == 3
+    assert run(crate, private_cache).files_read == 0
