@@ -11,12 +11,13 @@ from __future__ import annotations
 import random
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
-from rel_rpc import RpcServer
+from rel_rpc import RpcServer, push_capabilities
 from rel_support import GOLDEN, TESTS
 
 EDITS = 10_000
@@ -107,20 +108,37 @@ def final_diagnostics(server: RpcServer, docs: list[Doc]) -> dict[str, list[dict
     return {doc.uri: server.pull(doc.uri) for doc in docs}
 
 
+def start_servers(root: Path, docs: list[Doc], push: bool) -> tuple[RpcServer, RpcServer]:
+    """The soaked server (pulling like Neovim or taking pushes like VS Code) and a pulling
+    reference, both with every document open."""
+    server, reference = RpcServer(cwd=root), RpcServer(cwd=root)
+    server.initialize(root, push_capabilities() if push else None)
+    reference.initialize(root)
+    for each in (server, reference):
+        for doc in docs:
+            each.open(doc.uri, doc.text)
+    return server, reference
+
+
 @pytest.mark.slow
-def test_ten_thousand_incremental_edits(tmp_path: Path) -> None:
+@pytest.mark.parametrize("push", [False, True], ids=["pull", "push"])
+def test_ten_thousand_incremental_edits(tmp_path: Path, push: bool) -> None:
     files = workspace(tmp_path)
     root = files[0].parent.parent
     rng = random.Random(SEED)
-    server, reference = RpcServer(cwd=root), RpcServer(cwd=root)
+    docs = [Doc(f.as_uri(), f.read_text(encoding="utf-8")) for f in files]
+    server, reference = start_servers(root, docs, push)
     try:
-        docs = [Doc(f.as_uri(), f.read_text(encoding="utf-8")) for f in files]
-        for each in (server, reference):
-            each.initialize(root)
-            for doc in docs:
-                each.open(doc.uri, doc.text)
-        warm, end, compared = soak(server, reference, docs, rng)
-        got = final_diagnostics(server, docs)
+        if push:
+            warm, end, compared = soak(
+                server, docs, rng, lambda d, n: published_as_reference(server, reference, d, n)
+            )
+            got = {doc.uri: published(server, doc) for doc in docs}
+        else:
+            warm, end, compared = soak(
+                server, docs, rng, lambda d, n: same_as_reference(server, reference, d, n), 0.1
+            )
+            got = final_diagnostics(server, docs)
         assert server.problems_logged() == []
     finally:
         server.shutdown()
@@ -134,17 +152,22 @@ def test_ten_thousand_incremental_edits(tmp_path: Path) -> None:
     finally:
         fresh.shutdown()
     print(
-        f"soak: {compared} diagnostics compared at checkpoints, {sum(map(len, got.values()))} "
-        f"at the end; server RSS {warm >> 20} MiB after warm-up, {end >> 20} MiB at the end"
+        f"soak ({'push' if push else 'pull'}): {compared} diagnostics compared on the way, "
+        f"{sum(map(len, got.values()))} at the end; server RSS {warm >> 20} MiB after warm-up, "
+        f"{end >> 20} MiB at the end"
     )
     assert end - warm < MEMORY_GROWTH_LIMIT, f"RSS grew from {warm >> 20} to {end >> 20} MiB"
 
 
 def soak(
-    server: RpcServer, reference: RpcServer, docs: list[Doc], rng: random.Random
+    server: RpcServer,
+    docs: list[Doc],
+    rng: random.Random,
+    observe: Callable[[Doc, int], int],
+    rate: float = 0.0,
 ) -> tuple[int, int, int]:
-    """Send EDITS edits. After about one didChange in ten, and every 500 edits before and after
-    undoing all of the document's edits, its diagnostics must equal the reference server's.
+    """Send EDITS edits. After about `rate` of the didChanges, and every 500 edits before and
+    after undoing all of the document's edits, `observe` compares its diagnostics.
     Returns (RSS after warm-up, RSS at the end, diagnostics compared)."""
     process = psutil.Process(server.proc.pid)
     sent, warm, compared = 0, 0, 0
@@ -154,19 +177,39 @@ def soak(
         doc.version += 1
         change(server, doc, changes)
         before, sent = sent, sent + len(changes)
-        if rng.random() < 0.1:  # the editor asks now and then: analyse on the kept tree
-            compared += same_as_reference(server, reference, doc, sent)
+        if rng.random() < rate:  # the editor asks now and then: analyse on the kept tree
+            compared += observe(doc, sent)
         if sent // 500 != before // 500:
             assert server.proc.poll() is None, "server exited during the soak"
-            compared += same_as_reference(server, reference, doc, sent)
+            compared += observe(doc, sent)
             undo = doc.undo_all()
-            doc.version += 1
-            change(server, doc, undo)
-            sent += len(undo)
-            compared += same_as_reference(server, reference, doc, sent)
+            if undo:  # nothing to undo: no didChange (a server need not publish for none)
+                doc.version += 1
+                change(server, doc, undo)
+                sent += len(undo)
+                compared += observe(doc, sent)
             if sent >= 1_000 and not warm:
                 warm = process.memory_info().rss
     return warm, process.memory_info().rss, compared
+
+
+def published(server: RpcServer, doc: Doc) -> list[dict[str, Any]]:
+    """The diagnostics the server pushed for the document's current version."""
+    note = server.wait_note(
+        "textDocument/publishDiagnostics",
+        lambda p: p.get("uri") == doc.uri and p.get("version") == doc.version,
+        timeout=30,
+    )
+    return list(note["diagnostics"])
+
+
+def published_as_reference(server: RpcServer, reference: RpcServer, doc: Doc, sent: int) -> int:
+    """Pushed diagnostics for the current version equal a from-scratch analysis."""
+    got = published(server, doc)
+    reference.notify("textDocument/didClose", {"textDocument": {"uri": doc.uri}})
+    reference.open(doc.uri, doc.text, doc.version)
+    assert got == reference.pull(doc.uri, timeout=60), f"after {sent} edits"
+    return len(got)
 
 
 def same_as_reference(server: RpcServer, reference: RpcServer, doc: Doc, sent: int) -> int:
