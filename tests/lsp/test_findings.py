@@ -95,7 +95,10 @@ async def test_cargo_metadata_change_reanalyses_open_files(
 
 
 @pytest.mark.parametrize("client", ["vscode"], indirect=True)  # pushes
-async def test_a_burst_of_keystrokes_is_analysed_once(client: LanguageClient, crate: Path) -> None:
+async def test_a_burst_of_keystrokes_is_not_analysed_per_keystroke(
+    client: LanguageClient, crate: Path
+) -> None:
+    """No timer: the first keystroke is analysed at once, the ones that arrived meanwhile once."""
     await initialize(client, crate, {"scope": "openFiles"})
     uri = open_doc(client, crate / "src/rl.rs")
     await diagnostics(client, uri, has(ASYNC))
@@ -106,4 +109,6 @@ async def test_a_burst_of_keystrokes_is_analysed_once(client: LanguageClient, cr
     published = client.published  # type: ignore[attr-defined]
     await eventually(lambda: published[-1], lambda p: p.version == 6)
     later = published[before:]
-    assert [p.version for p in later] == [6] and [d.code for d in later[0].diagnostics] == [ASYNC]
+    versions = [p.version for p in later]
+    assert versions[-1] == 6 and versions == sorted(set(versions)) and len(versions) <= 2
+    assert all([d.code for d in p.diagnostics] == [ASYNC] for p in later)

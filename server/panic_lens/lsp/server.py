@@ -6,14 +6,19 @@ markdown.py. Logging goes to stderr and window/logMessage, never stdout (the LSP
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import stat
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
+from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
 from panic_lens.lsp import actions, commands, config, scan
@@ -227,7 +232,7 @@ def run(tcp: str | None = None, log_level: str | None = None) -> int:
     setup_logging(log_level)
     ls = make_server()
     if tcp is None:
-        ls.start_io()
+        serve_stdio(ls)
         # LSP: exit code 0 only after a shutdown request (pygls's own sys.exit(1) is swallowed
         # inside its handler, so the process would always report success).
         return 0 if getattr(ls.protocol, "_shutdown", False) else 1
@@ -240,3 +245,34 @@ def run(tcp: str | None = None, log_level: str | None = None) -> int:
     ls.feature(types.EXIT)(lambda server, *args: server.shutdown())
     ls.start_tcp(host or "127.0.0.1", int(port))
     return 0
+
+
+def serve_stdio(ls: PanicLensServer) -> None:
+    """pygls's stdio loop, but reading through an asyncio pipe instead of a thread per line.
+
+    Messages already received are then all handled before any queued analysis runs, so a burst
+    of didChange is analysed once; pygls's thread reader yielded to the loop after each line.
+    Windows and non-pipe stdin keep pygls's own reader.
+    """
+    stdin = sys.stdin.buffer
+    if sys.platform == "win32" or not stat.S_ISFIFO(os.fstat(stdin.fileno()).st_mode):
+        ls.start_io()
+        return
+    stop = ls._stop_event = threading.Event()  # pygls's shutdown() sets it to end the loop
+    ls.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+
+    async def loop() -> None:
+        reader = asyncio.StreamReader(limit=2**26)
+        await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), stdin
+        )
+        await run_async(stop, reader, ls.protocol, logger, ls.report_server_error)
+
+    try:
+        asyncio.run(loop())
+    except (BrokenPipeError, asyncio.IncompleteReadError):  # the client went away mid-message
+        logger.error("the client closed the connection")
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        ls.shutdown()

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 DIAGNOSTIC_IDENTIFIER = "panic-lens"
-DEBOUNCE_S = 0.15  # analyse after a pause in typing, not on every keystroke
 KEPT_TREES = 8  # documents whose last tree is kept for incremental re-parses
 
 
@@ -74,7 +73,7 @@ class PanicLensServer(LanguageServer):
         self.watchers_registered = False
         self.noted: set[str] = set()
         self.dirty: set[str] = set()  # open documents changed since their last analysis
-        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.pending: dict[str, asyncio.Handle] = {}  # analyses waiting for a free event loop
 
     # ---- client facts -------------------------------------------------------------------
     @property
@@ -167,16 +166,17 @@ class PanicLensServer(LanguageServer):
         return self.open.get(uri) or self.disk.get(uri)
 
     def changed(self, uri: str) -> None:
-        """A keystroke: analyse once typing pauses (pull clients: when they next ask)."""
+        """A keystroke: analyse as soon as the event loop is free (pull clients: when asked).
+
+        No timer: the analysis runs after every message already received, so a burst that
+        arrived together, or while the last analysis ran, is analysed once, at its last version.
+        """
         self.dirty.add(uri)
-        if (pending := self.timers.pop(uri, None)) is not None:
-            pending.cancel()
-        if not self.pull:
-            loop = asyncio.get_running_loop()
-            self.timers[uri] = loop.call_later(DEBOUNCE_S, self._flush, uri)
+        if not self.pull and uri not in self.pending:
+            self.pending[uri] = asyncio.get_running_loop().call_soon(self._flush, uri)
 
     def _flush(self, uri: str) -> None:
-        self.timers.pop(uri, None)
+        self.pending.pop(uri, None)
         try:
             if uri in self.dirty and uri in self.open:
                 self.publish(self.analyze_open(uri))
@@ -188,7 +188,7 @@ class PanicLensServer(LanguageServer):
         self.open.pop(uri, None)
         self.trees.pop(uri, None)
         self.dirty.discard(uri)
-        if (pending := self.timers.pop(uri, None)) is not None:
+        if (pending := self.pending.pop(uri, None)) is not None:
             pending.cancel()
 
     def known(self, uri: str) -> FileResult | None:
