@@ -186,14 +186,14 @@ def drive(
     workspace: Path,
     expected: list[dict[str, Any]],
     code_server: CodeServer,
-    out: Path,
+    expect_missing: bool,
     shots: Path,
 ) -> dict[str, Any]:
     findings = len(expected)
     off = [f for f in expected if f["rule"] == OFF_RULE]
     machine_settings = code_server.home / "data" / "Machine" / "settings.json"
     shim = code_server.bin / "panic-lens"
-    expect_missing = not code_server.finds_a_server()
+    out = shots / "result.json"
     explained = seed_records()[0]
     config = {
         "url": url,
@@ -238,10 +238,11 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
 
     shots = artifacts / "vscode"
     shutil.rmtree(shots, ignore_errors=True)  # only this run's pictures
+    expect_missing = not code_server.finds_a_server()  # True unless panic-lens is system-wide
     code_server.install(build_vsix())
     url = code_server.start(burn_app)
     try:
-        res = drive(url, burn_app, expected, code_server, shots / "result.json", shots)
+        res = drive(url, burn_app, expected, code_server, expect_missing, shots)
     except AssertionError as exc:
         raise AssertionError(f"{exc}\ncode-server log:\n{code_server.log_tail()}") from None
 
@@ -271,7 +272,8 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     assert "panicLens.server.command" in res["bad_command_toast"]
     assert res["bad_command_status"].endswith("panic-lens: failed")
     # no setting and nothing to run: the notification says what to install
-    if "missing_toast" in res:
+    assert ("missing_toast" in res) == expect_missing
+    if expect_missing:
         assert "pipx install panic-lens" in res["missing_toast"], res["missing_toast"]
         assert res["missing_status"].endswith("panic-lens: no server")
     # `panic-lens` on PATH, Restart Server: the same findings again; Show Output has the log
