@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -66,3 +67,16 @@ def panic_text(record: dict[str, Any]) -> str:
 
 def seed_records() -> list[dict[str, Any]]:
     return [json.loads(p.read_text())["record"] for p in sorted(RECORDS.glob("*.txt"))]
+
+
+def cli_findings(workspace: Path) -> list[dict[str, Any]]:
+    """What `panic-lens check` reports on the same tree: the editor must show the same."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "panic_lens", "check", str(workspace), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    findings: list[dict[str, Any]] = json.loads(proc.stdout)["findings"]
+    return findings

@@ -84,6 +84,7 @@
       (e2e-wait (format "the %s diagnostic to go" e2e-rule) 30 (lambda () (null (e2e-of-rule))))
       (e2e-put :diagnostics_after (e2e-summary (e2e-ours)))
       (e2e-put :explain (panic-lens-explain-panic (getenv "PANIC_LENS_PANIC")))
+      (e2e-put :scan (panic-lens-scan-workspace))
       (eglot-shutdown server))))
 
 (let* ((buf (find-file-noselect (getenv "PANIC_LENS_FILE")))

@@ -105,6 +105,11 @@ vim.api.nvim_create_autocmd('VimEnter', { callback = function()
     result.buffer = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
     wait_for('the ' .. rule .. ' diagnostic to go', 30, function() return #of_rule(bufnr) == 0 end)
     result.diagnostics_after = summarize(ours(bufnr))
+    -- the README's re-scan command, answered synchronously here
+    local scan = client:request_sync('workspace/executeCommand',
+      { command = 'panic-lens.scanWorkspace', arguments = {} }, 30000, bufnr)
+    assert(scan and not scan.err, 'scanWorkspace failed: ' .. vim.inspect(scan and scan.err))
+    result.scan = scan.result
     client:stop()
   end)
   if not ok then

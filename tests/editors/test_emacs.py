@@ -13,6 +13,7 @@ from editor_support import (
     ASYNC_RULE,
     LSP_SEVERITY,
     ROOT,
+    cli_findings,
     line_of,
     panic_text,
     records_with_knowledge_about,
@@ -88,6 +89,10 @@ def test_emacs_eglot_diagnose_hover_fix_explain(
 
     # panic-lens-explain-panic names the record whose messagePattern matches line 2 of the log
     assert f"record {explained['id']}, line 2:" in res["explain"], res["explain"]
+
+    # scanWorkspace counts every .rs file and sees the open buffer as fixed
+    files, findings = len(list(burn_app.rglob("*.rs"))), len(cli_findings(burn_app))
+    assert res["scan"] == {"files": files, "findings": findings - 1}, res["scan"]
 
 
 def test_emacs_package_byte_compiles_cleanly(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from editor_support import (
     LSP_SEVERITY,
     ROOT,
     TOOLS,
+    cli_findings,
     line_of,
     records_with_knowledge_about,
     require,
@@ -85,3 +86,7 @@ def test_neovim_attach_diagnose_hover_fix(
     assert any(a["isPreferred"] for a in res["code_actions"]), res["code_actions"]
     assert FLAGGED not in res["buffer"], res["buffer"]
     assert not [d for d in res["diagnostics_after"] if d["code"] == ASYNC_RULE]
+
+    # scanWorkspace counts every .rs file and sees the open buffer as fixed
+    files, findings = len(list(burn_app.rglob("*.rs"))), len(cli_findings(burn_app))
+    assert res["scan"] == {"files": files, "findings": findings - 1}, res["scan"]

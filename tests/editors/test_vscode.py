@@ -24,6 +24,7 @@ from editor_support import (
     ASYNC_RULE,
     ROOT,
     TOOLS,
+    cli_findings,
     line_of,
     panic_text,
     records_with_knowledge_about,
@@ -57,19 +58,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def cli_findings(workspace: Path) -> list[dict[str, Any]]:
-    """What `panic-lens check` reports on the same tree: the editor must show the same."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "panic_lens", "check", str(workspace), "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode in (0, 1), proc.stderr
-    findings: list[dict[str, Any]] = json.loads(proc.stdout)["findings"]
-    return findings
 
 
 def build_vsix() -> Path:
