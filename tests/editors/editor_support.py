@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -34,10 +33,6 @@ def require(path: Path | str | None, what: str) -> Path:
     if IN_CI:
         pytest.fail(f"{reason}; under CI=true editor tests never skip")
     pytest.skip(reason)
-
-
-def which(name: str) -> str | None:
-    return shutil.which(name)
 
 
 def server_argv() -> list[str]:
