@@ -1,10 +1,10 @@
 """Byte-level prefilter for batch checks: the files in which no rule can find anything.
 
-A file is analysed when it mentions a needle: a call name without which a rule cannot fire
-(`RuleInfo.triggers`, plus any `PREFILTER_WORDS` a rule module declares) or the suppression
-marker; or a name its crate gives one of those (`pub use burn::tensor::module::ctc_loss as
-ctc;`), since rules resolve names through the crate's own modules. A rule that declares no
-triggers turns the prefilter off: then nothing can be skipped soundly.
+A file is analysed when, for one of a rule's condition groups (`RuleInfo.prefilter_groups`:
+any-of groups of all-of words), it mentions every word or a name its crate gives that word
+(`pub use burn::tensor::module::ctc_loss as ctc;`, `type L = CTCLoss<B>;`), since rules resolve
+names through the crate's own modules; or it mentions the suppression marker. A rule that
+declares no words turns the prefilter off: then nothing can be skipped soundly.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from panic_lens.rules import rule_modules
 from panic_lens.rules.meta import RULES
 
 # `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
@@ -27,17 +26,32 @@ _USE = re.compile(rb"\buse\s")
 _PRIMITIVES = frozenset(
     b"_ usize isize u8 u16 u32 u64 u128 i8 i16 i32 i64 i128 f32 f64 bool char str".split()
 )
+Groups = tuple[tuple[bytes, ...], ...]
+AliasMap = Mapping[bytes, frozenset[bytes]]
+
+
+@lru_cache(maxsize=1)
+def rule_groups() -> Groups | None:
+    """Every rule's condition groups and the suppression marker's; None when some rule
+    declares none (every file must be analysed)."""
+    if not all(rule.prefilter_groups for rule in RULES):
+        return None
+    groups = {tuple(w.encode() for w in g) for rule in RULES for g in rule.prefilter_groups}
+    return tuple(sorted(groups | {(SUPPRESSION_MARKER,)}))
+
+
+@lru_cache(maxsize=1)
+def group_words() -> tuple[bytes, ...]:
+    return tuple(sorted({w for g in rule_groups() or () for w in g}))
 
 
 @lru_cache(maxsize=1)
 def base_needles() -> tuple[bytes, ...] | None:
-    """The needles every file is tested against, minus words containing another; None when
-    some rule declares no triggers (every file must be analysed)."""
-    if not all(rule.triggers for rule in RULES):
+    """The words of every group, minus words containing another: a file mentioning none of
+    them (nor an alias) satisfies no group. None when the prefilter is off."""
+    if rule_groups() is None:
         return None
-    words = {t.encode() for rule in RULES for t in rule.triggers} | {SUPPRESSION_MARKER}
-    for module in rule_modules():
-        words |= set(getattr(module, "PREFILTER_WORDS", ()))
+    words = set(group_words())
     return tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
 
 
@@ -45,19 +59,28 @@ def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
     return any(needle in data for needle in needles)
 
 
+def satisfies(data: bytes, aliases: AliasMap | None = None) -> bool:
+    """Some group has every word, or a crate alias of it, in `data`."""
+    groups = rule_groups()
+    if groups is None:
+        return True
+    names = aliases or {}
+    return any(
+        all(w in data or mentions(data, names.get(w, ())) for w in group) for group in groups
+    )
+
+
 def may_match(data: bytes) -> bool:
-    """False only when `data` mentions none of the base needles."""
-    needles = base_needles()
-    return needles is None or mentions(data, needles)
+    """False only when `data` satisfies no group by its own words (crate aliases aside)."""
+    return satisfies(data)
 
 
-def crate_aliases(texts: Iterable[bytes]) -> tuple[bytes, ...]:
-    """Names the crate's sources give the needles (and names of those names), to a fixpoint:
+def crate_alias_map(texts: Iterable[bytes]) -> dict[bytes, frozenset[bytes]]:
+    """For each group word, the names the crate's sources give it (and names of those names):
     `use ..::ctc_loss as ctc;` and `type Chan = RouterChannel<..>;` statements."""
-    sources = list(texts)
-    words = set(base_needles() or ())
-    new, sites = set(words), {}
-    while new:
+    sources, seeds = list(texts), set(group_words())
+    known, new, sites = set(seeds), set(seeds), {}
+    while new:  # alias sites of every source that names a word or an alias, to a fixpoint
         for i, text in enumerate(sources):
             if i not in sites and mentions(text, new):
                 sites[i] = _alias_sites(text)
@@ -65,10 +88,26 @@ def crate_aliases(texts: Iterable[bytes]) -> tuple[bytes, ...]:
             name
             for found in sites.values()
             for stmt, name in found
-            if name not in words and mentions(stmt, words)
+            if name not in known and mentions(stmt, known)
         }
-        words |= new
-    return tuple(sorted(words - set(base_needles() or ())))
+        known |= new
+    flat = [site for found in sites.values() for site in found]
+    return {word: _closure(word, flat) for word in seeds}
+
+
+def _closure(word: bytes, sites: list[tuple[bytes, bytes]]) -> frozenset[bytes]:
+    names, grew = {word}, True
+    while grew:
+        more = {name for stmt, name in sites if name not in names and mentions(stmt, names)}
+        names |= more
+        grew = bool(more)
+    return frozenset(names - {word})
+
+
+def crate_aliases(texts: Iterable[bytes]) -> tuple[bytes, ...]:
+    """Every name the crate gives any group word."""
+    found = crate_alias_map(texts).values()
+    return tuple(sorted(set().union(*found) - set(group_words())))
 
 
 def _alias_sites(text: bytes) -> list[tuple[bytes, bytes]]:
@@ -100,15 +139,16 @@ class Prefilter:
     def __init__(self, contents: Mapping[str, bytes]) -> None:
         self._contents = contents
         self._manifests: dict[str, Path | None] = {}
-        self._aliases: dict[Path, tuple[bytes, ...]] = {}
+        self._aliases: dict[Path, dict[bytes, frozenset[bytes]]] = {}
 
     def keeps(self, path: str, data: bytes) -> bool:
-        if may_match(data):
+        if satisfies(data):
             return True
         aliases = self._crate_aliases(path)
-        return bool(aliases) and mentions(data, aliases)
+        every = {a for names in aliases.values() for a in names}
+        return bool(every) and mentions(data, every) and satisfies(data, aliases)
 
-    def _crate_aliases(self, path: str) -> tuple[bytes, ...]:
+    def _crate_aliases(self, path: str) -> AliasMap:
         from panic_lens.rust.crate import find_manifest
 
         folder = os.path.dirname(os.path.abspath(path))
@@ -116,9 +156,9 @@ class Prefilter:
             self._manifests[folder] = find_manifest(path)
         manifest = self._manifests[folder]
         if manifest is None:
-            return ()
+            return {}
         if manifest not in self._aliases:
-            self._aliases[manifest] = crate_aliases(self._sources(manifest.parent / "src"))
+            self._aliases[manifest] = crate_alias_map(self._sources(manifest.parent / "src"))
         return self._aliases[manifest]
 
     def _sources(self, src: Path) -> Iterable[bytes]:

@@ -88,18 +88,24 @@ def test_prefilter_skips_files_but_keeps_every_file_with_findings(generated: Pat
     assert all(filt.keeps(str(p), Path(str(p)).read_bytes()) for p in flagged)
 
 
-def test_needles_come_from_the_rules_triggers() -> None:
+def test_needles_come_from_the_rules_conditions() -> None:
     for rule in RULES:
-        assert rule.triggers, rule.id
-        for word in rule.triggers:
-            assert prefilter.may_match(f"x {word} y".encode()), word
+        assert rule.triggers and rule.prefilter_groups, rule.id
+        for group in rule.prefilter_groups:
+            assert prefilter.may_match(" x ".join(group).encode()), group
+            for word in group if len(group) > 1 else ():  # every word of a group is needed
+                assert not prefilter.may_match(word.encode()), (group, word)
     assert not prefilter.may_match(b'fn main() { println!("hello"); }')
 
 
-def test_needles_include_the_words_rule_modules_declare() -> None:
-    declared = [w for m in rule_modules() for w in getattr(m, "PREFILTER_WORDS", ())]
-    assert declared, "a rule module declares its own words"
-    assert all(prefilter.may_match(b"x " + w + b" y") for w in declared)
+def test_every_group_names_a_word_its_rule_module_requires() -> None:
+    """A rule module's PREFILTER_WORDS are words without which it returns early: each group
+    of its rule must include one, or the data and the module disagree."""
+    modules = [m for m in rule_modules() if getattr(m, "PREFILTER_WORDS", ())]
+    assert modules, "a rule module declares its own words"
+    for module in modules:
+        words = {w.decode() for w in module.PREFILTER_WORDS}
+        assert all(words & set(g) for g in module.INFO.prefilter_groups), module.INFO.id
 
 
 def test_names_a_crate_gives_an_api_keep_its_files(make_crate: Callable[..., Path]) -> None:

@@ -23,6 +23,15 @@ class RuleInfo:
     # Call names without one of which the rule cannot fire in a file (a sound byte prefilter);
     # aliases of them declared elsewhere in the crate must be added by the prefilter itself.
     triggers: tuple[str, ...] = ()
+    # Sharper, still sound: any-of groups of all-of words. The rule can only fire in a file
+    # that, for some group, mentions every word or a name the crate gives it (the engine
+    # resolves names through `use .. as` and `type` across the crate's files, never others).
+    # Empty: each trigger is a group on its own.
+    conditions: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def prefilter_groups(self) -> tuple[tuple[str, ...], ...]:
+        return self.conditions or tuple((t,) for t in self.triggers)
 
     @property
     def doc_path(self) -> Path:
@@ -53,6 +62,9 @@ CTC = RuleInfo(
     ),
     default_severity=Severity.ERROR,
     triggers=("ctc_loss", "ctc_alpha_beta", "forward"),  # CTCLoss::forward(_with_reduction)
+    # `forward` is burn's only for a receiver typed from a name resolving to CTCLoss or
+    # CTCLossConfig (`.init()`), which contains "CTCLoss"; UFCS writes `CTCLoss::forward`.
+    conditions=(("ctc_loss",), ("ctc_alpha_beta",), ("forward", "CTCLoss")),
 )
 ASYNC_POLICY = RuleInfo(
     id="async-policy-load-record",
@@ -65,6 +77,9 @@ ASYNC_POLICY = RuleInfo(
     apis=("AsyncPolicy",),
     default_severity=Severity.ERROR,
     triggers=("load_record",),
+    # The receiver (method, UFCS or `Policy::load_record(p, ..)`) must be typed AsyncPolicy
+    # from a name written in the file or a crate alias of it.
+    conditions=(("load_record", "AsyncPolicy"),),
 )
 ROUTER = RuleInfo(
     id="router-unsupported-dtype",
@@ -76,6 +91,9 @@ ROUTER = RuleInfo(
     apis=("change_client_backend", "RouterChannel", "change_backend_float", "change_backend_int"),
     default_severity=Severity.WARNING,
     triggers=("to_device", "change_client_backend", "RouterChannel"),
+    # A `.to_device(&b)` finding needs both devices bound by `let` to `Device::capture()` in
+    # the same file; the other two forms name the method or the trait.
+    conditions=(("to_device", "capture"), ("change_client_backend",), ("RouterChannel",)),
 )
 INTERPOLATE = RuleInfo(
     id="interpolate-backward-mode",

@@ -1,0 +1,129 @@
+"""The prefilter's conjunctive conditions are sound: a file is skipped only when its rule could
+not fire, including through names other files of the crate give the second word (`use .. as`,
+`type`). Every case compares the batch result with engine.check_paths on the same crate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from panic_lens import batch, engine, prefilter
+
+CTC_MODULE = """use burn::prelude::*;
+use {loss_import};
+
+pub fn run<B: Backend>(lp: Tensor<B, 3>, device: &B::Device) -> Tensor<B, 1> {{
+    let loss = {config}::new().init();
+    let targets = Tensor::<B, 2, Int>::ones([4, 5000], device);
+    let il = Tensor::<B, 1, Int>::full([4], 10, device);
+    let tl = Tensor::<B, 1, Int>::full([4], 5000, device);
+    loss.forward(lp, targets, il, tl)
+}}
+"""
+ASYNC = """use {imp};
+
+pub fn reload<P: Policy>(policy: {ty}<P>, record: Rec) {{
+    let _ = policy.load_record(record);
+}}
+"""
+ROUTER = """use burn::prelude::*;
+
+pub fn mv<B: Backend>() {{
+    let a = {device}::capture();
+    let b = {device}::capture();
+    let t = Tensor::<B, 1, Int>::from_ints_dtype([1, 2], (&a, DType::U8));
+    let _ = t.to_device(&b);
+}}
+"""
+PLAIN_FORWARD = "pub fn f(m: Model, x: Tensor) -> Tensor { m.forward(x) }\n"
+
+
+def kept_and_equal(crate: Path) -> tuple[set[str], int]:
+    """(names of the files the prefilter keeps, findings); batch must equal the engine."""
+    expected = engine.check_paths([crate])
+    assert batch.check_paths([crate]) == expected
+    filt = prefilter.Prefilter({})
+    files = sorted((crate / "src").rglob("*.rs"))
+    kept = {p.name for p in files if filt.keeps(str(p), p.read_bytes())}
+    return kept, len(expected.findings)
+
+
+def test_forward_alone_is_skipped_forward_with_ctcloss_is_kept(
+    make_crate: Callable[..., Path],
+) -> None:
+    direct = CTC_MODULE.format(loss_import="burn::nn::loss::CTCLossConfig", config="CTCLossConfig")
+    crate = make_crate(
+        "app",
+        {"src/lib.rs": "mod a;\nmod b;\n", "src/a.rs": direct, "src/b.rs": PLAIN_FORWARD},
+    )
+    kept, found = kept_and_equal(crate)
+    assert kept == {"a.rs"} and found >= 1
+
+
+def test_ctcloss_through_a_crate_alias_keeps_forward(make_crate: Callable[..., Path]) -> None:
+    uses = CTC_MODULE.format(loss_import="crate::losses::Cfg", config="Cfg")
+    crate = make_crate(
+        "app",
+        {
+            "src/lib.rs": "pub mod losses;\nmod a;\nmod b;\n",
+            "src/losses.rs": "pub use burn::nn::loss::CTCLossConfig as Cfg;\n",
+            "src/a.rs": uses,
+            "src/b.rs": PLAIN_FORWARD,
+        },
+    )
+    kept, found = kept_and_equal(crate)
+    assert "a.rs" in kept and "b.rs" not in kept and found >= 1
+
+
+def test_load_record_needs_async_policy_or_an_alias(make_crate: Callable[..., Path]) -> None:
+    crate = make_crate(
+        "app",
+        {
+            "src/lib.rs": "pub mod prelude;\nmod a;\nmod b;\nmod c;\n",
+            "src/prelude.rs": "pub use burn::rl::{Policy, AsyncPolicy as Served};\n",
+            "src/a.rs": ASYNC.format(imp="crate::prelude::{Policy, Served}", ty="Served"),
+            "src/b.rs": ASYNC.format(imp="burn::rl::{Policy, AsyncPolicy}", ty="AsyncPolicy"),
+            "src/c.rs": ASYNC.format(imp="burn::rl::Policy", ty="Vec"),
+        },
+    )
+    kept, found = kept_and_equal(crate)
+    assert kept == {"a.rs", "b.rs"} and found == 2  # c.rs: no AsyncPolicy
+
+
+def test_a_type_alias_in_another_file_keeps_load_record(make_crate: Callable[..., Path]) -> None:
+    crate = make_crate(
+        "app",
+        {
+            "src/lib.rs": "pub mod kinds;\nmod a;\n",
+            "src/kinds.rs": "use burn::rl::AsyncPolicy;\npub type Shared<P> = AsyncPolicy<P>;\n",
+            "src/a.rs": ASYNC.format(
+                imp="burn::rl::Policy;\nuse crate::kinds::Shared", ty="Shared"
+            ),
+        },
+    )
+    kept, _ = kept_and_equal(crate)
+    assert "a.rs" in kept
+
+
+def test_to_device_needs_a_capture_device(make_crate: Callable[..., Path]) -> None:
+    crate = make_crate(
+        "app",
+        {
+            "src/lib.rs": "mod a;\nmod b;\n",
+            "src/a.rs": ROUTER.format(device="Device"),
+            "src/b.rs": "pub fn f(t: Tensor, d: &Device) -> Tensor { t.to_device(d) }\n",
+        },
+        features='"router", "wgpu", "ndarray"',
+    )
+    kept, _ = kept_and_equal(crate)
+    assert kept == {"a.rs"}
+
+
+def test_golden_cross_file_cases_keep_every_flagged_file() -> None:
+    golden = Path(__file__).resolve().parents[1] / "golden"
+    crates = [p for p in golden.iterdir() if (p / "Cargo.toml").is_file()]
+    assert len(crates) > 10
+    flagged = {f.path for f in engine.check_paths(crates).findings}
+    filt = prefilter.Prefilter({})
+    assert flagged and all(filt.keeps(str(p), Path(str(p)).read_bytes()) for p in flagged)
+    assert batch.check_paths(crates) == engine.check_paths(crates)
