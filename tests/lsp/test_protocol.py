@@ -173,8 +173,8 @@ async def test_watchers_registered_and_record_changes_reload(
     uri = open_doc(client, root / "src/main.rs")
     await diagnostics(client, uri, lambda d: True)
     registrations = getattr(client, "registrations", [])
-    if preset(client) == "vscode":  # dynamic registration allowed
-        [reg] = registrations
+    if preset(client) == "vscode":  # dynamic registration allowed; it follows the settings
+        [reg] = await eventually(lambda: registrations, lambda r: len(r) > 0)
         globs = [w["globPattern"] for w in reg.register_options["watchers"]]
         assert globs[:3] == ["**/*.rs", "**/Cargo.toml", "**/Cargo.lock"]
         assert globs[3] == f"{records}/**/*"
@@ -270,7 +270,7 @@ async def test_scan_stops_when_the_user_cancels(client: LanguageClient, tmp_path
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token[0]))
     reports = await eventually(
         lambda: client.progress_reports[token[0]],
-        lambda r: isinstance(r[-1], types.WorkDoneProgressEnd),
+        lambda r: bool(r) and isinstance(r[-1], types.WorkDoneProgressEnd),
     )
     assert reports[0].cancellable
     done = int(reports[-1].message.split()[0])
