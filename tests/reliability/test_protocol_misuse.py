@@ -7,6 +7,7 @@ shutdown, exit without shutdown, `untitled:` documents, a 20 MB file and binary 
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import time
@@ -22,23 +23,40 @@ INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, CANCELLED = -32600, -32601, -
 LINE_END = re.compile(r"\r\n|\r|\n")
 
 
-@pytest.fixture
-def crate(tmp_path: Path) -> Path:
-    return Path(shutil.copytree(TESTS / "lsp" / "data" / "crate", tmp_path / "crate"))
-
-
-@pytest.fixture
-def server(crate: Path) -> Iterator[RpcServer]:
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RpcServer, Path]]:
+    """One server for the tests that leave it running (each uses documents of its own)."""
+    root = tmp_path_factory.mktemp("misuse") / "crate"
+    crate = Path(shutil.copytree(TESTS / "lsp" / "data" / "crate", root))
     started = RpcServer(cwd=crate)
     started.initialize(crate)
-    yield started
+    yield started, crate
     started.shutdown()
 
 
+@pytest.fixture
+def crate(shared: tuple[RpcServer, Path]) -> Path:
+    return shared[1]
+
+
+@pytest.fixture
+def server(shared: tuple[RpcServer, Path]) -> RpcServer:
+    """The shared server, alive; `no_tracebacks` looks at its stderr from this test on."""
+    started = shared[0]
+    assert started.proc.poll() is None, "an earlier test took the shared server down"
+    started.mark = len(started.stderr)  # type: ignore[attr-defined]
+    return started
+
+
+COPIES = itertools.count()
+
+
 def speech(crate: Path) -> tuple[str, str]:
-    """(uri, text) of the fixture file with one ctc_loss finding."""
-    path = crate / "src" / "speech.rs"
-    return path.as_uri(), path.read_text(encoding="utf-8")
+    """(uri, text) of a fresh copy of the fixture file with one ctc_loss finding."""
+    text = (crate / "src" / "speech.rs").read_text(encoding="utf-8")
+    path = crate / "src" / f"speech_{next(COPIES)}.rs"
+    path.write_text(text, encoding="utf-8")
+    return path.as_uri(), text
 
 
 def pos(line: int, character: int) -> dict[str, int]:
@@ -57,7 +75,8 @@ def alive(server: RpcServer, crate: Path) -> None:
 
 
 def no_tracebacks(server: RpcServer) -> None:
-    assert [line for line in server.stderr if "Traceback" in line] == []
+    since = server.stderr[getattr(server, "mark", 0) :]
+    assert [line for line in since if "Traceback" in line] == []
 
 
 def text_at(text: str, rng: dict[str, Any]) -> str:
