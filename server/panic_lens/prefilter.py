@@ -20,8 +20,11 @@ from panic_lens.rules.meta import RULES
 # `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
 SUPPRESSION_MARKER = b"panic-lens"
 _USE_ALIAS = re.compile(rb"\bas\s+([A-Za-z_][A-Za-z0-9_]*)")
-_TYPE_ALIAS = re.compile(rb"\btype\s+([A-Za-z_][A-Za-z0-9_]*)")
-_USE = re.compile(rb"\buse\s")
+_TYPE_ALIAS = re.compile(rb"type\s+([A-Za-z_][A-Za-z0-9_]*)")
+# A literal first (no leading \b) lets `re` jump between candidates; the word boundary
+# before `use` is checked by hand.
+_USE_STMT = re.compile(rb"use\b[^;]*")
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # Casts (`n as usize`) are not new names; a cast in a `use` statement cannot happen anyway.
 _PRIMITIVES = frozenset(
     b"_ usize isize u8 u16 u32 u64 u128 i8 i16 i32 i64 i128 f32 f64 bool char str".split()
@@ -59,15 +62,22 @@ def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
     return any(needle in data for needle in needles)
 
 
+def present_words(data: bytes, aliases: AliasMap | None = None) -> set[bytes]:
+    """The group words `data` mentions, itself or by a crate alias."""
+    found = {w for w in group_words() if w in data}
+    for word, names in (aliases or {}).items():
+        if word not in found and mentions(data, names):
+            found.add(word)
+    return found
+
+
+def any_group(present: set[bytes]) -> bool:
+    return any(all(w in present for w in group) for group in rule_groups() or ())
+
+
 def satisfies(data: bytes, aliases: AliasMap | None = None) -> bool:
     """Some group has every word, or a crate alias of it, in `data`."""
-    groups = rule_groups()
-    if groups is None:
-        return True
-    names = aliases or {}
-    return any(
-        all(w in data or mentions(data, names.get(w, ())) for w in group) for group in groups
-    )
+    return rule_groups() is None or any_group(present_words(data, aliases))
 
 
 def may_match(data: bytes) -> bool:
@@ -113,17 +123,24 @@ def crate_aliases(texts: Iterable[bytes]) -> tuple[bytes, ...]:
 def _alias_sites(text: bytes) -> list[tuple[bytes, bytes]]:
     """(statement, name) of each `use .. as name` and `type name = ..` of a source."""
     out = []
-    for m in _USE_ALIAS.finditer(text):
-        if m.group(1) in _PRIMITIVES or _in_comment(text, m):  # most `as` are numeric casts
+    for use in _USE_STMT.finditer(text):  # only `as` inside a use statement renames
+        if _after_word(text, use) or _in_comment(text, use):
             continue
-        stmt = text[text.rfind(b";", 0, m.start()) + 1 : m.end()]
-        if _USE.search(stmt):
-            out.append((stmt, m.group(1)))
+        stmt = use.group(0)
+        for m in _USE_ALIAS.finditer(stmt):
+            if m.group(1) not in _PRIMITIVES:  # `path as name`: the path follows `{` or `,`
+                item = max(stmt.rfind(b"{", 0, m.start()), stmt.rfind(b",", 0, m.start())) + 1
+                out.append((stmt[item : m.end()], m.group(1)))
     for m in _TYPE_ALIAS.finditer(text):
         end = text.find(b";", m.end())
-        if not _in_comment(text, m):
+        if not _after_word(text, m) and not _in_comment(text, m):
             out.append((text[m.start() : end if end >= 0 else len(text)], m.group(1)))
     return out
+
+
+def _after_word(text: bytes, match: re.Match[bytes]) -> bool:
+    """The match starts inside a longer word (`reuse`, `subtype`): not the keyword."""
+    return match.start() > 0 and text[match.start() - 1] in _WORD
 
 
 def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
@@ -142,11 +159,13 @@ class Prefilter:
         self._aliases: dict[Path, dict[bytes, frozenset[bytes]]] = {}
 
     def keeps(self, path: str, data: bytes) -> bool:
-        if satisfies(data):
+        if rule_groups() is None:
+            return True
+        present = present_words(data)
+        if any_group(present):
             return True
         aliases = self._crate_aliases(path)
-        every = {a for names in aliases.values() for a in names}
-        return bool(every) and mentions(data, every) and satisfies(data, aliases)
+        return bool(aliases) and any_group(present | present_words(data, aliases))
 
     def _crate_aliases(self, path: str) -> AliasMap:
         from panic_lens.rust.crate import find_manifest
@@ -158,7 +177,8 @@ class Prefilter:
         if manifest is None:
             return {}
         if manifest not in self._aliases:
-            self._aliases[manifest] = crate_alias_map(self._sources(manifest.parent / "src"))
+            found = crate_alias_map(self._sources(manifest.parent / "src"))
+            self._aliases[manifest] = {w: names for w, names in found.items() if names}
         return self._aliases[manifest]
 
     def _sources(self, src: Path) -> Iterable[bytes]:

@@ -127,3 +127,16 @@ def test_golden_cross_file_cases_keep_every_flagged_file() -> None:
     filt = prefilter.Prefilter({})
     assert flagged and all(filt.keeps(str(p), Path(str(p)).read_bytes()) for p in flagged)
     assert batch.check_paths(crates) == engine.check_paths(crates)
+
+
+def test_alias_sites_are_use_items_and_type_statements() -> None:
+    found = prefilter.crate_alias_map(
+        [
+            b"pub use burn::rl::{AsyncPolicy as Served, Policy as P};\n",
+            b"use crate::Served as Inner;\nfn f(n: u32) -> usize { n as usize }\n",
+            b"// use burn::nn::loss::CTCLoss as Commented;\n",
+            b"let reuse = CTCLoss; let subtype = 1;\npub type Loss<B> = CTCLoss<B>;\n",
+        ]
+    )
+    assert found[b"AsyncPolicy"] == {b"Served", b"Inner"}
+    assert found[b"CTCLoss"] == {b"Loss"}
