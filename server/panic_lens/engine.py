@@ -97,35 +97,58 @@ def layered_settings(metadata: Mapping[str, Any], explicit: Settings | None) -> 
     return replace(explicit, severity=tuple(sorted(severity.items())), **picks)
 
 
+@dataclass(frozen=True, slots=True)
+class RuleRun:
+    """What the rules said before suppression: finished findings per active rule, in detect
+    order; the per-function re-analysis (incremental_analysis) reuses and merges these."""
+
+    findings: tuple[tuple[str, tuple[Finding, ...]], ...]
+    hovers: tuple[HoverFact, ...]
+    failures: tuple[str, ...]  # "rule X failed" notes
+
+
 def run_rules(facts: FileFacts, catalog: Catalog | None = None) -> Analysis:
     """Run every enabled rule over `facts`, then settings, suppressions and record ids."""
-    findings: list[Finding] = []
+    return finish(facts, rule_run(facts, catalog))
+
+
+def rule_run(facts: FileFacts, catalog: Catalog | None = None) -> RuleRun:
+    """Every enabled rule over the call sites `facts.calls()` yields, before suppression."""
+    findings: list[tuple[str, tuple[Finding, ...]]] = []
     hovers: list[HoverFact] = []
-    notes: list[str] = [*facts.crate.errors, *_metadata_errors(facts)]
-    active: set[str] = set()
+    failures: list[str] = []
     for module in rule_modules():
         rule = module.INFO.id
         override = facts.settings.severity_for(rule)
         if override is None:
             continue
-        active.add(rule)
         try:
             results = list(module.detect(facts))
         except Exception as exc:  # one broken rule must not hide the others' findings
-            notes.append(f"{facts.path or '<text>'}: rule {rule} failed: {exc!r}")
+            failures.append(f"{facts.path or '<text>'}: rule {rule} failed: {exc!r}")
+            findings.append((rule, ()))
             continue
         records = _records_for(rule, catalog)
-        for item in results:
-            if isinstance(item, HoverFact):
-                hovers.append(item)
-            else:
-                findings.append(_finish(item, override, records, facts.path))
-    kept, hints = suppress.apply(findings, suppress.find_allows(facts.nodes("comment"), facts.src),
-                                 frozenset(active))  # fmt: skip
+        hovers += [item for item in results if isinstance(item, HoverFact)]
+        done = (
+            _finish(i, override, records, facts.path) for i in results if isinstance(i, Finding)
+        )
+        findings.append((rule, tuple(done)))
+    return RuleRun(tuple(findings), tuple(hovers), tuple(failures))
+
+
+def finish(facts: FileFacts, run: RuleRun) -> Analysis:
+    """Suppressions, hints and a stable order over a RuleRun; notes from the crate."""
+    notes = [*facts.crate.errors, *_metadata_errors(facts), *run.failures]
+    active = frozenset(rule for rule, _ in run.findings)
+    raw = [f for _, found in run.findings for f in found]
+    allows = suppress.find_allows(facts.nodes("comment"), facts.src)
+    kept, hints = suppress.apply(raw, allows, active)
     hints = [replace(h, path=facts.path) for h in hints]
     ordered = sorted(kept + hints, key=lambda f: (f.span.start_byte, f.rule))
     # rules may find calls in set order; the same text must give the same Analysis
-    hovers.sort(key=lambda h: (h.span.start_byte, h.span.end_byte, h.rule, h.api, h.facts))
+    hovers = sorted(run.hovers, key=lambda h: (h.span.start_byte, h.span.end_byte, h.rule,
+                                               h.api, h.facts))  # fmt: skip
     return Analysis(tuple(ordered), tuple(hovers), tuple(notes))
 
 

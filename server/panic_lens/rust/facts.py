@@ -116,6 +116,8 @@ class FileFacts:
     _calls: list[CallSite] | None = field(default=None, repr=False)
     _calls_by_id: dict[int, CallSite] | None = field(default=None, repr=False)
     _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
+    # (start, end) bytes: calls() yields only the calls inside (per-function re-analysis)
+    only: tuple[int, int] | None = field(default=None, repr=False)
 
     @classmethod
     def build(
@@ -181,15 +183,22 @@ class FileFacts:
 
     def calls(self) -> Iterator[CallSite]:
         """Every call expression of the file, in source order, with its callee resolved."""
+        if self.only is not None:  # a few calls: no need to build the whole file's sites
+            lo, hi = self.only
+            nodes = (n for n in self.nodes("call") if lo <= n.start_byte and n.end_byte <= hi)
+            return (site for site in map(self._call_site, nodes) if site is not None)
+        return iter(self._all_calls())
+
+    def _all_calls(self) -> list[CallSite]:
         if self._calls is None:
             sites = (self._call_site(node) for node in self.nodes("call"))
             self._calls = [site for site in sites if site is not None]
-        return iter(self._calls)
+        return self._calls
 
     def call_site(self, node: Node) -> CallSite | None:
-        """The CallSite of a call_expression node (None for other nodes)."""
+        """The CallSite of a call_expression node (None for other nodes), anywhere in the file."""
         if self._calls_by_id is None:
-            self._calls_by_id = {site.node.id: site for site in self.calls()}
+            self._calls_by_id = {site.node.id: site for site in self._all_calls()}
         return self._calls_by_id.get(node.id)
 
     def training_signals(self) -> tuple[TrainingSignal, ...]:

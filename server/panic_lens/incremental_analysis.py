@@ -1,0 +1,256 @@
+"""Per-function re-analysis: after an edit inside one function body, re-run the rules only for
+that function's calls and reuse the other findings and hovers, shifted; else analyse in full.
+
+Never imports pygls. `analyze_edit` must equal `engine.analyze` exactly; it falls back whenever
+that is not certain (see `_function_edit` and `_reuse` for the conditions).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from panic_lens import engine
+from panic_lens.rules.base import Analysis, Point, Related, Span
+from panic_lens.rust.facts import FileFacts
+from panic_lens.rust.incremental import changed_range, reparse
+from panic_lens.rust.syntax import Node, Tree
+from panic_lens.settings import Settings
+
+if TYPE_CHECKING:
+    from panic_lens.catalog import Catalog
+
+# Words whose mere presence somewhere in the file changes what rules say about other functions
+# (prefilters and fix spellings in the rules and rust/ helpers): an edit adding or removing one
+# falls back to a full analysis.
+FILE_WORDS = (b"burn_rl", b"RouterChannel", b"to_device", b"change_client_backend", b"panic-lens")
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One analysed text and what its next edit may reuse."""
+
+    facts: FileFacts
+    run: engine.RuleRun
+    analysis: Analysis
+    settings: Settings | None
+    catalog: Catalog | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Shift:
+    """The edit [start, old_end) -> [start, new_end) on one row range (rows do not move)."""
+
+    start: int
+    old_end: int
+    new_end: int
+    row: int  # the row of old_end (== of new_end: the edit adds or removes no line)
+    old_col: int
+    new_col: int
+    body: tuple[int, int]  # the old function body: reused spans may not point into it...
+    signals: frozenset[Span]  # ...except at training signals, checked unchanged
+    path: str | None
+
+    @property
+    def delta(self) -> int:
+        return self.new_end - self.old_end
+
+
+class Unmappable(Exception):
+    """A reused span overlaps the edit: fall back to a full analysis."""
+
+
+def analyze_full(
+    src: bytes, path: str | None, *, settings: Settings | None, catalog: Catalog | None,
+    tree: Tree | None = None,
+) -> tuple[Analysis, Snapshot | None]:  # fmt: skip
+    """engine.analyze, keeping a Snapshot when the text was analysed normally."""
+
+    def plain() -> tuple[Analysis, None]:
+        return engine.analyze(src, path, settings=settings, catalog=catalog, tree=tree), None
+
+    if engine.is_binary(src) or len(src) > engine.MAX_FILE_BYTES:
+        return plain()  # skipped, with engine.analyze's note
+    try:
+        facts = engine.build_facts(src, path, settings=settings, tree=tree)
+    except Exception:  # engine.analyze turns the same failure into its note
+        return plain()
+    run = engine.rule_run(facts, catalog)  # engine.analyze is finish(facts, rule_run(facts))
+    analysis = engine.finish(facts, run)
+    keep = Snapshot(facts, run, analysis, settings, catalog) if not run.failures else None
+    return analysis, keep
+
+
+def analyze_edit(
+    old: Snapshot | None, src: bytes, path: str | None, *, settings: Settings | None,
+    catalog: Catalog | None, tree: Tree | None = None,
+) -> tuple[Analysis, Snapshot | None, bool]:  # fmt: skip
+    """The Analysis of `src` (an edit of `old`'s text), a Snapshot for the next edit, and
+    whether only one function was re-analysed."""
+    if old is not None and old.settings == settings and old.catalog is catalog:
+        tree = tree if tree is not None else reparse(old.facts.src, old.facts.tree, src)
+        found = _incremental(old, src, path, tree)
+        if found is not None:
+            return found[0], found[1], True
+    return (*analyze_full(src, path, settings=settings, catalog=catalog, tree=tree), False)
+
+
+def _incremental(
+    old: Snapshot, src: bytes, path: str | None, tree: Tree
+) -> tuple[Analysis, Snapshot] | None:
+    if path != old.facts.path or engine.is_binary(src) or len(src) > engine.MAX_FILE_BYTES:
+        return None
+    edit = _function_edit(old.facts, src, tree)
+    if edit is None:
+        return None
+    shift, (lo, hi), (new_lo, new_hi) = edit
+    facts = engine.build_facts(src, path, settings=old.settings, tree=tree)
+    if facts.settings != old.facts.settings or facts.crate != old.facts.crate:
+        return None
+    if _items_inside(facts, new_lo, new_hi):
+        return None
+    facts.only = (new_lo, new_hi)
+    fresh = engine.rule_run(facts, old.catalog)
+    facts.only = None
+    try:
+        same = _same_signals(old.facts, facts, shift)
+        run = _merge(old.run, fresh, shift, (lo, hi), (new_lo, new_hi)) if same else None
+    except Unmappable:
+        return None
+    if run is None:
+        return None
+    analysis = engine.finish(facts, run)
+    return analysis, Snapshot(facts, run, analysis, old.settings, old.catalog)
+
+
+def _function_edit(
+    facts: FileFacts, src: bytes, tree: Tree
+) -> tuple[_Shift, tuple[int, int], tuple[int, int]] | None:
+    """The edit, and the old and new byte ranges of the function body it lies strictly inside.
+
+    None (full analysis) unless: the edit adds or removes no line; it is strictly inside one
+    function body, whose function starts and ends at the same place in the new tree; the file's
+    top-level items are unchanged apart from the shift; neither body declares items or `use`s;
+    and the presence of each FILE_WORDS word is unchanged.
+    """
+    old_src = facts.src
+    start, old_end, new_end = changed_range(old_src, src)
+    if old_src.count(b"\n", start, old_end) != src.count(b"\n", start, new_end):
+        return None
+    if any((w in old_src) != (w in src) for w in FILE_WORDS):
+        return None
+    body = _body_around(facts.tree, start, old_end)
+    if body is None or _items_inside(facts, body.start_byte, body.end_byte):
+        return None
+    delta = new_end - old_end
+    new_body = _body_around(tree, start, new_end)
+    if new_body is None or (new_body.start_byte, new_body.end_byte) != (
+        body.start_byte, body.end_byte + delta):  # fmt: skip
+        return None
+    if not _same_top_level(facts.tree, tree, start, delta):
+        return None
+    row, old_col = _point(old_src, old_end)
+    signals = frozenset(s.span for s in facts.training_signals() if s.span is not None)
+    where = (body.start_byte, body.end_byte)
+    shift = _Shift(start, old_end, new_end, row, old_col, _point(src, new_end)[1], where,
+                   signals, facts.path)  # fmt: skip
+    return shift, (body.start_byte, body.end_byte), (new_body.start_byte, new_body.end_byte)
+
+
+def _body_around(tree: Tree, start: int, end: int) -> Node | None:
+    """The body block of the innermost function_item whose braces strictly enclose [start, end)."""
+    node: Node | None = tree.root_node.descendant_for_byte_range(start, end)
+    while node is not None and node.type != "function_item":
+        node = node.parent
+    body = node.child_by_field_name("body") if node is not None else None
+    if body is None or body.type != "block" or body.has_error:
+        return None
+    return body if body.start_byte < start and end < body.end_byte else None
+
+
+def _items_inside(facts: FileFacts, lo: int, hi: int) -> bool:
+    """Nested items or `use` declarations are file-level facts: their edits fall back."""
+    kinds = ("item", "use")
+    return any(lo <= n.start_byte < hi for kind in kinds for n in facts.nodes(kind))
+
+
+def _same_top_level(old: Tree, new: Tree, start: int, delta: int) -> bool:
+    if old.root_node.has_error != new.root_node.has_error:
+        return False
+    a, b = old.root_node.children, new.root_node.children
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b, strict=True):
+        shift = delta if x.start_byte > start else 0
+        if x.type != y.type or x.start_byte + shift != y.start_byte:
+            return False
+    return True
+
+
+def _same_signals(old: FileFacts, new: FileFacts, shift: _Shift) -> bool:
+    """Training signals anywhere in the file decide other functions' findings."""
+    before = [(s.what, _shift_span(s.span, shift) if s.span else None)
+              for s in old.training_signals()]  # fmt: skip
+    return before == [(s.what, s.span) for s in new.training_signals()]
+
+
+def _merge(
+    old: engine.RuleRun, fresh: engine.RuleRun, shift: _Shift,
+    old_body: tuple[int, int], new_body: tuple[int, int],
+) -> engine.RuleRun | None:  # fmt: skip
+    """Old results outside the body (shifted), the fresh ones inside it, in detect order."""
+    if fresh.failures or [r for r, _ in old.findings] != [r for r, _ in fresh.findings]:
+        return None
+    if not all(_inside(f.span, new_body) for _, fs in fresh.findings for f in fs):
+        return None
+    if not all(_inside(h.span, new_body) for h in fresh.hovers):
+        return None
+    merged = []
+    for (rule, olds), (_, news) in zip(old.findings, fresh.findings, strict=True):
+        before = [_reuse(f, shift) for f in olds if f.span.end_byte <= old_body[0]]
+        after = [_reuse(f, shift) for f in olds if f.span.start_byte >= old_body[1]]
+        if len(before) + len(after) + sum(_inside(f.span, old_body) for f in olds) != len(olds):
+            return None  # a finding straddling the body's braces: not one function's
+        merged.append((rule, (*before, *news, *after)))
+    hovers = [_reuse(h, shift) for h in old.hovers if not _inside(h.span, old_body)]
+    return engine.RuleRun(tuple(merged), (*hovers, *fresh.hovers), ())
+
+
+def _inside(span: Span, body: tuple[int, int]) -> bool:
+    return body[0] <= span.start_byte and span.end_byte <= body[1]
+
+
+def _reuse(item: Any, shift: _Shift) -> Any:
+    """`item` (a Finding or HoverFact outside the body) with every span in it shifted."""
+    if isinstance(item, Span):
+        if _inside(item, shift.body) and item not in shift.signals:
+            raise Unmappable(item)  # evidence inside the edited function
+        return _shift_span(item, shift)
+    if isinstance(item, tuple):
+        return tuple(_reuse(x, shift) for x in item)
+    if isinstance(item, Related) and item.path not in (None, shift.path):
+        return item  # evidence in another file
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        changes = {f.name: _reuse(getattr(item, f.name), shift) for f in dataclasses.fields(item)}
+        return dataclasses.replace(item, **changes)
+    return item
+
+
+def _shift_span(span: Span, shift: _Shift) -> Span:
+    if span.end_byte <= shift.start:
+        return span
+    if span.start_byte < shift.old_end:  # overlaps the edited bytes
+        raise Unmappable(span)
+    return Span(span.start_byte + shift.delta, span.end_byte + shift.delta,
+                _shift_point(span.start, shift), _shift_point(span.end, shift))  # fmt: skip
+
+
+def _shift_point(point: Point, shift: _Shift) -> Point:
+    if point.row != shift.row:
+        return point
+    return Point(point.row, point.col - shift.old_col + shift.new_col)
+
+
+def _point(src: bytes, offset: int) -> tuple[int, int]:
+    return src.count(b"\n", 0, offset), offset - (src.rfind(b"\n", 0, offset) + 1)

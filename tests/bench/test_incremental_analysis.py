@@ -1,0 +1,141 @@
+"""Per-function re-analysis gives exactly the from-scratch Analysis, and falls back when the edit
+touches file-level facts (a `use`, a const, a training signal in another function)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from panic_lens.engine import analyze
+from panic_lens.incremental_analysis import Snapshot, analyze_edit, analyze_full
+
+REPO = Path(__file__).resolve().parents[2]
+FILES = sorted(
+    [*(REPO / "tests" / "golden").glob("*/src/**/*.rs"), *(REPO / "examples").glob("*/src/*.rs")]
+)
+SNIPPETS = ("x", " ", "// c", "1", "let q = 2;", "}", "{", "(", "\n", "InterpolateMode::Bilinear",
+            "5000", ".backward()", "use burn::tensor::Tensor;", "panic-lens", "burn_rl", "é", "",
+            "const W: usize = 3;", "ctc_loss(a, b, c, d, 0)", "AsyncPolicy::new(4, p)")  # fmt: skip
+
+
+def start(path: Path) -> Snapshot:
+    analysis, snap = analyze_full(path.read_bytes(), str(path), settings=None, catalog=None)
+    assert snap is not None and analysis == analyze(path.read_bytes(), str(path))
+    return snap
+
+
+def step(snap: Snapshot, src: bytes) -> tuple[Snapshot | None, bool]:
+    """One edit: incremental result == from scratch, exactly."""
+    path = snap.facts.path
+    got, new_snap, partial = analyze_edit(snap, src, path, settings=None, catalog=None)
+    assert got == analyze(src, path)
+    return new_snap, partial
+
+
+def edit_at(src: bytes, at: int, cut: int, snippet: str) -> bytes:
+    at = min(at, len(src))
+    while at and (src[at] & 0xC0) == 0x80 if at < len(src) else False:
+        at -= 1  # never split a UTF-8 character
+    end = min(at + cut, len(src))
+    while end < len(src) and (src[end] & 0xC0) == 0x80:
+        end += 1
+    return src[:at] + snippet.encode() + src[end:]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    file=st.sampled_from(FILES),
+    edits=st.lists(
+        st.tuples(st.floats(0, 1), st.sampled_from((0, 0, 1, 3, 8)), st.sampled_from(SNIPPETS)),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_random_edits_equal_a_fresh_analysis(
+    file: Path, edits: list[tuple[float, int, str]]
+) -> None:
+    snap: Snapshot | None = start(file)
+    src = file.read_bytes()
+    for where, cut, snippet in edits:
+        src = edit_at(src, int(where * len(src)), cut, snippet)
+        assert snap is not None
+        snap, _ = step(snap, src)
+        if snap is None:  # a text that cannot be reused (rule failure): start again from it
+            snap = analyze_full(src, str(file), settings=None, catalog=None)[1]
+            if snap is None:
+                return
+
+
+def test_the_golden_files_have_function_bodies_to_edit() -> None:
+    assert len(FILES) >= 20
+
+
+RL = REPO / "examples" / "burn-app" / "src" / "rl.rs"
+TRAIN = REPO / "examples" / "burn-app" / "src" / "train.rs"
+
+
+def inside_first_body(src: bytes, marker: bytes = b"fn ") -> int:
+    """A byte just after the first `{` of the first function: inside its body."""
+    return src.index(b"{", src.index(marker)) + 1
+
+
+@pytest.mark.parametrize("file", [RL, TRAIN], ids=["rl", "train"])
+def test_an_edit_inside_a_body_is_reanalysed_per_function(file: Path) -> None:
+    src = file.read_bytes()
+    at = inside_first_body(src)
+    _, partial = step(start(file), src[:at] + b" let _unused = 1;" + src[at:])
+    assert partial
+
+
+@pytest.mark.parametrize(
+    ("name", "snippet"),
+    [
+        ("a use inside the body", b" use burn::tensor::Tensor;"),
+        ("a const inside the body", b" const W: usize = 3;"),
+        ("a training signal", b" let _ = loss.backward();"),
+        ("a new line", b"\n"),
+        ("a word a prefilter looks for", b" // RouterChannel"),
+        ("an unbalanced brace", b" }"),
+    ],
+)
+def test_edits_that_change_file_level_facts_fall_back(name: str, snippet: bytes) -> None:
+    src = RL.read_bytes()
+    at = inside_first_body(src)
+    _, partial = step(start(RL), src[:at] + snippet + src[at:])
+    assert not partial, name
+
+
+def test_an_edit_outside_any_function_falls_back() -> None:
+    src = RL.read_bytes()
+    new = b"const EXTRA: usize = 4;\n" + src
+    _, partial = step(start(RL), new)
+    assert not partial
+
+
+GOLDEN = REPO / "tests" / "golden"
+
+
+def test_changing_a_const_falls_back_and_changes_the_finding() -> None:
+    file = GOLDEN / "ctc-free-fn-wgpu" / "src" / "lib.rs"
+    src = file.read_bytes()
+    snap = start(file)
+    new = src.replace(b"const NARROW: usize = 4_095;", b"const NARROW: usize = 4_097;")
+    assert new != src
+    after, partial = step(snap, new)
+    assert not partial
+    assert after is not None and after.analysis != snap.analysis  # NARROW is now too wide
+
+
+def test_a_backward_call_in_another_function_falls_back() -> None:
+    file = GOLDEN / "interpolate-forward-only" / "src" / "lib.rs"
+    src = file.read_bytes()
+    snap = start(file)
+    at = inside_first_body(src, b"fn preprocess_nearest")
+    after, partial = step(snap, src[:at] + b" let _ = frame.backward();" + src[at:])
+    assert not partial and after is not None
+    before = [f.severity for f in snap.analysis.findings if f.rule == "interpolate-backward-mode"]
+    now = [f.severity for f in after.analysis.findings if f.rule == "interpolate-backward-mode"]
+    assert before != now  # `preprocess`'s hint became an error
