@@ -119,7 +119,8 @@ def run_check(
         workers,
         len(sources.data),
     )
-    return CheckResult(findings, tuple(errors), len(order)), stats
+    notes = dict.fromkeys(n for path in order if path in done for n in done[path].notes)
+    return CheckResult(findings, tuple(errors), len(order), tuple(notes)), stats
 
 
 def _from_cache(
@@ -142,7 +143,11 @@ def _from_cache(
             keys[path] = key_for_digest(
                 sources.digest(path), path, settings=settings, crate=crate, records=records
             )
-    found = {path: hit for path, key in keys.items() if (hit := cache.get(key)) is not None}
+    found = {
+        path: Analysis(hit, (), ())  # only findings are reported
+        for path, key in keys.items()
+        if (hit := cache.get_findings(key)) is not None
+    }
     return candidates, found, keys
 
 
@@ -191,12 +196,12 @@ class Sources:
             self._digests[absolute] = digest(self.bytes_of(path))
         return self._digests[absolute]
 
-    def digest_of(self, file: Path) -> str | None:
+    def digest_of(self, file: str) -> str | None:
         """For crate digests: files of the crate outside the checked paths too."""
         try:
             if os.path.abspath(file) not in self._digests:
-                self.open(str(file))
-            return self.digest(str(file))
+                self.open(file)
+            return self.digest(file)
         except OSError:
             return None
 

@@ -94,7 +94,7 @@ class CrateDigests:
     has already read a file reuse its digest.
     """
 
-    def __init__(self, file_digest: Callable[[Path], str | None] | None = None) -> None:
+    def __init__(self, file_digest: Callable[[str], str | None] | None = None) -> None:
         self._memo: dict[Path, str] = {}
         self._manifests: dict[str, Path | None] = {}  # folder -> its crate's Cargo.toml
         self._file_digest = file_digest or read_digest
@@ -125,14 +125,15 @@ class CrateDigests:
         for dirpath, dirnames, filenames in os.walk(src):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             for name in sorted(f for f in filenames if f.endswith(".rs")):
-                file = Path(dirpath) / name
+                file = os.path.join(dirpath, name)  # str: thousands of files, Path is slow
                 parts.append(f"{file}={self._file_digest(file)}")
         return digest("\n".join(parts).encode())
 
 
-def read_digest(path: Path) -> str | None:
+def read_digest(path: str | os.PathLike[str]) -> str | None:
     try:
-        return digest(path.read_bytes())
+        with open(path, "rb") as fh:
+            return digest(fh.read())
     except OSError:
         return None
 
@@ -176,14 +177,24 @@ class AnalysisCache:
 
     def get(self, key: str) -> Analysis | None:
         """The stored analysis, or None (missing, unreadable or from another encoding)."""
+        value = self._read(key, decode)
+        return value if isinstance(value, Analysis) else None
+
+    def get_findings(self, key: str) -> tuple[Finding, ...] | None:
+        """Only the findings of the stored analysis (all `check` reports): hovers, most of
+        an entry, are not decoded."""
+        value = self._read(key, _decode_findings)
+        return value if isinstance(value, tuple) else None
+
+    def _read(self, key: str, convert: Callable[[Any], Any]) -> Any:
         file = self._file(key)
         try:
-            value = decode(json.loads(file.read_bytes()))
-        except (OSError, ValueError, TypeError, KeyError):
+            value = convert(json.loads(file.read_bytes()))
+        except (OSError, ValueError, TypeError, KeyError, IndexError):
             return None
         with contextlib.suppress(OSError):
             os.utime(file)  # pruning drops the least recently used entries first
-        return value if isinstance(value, Analysis) else None
+        return value
 
     def put(self, key: str, analysis: Analysis) -> None:
         """Write atomically: a temporary file in the same folder, then rename over the entry."""
@@ -315,6 +326,14 @@ def encode(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+def _decode_findings(raw: Any) -> tuple[Finding, ...] | None:
+    if not isinstance(raw, dict) or raw.get("t") != "Analysis":
+        return None
+    found = decode(raw["v"][0])
+    ok = isinstance(found, tuple) and all(isinstance(f, Finding) for f in found)
+    return found if ok else None
 
 
 def decode(value: Any) -> Any:
