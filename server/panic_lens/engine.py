@@ -40,6 +40,7 @@ class CheckResult:
     findings: tuple[Finding, ...]
     errors: tuple[PathError, ...]
     files: int
+    notes: tuple[str, ...] = ()  # each distinct engine note, e.g. a file skipped for its size
 
 
 def analyze(
@@ -223,6 +224,7 @@ def check_paths(
     """Analyse every Rust file under `paths`; unreadable paths become PathErrors."""
     findings: list[Finding] = []
     errors: list[PathError] = []
+    notes: dict[str, None] = {}  # ordered, each once (a bad Cargo.toml is noted per file)
     count = 0
     for raw in paths:
         if not Path(raw).exists():
@@ -234,6 +236,8 @@ def check_paths(
             errors.append(PathError(str(file), exc.strerror or str(exc)))
             continue
         count += 1
-        findings.extend(analyze(data, file, settings=settings, catalog=catalog).findings)
+        analysis = analyze(data, file, settings=settings, catalog=catalog)
+        findings.extend(analysis.findings)
+        notes.update(dict.fromkeys(analysis.notes))
     findings.sort(key=lambda f: (f.path or "", f.span.start_byte, f.rule))
-    return CheckResult(tuple(findings), tuple(errors), count)
+    return CheckResult(tuple(findings), tuple(errors), count, tuple(notes))

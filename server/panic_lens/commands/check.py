@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     result = check_paths(args.paths, settings=settings, catalog=loaded.catalog, cache=cache)
     errors: list[ReportError] = [*result.errors, *loaded.errors]
     print_errors(errors)
+    for note in result.notes:  # e.g. a file skipped for its size: never silently unchecked
+        print(f"panic-lens check: note: {note}", file=sys.stderr)
     sys.stdout.write(render(args.format, result.findings, errors, result.files))
     if result.errors or (args.strict and loaded.errors):
         return EXIT_USAGE
