@@ -61,6 +61,7 @@ def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> No
     """A saved Cargo.toml or Cargo.lock changes the crate context of every file."""
     uri = params.text_document.uri
     if ls.is_source(uri):
+        ls.snapshots.pop(uri, None)  # a full analysis: other files may have changed too
         ls.publish(ls.analyze_open(uri))
     elif uri.endswith(("/Cargo.toml", "/Cargo.lock")):
         ls.reanalyze_all()

@@ -17,7 +17,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from panic_lens import __version__, engine
+from panic_lens import __version__, engine, incremental_analysis
 from panic_lens.lsp.convert import LineIndex, lsp_diagnostic
 from panic_lens.lsp.protocol import PanicLensProtocol
 from panic_lens.positions import Encoding
@@ -66,6 +66,7 @@ class PanicLensServer(LanguageServer):
         self.init_options: Any = None
         self.open: dict[str, FileResult] = {}
         self.trees: dict[str, tuple[bytes, Tree]] = {}  # recently edited: last text and tree
+        self.snapshots: dict[str, incremental_analysis.Snapshot] = {}  # same documents
         self.disk: dict[str, FileResult] = {}
         self.generation = 0  # bumps when settings or the catalog change: new result ids
         self.scan_count = 0
@@ -105,11 +106,10 @@ class PanicLensServer(LanguageServer):
     ) -> FileResult:
         path = to_fs_path(uri)
         try:
-            analysis = engine.analyze(
-                text, path, settings=self.settings, catalog=self.catalog, tree=tree
-            )
+            analysis = self._analysis(uri, text, path, tree)
         except Exception:  # the engine promises not to raise; never let it take us down
             logger.exception("analysis of %s failed", uri)
+            self.snapshots.pop(uri, None)
             analysis = Analysis(notes=("analysis failed; see the server log",))
         for note in analysis.notes:
             if note not in self.noted:  # e.g. bad Cargo.toml settings: once in the log
@@ -121,6 +121,22 @@ class PanicLensServer(LanguageServer):
                     self.window_show_message(types.ShowMessageParams(type=kind, message=message))
         index = LineIndex.of(text, self.encoding)
         return FileResult(uri, path, version, index, analysis, self._result_id(text, analysis))
+
+    def _analysis(
+        self, uri: str, text: str | bytes, path: str | None, tree: Tree | None
+    ) -> Analysis:
+        """An edited open document: per-function re-analysis from its last snapshot when the
+        edit allows it (incremental_analysis checks), else the full analysis."""
+        if tree is None:  # a disk file: nothing to reuse next time
+            return engine.analyze(text, path, settings=self.settings, catalog=self.catalog)
+        src = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+        old = self.snapshots.pop(uri, None)
+        analysis, snap, _ = incremental_analysis.analyze_edit(
+            old, src, path, settings=self.settings, catalog=self.catalog, tree=tree
+        )
+        if snap is not None and uri in self.trees:
+            self.snapshots[uri] = snap
+        return analysis
 
     def _result_id(self, text: str | bytes, analysis: Analysis) -> str:
         data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
@@ -143,7 +159,9 @@ class PanicLensServer(LanguageServer):
         tree = reparse(last[0], last[1], src) if last is not None else parse(src)
         self.trees[uri] = (src, tree)  # now the most recently used
         if len(self.trees) > KEPT_TREES:  # a tree costs ~40x its source: keep the edited few
-            del self.trees[next(iter(self.trees))]
+            oldest = next(iter(self.trees))
+            del self.trees[oldest]
+            self.snapshots.pop(oldest, None)
         return tree
 
     def analyze_disk(self, path: Path) -> FileResult | None:
@@ -187,6 +205,7 @@ class PanicLensServer(LanguageServer):
         """A closed document: drop its state and any pending analysis."""
         self.open.pop(uri, None)
         self.trees.pop(uri, None)
+        self.snapshots.pop(uri, None)
         self.dirty.discard(uri)
         if (pending := self.pending.pop(uri, None)) is not None:
             pending.cancel()
@@ -233,6 +252,7 @@ class PanicLensServer(LanguageServer):
     def reanalyze_all(self) -> None:
         """After a settings, crate or catalog change: every known file again."""
         self.generation += 1
+        self.snapshots.clear()  # the crate or other files may have changed: analyse afresh
         for uri in list(self.open):
             self.publish(self.analyze_open(uri))
         for uri, old in list(self.disk.items()):
