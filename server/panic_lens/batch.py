@@ -10,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +27,18 @@ from panic_lens.cache import (
     records_fingerprint,
     stat_key,
 )
-from panic_lens.engine import CheckResult, PathError, analyze, default_catalog, iter_rust_files
+from panic_lens.engine import (
+    MAX_FILE_BYTES,
+    CheckResult,
+    PathError,
+    analyze,
+    default_catalog,
+    is_binary,
+    iter_rust_files,
+)
 from panic_lens.prefilter import Prefilter
 from panic_lens.rules.base import Analysis, Finding
+from panic_lens.settings import parse_settings
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
@@ -92,7 +101,7 @@ def run_check(
         order.append(str(file))
     catalog = catalog if catalog is not None else default_catalog()
     if cache is None:
-        prefilter = Prefilter(sources.data)
+        prefilter = CheckFilter(sources.data)
         candidates = [p for p in order if prefilter.keeps(p, sources.bytes_of(p))]
         done: dict[str, Analysis] = {}
         keys: dict[str, str] = {}
@@ -111,6 +120,7 @@ def run_check(
         if cache.writes:
             cache.prune()
     findings = _ordered(order, done)
+    notes = dict.fromkeys(n for path in order if path in done for n in done[path].notes)
     stats = BatchStats(
         len(order),
         len(candidates),
@@ -133,7 +143,7 @@ def _from_cache(
     """Prefilter candidates (verdicts reused from the stat index when the file and its crate
     are unchanged), cached analyses by path, and every candidate's key."""
     crates = CrateDigests(sources.digest_of)
-    prefilter = Prefilter(sources.data)
+    prefilter = CheckFilter(sources.data)
     records, code = records_fingerprint(catalog), code_fingerprint()
     candidates, keys = [], {}
     for path in order:
@@ -144,11 +154,34 @@ def _from_cache(
                 sources.digest(path), path, settings=settings, crate=crate, records=records
             )
     found = {
-        path: Analysis(hit, (), ())  # only findings are reported
-        for path, key in keys.items()
-        if (hit := cache.get_findings(key)) is not None
+        path: hit for path, key in keys.items() if (hit := cache.get_reported(key)) is not None
     }
     return candidates, found, keys
+
+
+class CheckFilter(Prefilter):
+    """The prefilter, plus the files whose analysis the engine notes without any rule's call
+    (binary, over the size limit, in a crate with a broken Cargo.toml or panic-lens table):
+    analysing those keeps `CheckResult.notes` exactly the engine's."""
+
+    def __init__(self, contents: Mapping[str, bytes]) -> None:
+        super().__init__(contents)
+        self._noted: dict[str, bool] = {}  # by folder
+
+    def keeps(self, path: str, data: bytes) -> bool:
+        if len(data) > MAX_FILE_BYTES or is_binary(data):
+            return True
+        return super().keeps(path, data) or self._crate_noted(path)
+
+    def _crate_noted(self, path: str) -> bool:
+        from panic_lens.rust.crate import crate_context
+
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in self._noted:
+            crate = crate_context(path)
+            bad = bool(crate.metadata) and bool(parse_settings(crate.metadata).errors)
+            self._noted[folder] = bool(crate.errors) or bad
+        return self._noted[folder]
 
 
 class Sources:

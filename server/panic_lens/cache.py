@@ -180,11 +180,11 @@ class AnalysisCache:
         value = self._read(key, decode)
         return value if isinstance(value, Analysis) else None
 
-    def get_findings(self, key: str) -> tuple[Finding, ...] | None:
-        """Only the findings of the stored analysis (all `check` reports): hovers, most of
-        an entry, are not decoded."""
-        value = self._read(key, _decode_findings)
-        return value if isinstance(value, tuple) else None
+    def get_reported(self, key: str) -> Analysis | None:
+        """The findings and notes of the stored analysis (all `check` reports); hovers, most
+        of an entry, are left out undecoded."""
+        value = self._read(key, _decode_reported)
+        return value if isinstance(value, Analysis) else None
 
     def _read(self, key: str, convert: Callable[[Any], Any]) -> Any:
         file = self._file(key)
@@ -328,12 +328,13 @@ def encode(value: Any) -> Any:
     raise TypeError(f"cannot cache a {type(value).__name__}")
 
 
-def _decode_findings(raw: Any) -> tuple[Finding, ...] | None:
+def _decode_reported(raw: Any) -> Analysis | None:
     if not isinstance(raw, dict) or raw.get("t") != "Analysis":
         return None
-    found = decode(raw["v"][0])
-    ok = isinstance(found, tuple) and all(isinstance(f, Finding) for f in found)
-    return found if ok else None
+    found, notes = decode(raw["v"][0]), decode(raw["v"][2])
+    if not all(isinstance(f, Finding) for f in found) or not all(isinstance(n, str) for n in notes):
+        return None
+    return Analysis(found, (), notes)
 
 
 def decode(value: Any) -> Any:

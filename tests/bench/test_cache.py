@@ -83,13 +83,15 @@ def test_concurrent_writers_never_expose_half_an_entry(private_cache: Path) -> N
     assert not list(private_cache.rglob(".tmp-*"))
 
 
-def test_get_findings_decodes_the_findings_alone(private_cache: Path) -> None:
+def test_get_reported_decodes_findings_and_notes_alone(private_cache: Path) -> None:
     cache = AnalysisCache(private_cache)
-    for i, analysis in enumerate(analyses()):
+    for i, analysis in enumerate([*analyses(), Analysis(notes=("a.rs: skipped",))]):
         cache.put(f"{i:02x}" * 16, analysis)
-        assert cache.get_findings(f"{i:02x}" * 16) == analysis.findings
+        assert cache.get_reported(f"{i:02x}" * 16) == Analysis(
+            analysis.findings, (), analysis.notes
+        )
     entry = next(private_cache.rglob("*.json"))
     for bad in ('{"t": "Analysis", "v": [[', '{"t": "Finding", "v": []}', '{"t": "Analysis"}'):
         entry.write_text(bad)
         key = entry.parent.name + entry.stem
-        assert cache.get_findings(key) is None
+        assert cache.get_reported(key) is None

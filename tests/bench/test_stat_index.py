@@ -143,3 +143,22 @@ def test_a_corrupt_index_is_ignored(make_crate: Callable[..., Path], private_cac
     (private_cache / "stat-index.json").write_text('{"format": "1", "files": {"x": 1}')
     assert run(crate, private_cache).files_read == 3
     assert run(crate, private_cache).files_read == 0
+
+
+def test_engine_notes_are_the_engines_cold_and_warm(
+    make_crate: Callable[..., Path], private_cache: Path
+) -> None:
+    """A big file without any rule's call, a binary one, and a crate whose Cargo.toml is
+    broken: the prefilter would skip them all, but the engine notes them."""
+    crate = crate_with_ctc(make_crate)
+    (crate / "src/big.rs").write_text("// filler\n" * (engine.MAX_FILE_BYTES // 10 + 1))
+    (crate / "src/blob.rs").write_bytes(b"\0\x01\x02 not rust")
+    broken = make_crate("broken", {"src/lib.rs": PLAIN})
+    (broken / "Cargo.toml").write_text("[package\nname = ")
+    settle()
+    paths = [crate, broken]
+    expected = engine.check_paths(paths)
+    assert len(expected.notes) >= 3, expected.notes
+    assert batch.check_paths(paths) == expected
+    for _ in range(2):  # filling the cache, then warm
+        assert batch.check_paths(paths, cache=AnalysisCache(private_cache)) == expected
