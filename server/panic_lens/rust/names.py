@@ -9,15 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tree_sitter import Query, QueryCursor
+
 from panic_lens.rust import burn_api
 from panic_lens.rust.syntax import (
+    LANGUAGE,
     Node,
     Tree,
     child_by_field,
     index,
     node_text,
     path_segments,
-    walk,
 )
 
 ITEM_KINDS = frozenset(
@@ -295,19 +297,23 @@ def _scope_for(
 
 
 def _containers(root: Node) -> dict[int, Node]:
-    """Child id -> its block, declaration list or file, in one walk: asking each item for its
-    `.parent` costs O(depth) apiece (tree-sitter searches down from the root), so 10,000
-    nested `mod`s took tens of seconds."""
+    """`use` or item id -> its block, declaration list or file.
+
+    A query in C finds the containers, so only their direct children are visited in Python
+    instead of every node of the tree (that walk was most of the cost of re-analysing a large
+    file); asking each item for its `.parent` instead costs O(depth) apiece.
+    """
     out: dict[int, Node] = {}
-    for node in walk(root):
-        # the root too when tree-sitter's recovery made it an ERROR: its `use`s still count
-        if node.type in _CONTAINER_KINDS or node.id == root.id:
-            for child in node.named_children:
-                out[child.id] = node
+    found = QueryCursor(_CONTAINER_QUERY).captures(root).get("scope", [])
+    for parent in (root, *found):  # the root too, also when recovery made it an ERROR
+        for child in parent.named_children:
+            if child.type in _DECLARED_KINDS:
+                out[child.id] = parent
     return out
 
 
-_CONTAINER_KINDS = frozenset({"block", "declaration_list", "source_file"})
+_DECLARED_KINDS = ITEM_KINDS | {"use_declaration", "extern_crate_declaration"}
+_CONTAINER_QUERY = Query(LANGUAGE, "[(block) (declaration_list)] @scope")
 
 
 def _add_extern_crate(scope: ScopeNames, node: Node, src: bytes) -> None:
