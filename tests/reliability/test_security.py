@@ -133,6 +133,26 @@ def test_the_scan_stays_inside_the_workspace(tmp_path: Path) -> None:
         server.shutdown()
 
 
+def test_unopened_files_are_read_only_inside_the_workspace(tmp_path: Path) -> None:
+    """Hover on a file the editor never opened reads it from disk only inside the workspace."""
+    crate = Path(shutil.copytree(TESTS / "lsp" / "data" / "crate", tmp_path / "crate"))
+    outside = Path(shutil.copytree(crate, tmp_path / "outside"))
+    server = RpcServer(cwd=crate)
+    try:
+        server.initialize(crate)
+        answers = {}
+        for name, root in (("inside", crate), ("outside", outside)):
+            params = {
+                "textDocument": {"uri": (root / "src" / "rl.rs").as_uri()},
+                "position": {"line": 11, "character": 13},  # actors.load_record(record)
+            }
+            answers[name] = server.request("textDocument/hover", params, 60)
+        assert "error" not in answers["outside"] and answers["outside"]["result"] is None
+        assert "AsyncPolicy" in json.dumps(answers["inside"]["result"])
+    finally:
+        server.shutdown()
+
+
 def listening(pid: int, port: int, timeout: float = 20.0) -> list[str]:
     """Addresses the process listens on at `port`, once it does."""
     process = psutil.Process(pid)

@@ -217,7 +217,16 @@ class PanicLensServer(LanguageServer):
         if uri in self.workspace.text_documents:
             return self.analyze_open(uri)
         path = to_fs_path(uri)  # not open in the editor: the file on disk, if there is one
-        return self.analyze_disk(Path(path)) if path else None
+        if not path or not self.in_workspace(Path(path)):
+            return None  # a client asking about any path must not make us read the disk
+        return self.analyze_disk(Path(path))
+
+    def in_workspace(self, path: Path) -> bool:
+        """True when `path` (symlinks resolved) lies inside one of the workspace folders."""
+        from panic_lens.lsp.config import workspace_roots
+
+        real = path.resolve()
+        return any(real.is_relative_to(root.resolve()) for root in workspace_roots(self))
 
     def lines_for(self, path: str) -> LineIndex | None:
         """Lines of another file named by evidence: the open buffer, else the disk copy."""
