@@ -18,12 +18,13 @@ $(VENV)/.test-installed: $(VENV)/.installed pyproject.toml
 run: $(VENV)/.installed
 	$(VENV)/bin/panic-lens check examples/burn-app || [ $$? -eq 1 ]
 
+# The venv's bin first: tests run console scripts installed there (panic-lens, ast-grep).
 test: $(VENV)/.test-installed lint
-	$(PY) -m pytest -q
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m pytest -q
 
 lint: $(VENV)/.test-installed
-	$(VENV)/bin/ruff check server tests
-	$(VENV)/bin/ruff format --check server tests
+	$(VENV)/bin/ruff check server tests bench
+	$(VENV)/bin/ruff format --check server tests bench
 	$(VENV)/bin/mypy
 
 # --- performance (bench/): panic-lens vs ast-grep and a regex scan, server latencies, explain ---
