@@ -100,19 +100,35 @@ class CrateDigests:
         self._file_digest = file_digest or read_digest
 
     def for_path(self, path: str | os.PathLike[str] | None) -> str:
-        from panic_lens.rust.crate import find_manifest
-
         if path is None:
             return "no-crate"
-        folder = os.path.dirname(os.path.abspath(path))
-        if folder not in self._manifests:
-            self._manifests[folder] = find_manifest(path)
-        manifest = self._manifests[folder]
+        manifest = self._manifest(os.path.dirname(os.path.realpath(path)))
         if manifest is None:
             return "no-crate"
         if manifest not in self._memo:
             self._memo[manifest] = self._compute(manifest)
         return self._memo[manifest]
+
+    def _manifest(self, folder: str) -> Path | None:
+        """`rust.crate.find_manifest` of a resolved folder, memoised for every folder climbed
+        (thousands of files share a few dozen crates)."""
+        climbed: list[str] = []
+        found: Path | None = None
+        while True:
+            if folder in self._manifests:
+                found = self._manifests[folder]
+                break
+            climbed.append(folder)
+            if os.path.isfile(os.path.join(folder, "Cargo.toml")):
+                found = Path(folder) / "Cargo.toml"
+                break
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+        for seen in climbed:
+            self._manifests[seen] = found
+        return found
 
     def _compute(self, manifest: Path) -> str:
         parts: list[str] = []

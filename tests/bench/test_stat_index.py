@@ -162,3 +162,17 @@ def test_engine_notes_are_the_engines_cold_and_warm(
     assert batch.check_paths(paths) == expected
     for _ in range(2):  # filling the cache, then warm
         assert batch.check_paths(paths, cache=AnalysisCache(private_cache)) == expected
+
+
+def test_crate_digests_find_the_engines_manifest(make_crate: Callable[..., Path]) -> None:
+    from panic_lens.cache import CrateDigests
+    from panic_lens.rust.crate import find_manifest
+
+    outer = make_crate("outer", {"src/lib.rs": PLAIN, "inner/src/lib.rs": PLAIN})
+    (outer / "inner/Cargo.toml").write_text((outer / "Cargo.toml").read_text())
+    golden = Path(__file__).resolve().parents[1] / "golden"
+    files = [*outer.rglob("*.rs"), *golden.rglob("*.rs")]
+    digests = CrateDigests()
+    for file in files:
+        folder = os.path.dirname(os.path.realpath(file))
+        assert digests._manifest(folder) == find_manifest(file), file
