@@ -12,6 +12,7 @@ from lsp_helpers import (
     eventually,
     initialize,
     open_doc,
+    pull,
     pulls,
     uri_of,
 )
@@ -54,6 +55,27 @@ async def test_settings_change_alters_severity(client: LanguageClient, crate: Pa
         types.DidChangeConfigurationParams(settings={"panicLens": {"severity": {ASYNC: "off"}}})
     )
     assert await diagnostics(client, uri, lambda ds: not ds) == []
+
+
+async def test_documents_opened_before_the_settings_arrive_wait_for_them(
+    client: LanguageClient, crate: Path
+) -> None:
+    """A client slow to answer workspace/configuration: the first diagnostics already use it."""
+    client.protocol.fm.features.pop(types.WORKSPACE_CONFIGURATION, None)
+
+    @client.feature(types.WORKSPACE_CONFIGURATION)
+    async def slow_configuration(params: types.ConfigurationParams) -> list[object]:
+        await asyncio.sleep(0.5)
+        return [{"severity": {ASYNC: "hint"}} for _ in params.items]
+
+    await initialize(client, crate, {"scope": "openFiles"})
+    uri = open_doc(client, crate / "src/rl.rs")
+    if pulls(client):
+        first = await pull(client, uri)
+    else:
+        await eventually(lambda: client.published, lambda ps: any(p.uri == uri for p in ps))
+        first = next(p for p in client.published if p.uri == uri).diagnostics
+    assert [d.severity for d in first if d.code == ASYNC] == [types.DiagnosticSeverity.Hint]
 
 
 async def test_workspace_scan_reports_unopened_files(client: LanguageClient, crate: Path) -> None:

@@ -6,6 +6,7 @@ shown in one message, listed in the log, and the rest of the catalog keeps worki
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 SECTION = "panicLens"
+
+# A client that never answers workspace/configuration must not keep documents unanalysed.
+CONFIG_TIMEOUT_S = 2.0
 
 
 def section_of(raw: Any) -> Any:
@@ -62,7 +66,10 @@ async def refresh_settings(ls: PanicLensServer, pushed: Any = None) -> bool:
 async def _pull_configuration(ls: PanicLensServer) -> Any:
     params = types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
     try:
-        values = await ls.workspace_configuration_async(params)
+        values = await asyncio.wait_for(ls.workspace_configuration_async(params), CONFIG_TIMEOUT_S)
+    except TimeoutError:
+        logger.warning("workspace/configuration: no answer in %.0f s", CONFIG_TIMEOUT_S)
+        return None
     except Exception as exc:  # a client that fails the request must not stop the server
         logger.warning("workspace/configuration failed: %s", exc)
         return None

@@ -41,15 +41,19 @@ async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> N
     changed = await config.refresh_settings(ls)
     if ls.settings.records != old_records:
         config.reload_catalog(ls)
+    ls.settle(changed)
     await scan.register_watchers(ls)
-    if changed:
-        ls.reanalyze_all()
     scan.start_scan(ls)
 
 
 def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> None:
-    if ls.is_source(params.text_document.uri):
-        ls.publish(ls.analyze_open(params.text_document.uri))
+    uri = params.text_document.uri
+    if not ls.is_source(uri):
+        return
+    if not ls.settled:  # analysed by `settle` once the client's settings are in
+        ls.dirty.add(uri)
+        return
+    ls.publish(ls.analyze_open(uri))
 
 
 def did_change(ls: PanicLensServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -79,10 +83,11 @@ def did_close(ls: PanicLensServer, params: types.DidCloseTextDocumentParams) -> 
         ls.publish(result)
 
 
-def diagnostic(
+async def diagnostic(
     ls: PanicLensServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
     uri = params.text_document.uri
+    await ls.settled_or_timeout()
     result = ls.known(uri)
     if result is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])

@@ -7,6 +7,7 @@ up as a FileResult that diagnostics, hover and code actions read.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 DIAGNOSTIC_IDENTIFIER = "panic-lens"
 KEPT_TREES = 8  # documents whose last tree is kept for incremental re-parses
+SETTLE_TIMEOUT_S = 3.0  # longer than config.CONFIG_TIMEOUT_S: settle normally comes first
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,9 @@ class PanicLensServer(LanguageServer):
         self.noted: set[str] = set()
         self.dirty: set[str] = set()  # open documents changed since their last analysis
         self.pending: dict[str, asyncio.Handle] = {}  # analyses waiting for a free event loop
+        # False until the client's own settings (workspace/configuration) are in: documents
+        # opened before then wait, so no diagnostic flashes with a severity the user turned off
+        self.ready = asyncio.Event()
 
     # ---- client facts -------------------------------------------------------------------
     @property
@@ -257,6 +262,25 @@ class PanicLensServer(LanguageServer):
         if not self.pull:
             params = types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             self.text_document_publish_diagnostics(params)
+
+    @property
+    def settled(self) -> bool:
+        return self.ready.is_set()
+
+    async def settled_or_timeout(self) -> None:
+        """Wait (bounded) for the client's settings before answering with diagnostics."""
+        if not self.ready.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ready.wait(), SETTLE_TIMEOUT_S)
+
+    def settle(self, changed: bool) -> None:
+        """The initial settings are in: analyse what was opened meanwhile (all, if changed)."""
+        self.ready.set()
+        if changed:
+            self.reanalyze_all()
+        for uri in list(self.dirty):
+            if uri in self.workspace.text_documents and uri not in self.open:
+                self.publish(self.analyze_open(uri))
 
     def reanalyze_all(self) -> None:
         """After a settings, crate or catalog change: every known file again."""
