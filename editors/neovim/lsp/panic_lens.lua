@@ -5,7 +5,7 @@
 ---
 --- Install the server (Python 3.11 or newer):
 --- ```sh
---- pipx install panic-lens
+--- pipx install ./panic-lens   # a clone of the panic-lens repository
 --- ```
 ---
 --- Settings (the same keys as VS Code's `panicLens.*` and Cargo.toml's
