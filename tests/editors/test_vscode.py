@@ -188,6 +188,14 @@ def drive(
         "folder": str(workspace),
         "file": "src/rl.rs",
         "flagged": FLAGGED,
+        # the title of the preferred fix of the flagged call, as `panic-lens check` reports it
+        "fixTitle": next(
+            fix["title"]
+            for f in expected
+            if f["rule"] == ASYNC_RULE
+            for fix in f["fixes"]
+            if fix["preferred"]
+        ),
         "flaggedLine": line_of(workspace / "src" / "rl.rs", FLAGGED) + 1,
         "rule": ASYNC_RULE,
         "findings": findings,

@@ -137,9 +137,8 @@ async function quickFix(page, sq) {
   await menu.locator('.monaco-list-row').first().waitFor({ timeout: 30000 });
   result.quickfix_menu = await menu.locator('.monaco-list-row').allInnerTexts();
   await shot(page, 'vscode-quickfix');
-  await page.keyboard.press('Escape');
-  // Auto Fix applies the one action the server marked isPreferred
-  await runCommand(page, 'Auto Fix');
+  // the user picks the rule's own fix from the menu (the server resolves its edit lazily)
+  await menu.locator('.monaco-list-row', { hasText: cfg.fixTitle }).first().click();
   await page.locator('.monaco-editor .view-line', { hasText: cfg.flagged }).waitFor({ state: 'detached', timeout: 30000 });
   mark('fix_applied');
   result.status_after_fix = await waitForStatus(page, new RegExp(`panic-lens: ${cfg.findings - 1}$`), 30000);
@@ -185,6 +184,8 @@ async function brokenServerCommand(page) {
   result.bad_command_toast = await toast.innerText();
   result.bad_command_status = await waitForStatus(page, /panic-lens: failed$/, 30000);
   await shot(page, 'vscode-bad-command');
+  // dismissed, as a user would: VS Code may keep a later toast hidden behind a shown one
+  await runCommand(page, 'Notifications: Clear All Notifications');
 }
 
 async function discover(page) {
