@@ -75,3 +75,12 @@ def cli_findings(workspace: Path) -> list[dict[str, Any]]:
     assert proc.returncode in (0, 1), proc.stderr
     findings: list[dict[str, Any]] = json.loads(proc.stdout)["findings"]
     return findings
+
+
+def run_headless(argv: list[str], cwd: Path, env: dict[str, str], out: Path) -> dict[str, Any]:
+    """Run an editor script that writes its result as JSON to `out`; fail with its error."""
+    out.unlink(missing_ok=True)
+    proc = subprocess.run(argv, cwd=cwd, env=env, timeout=180, capture_output=True, text=True)
+    result: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {}
+    assert proc.returncode == 0, (result.get("error"), result, proc.stderr[-3000:])
+    return result

@@ -18,6 +18,7 @@ from editor_support import (
     panic_text,
     records_with_knowledge_about,
     require,
+    run_headless,
     seed_records,
     server_argv,
 )
@@ -43,19 +44,8 @@ def run_emacs(emacs: Path, file: Path, panic: str, out: Path, severity: str | No
         env["PANIC_LENS_SEVERITY"] = severity
         env["PANIC_LENS_EXPECT_SEVERITY"] = str(LSP_SEVERITY[Severity(severity)])
     script = Path(__file__).with_name("emacs_e2e.el")
-    out.unlink(missing_ok=True)
     # -q, not -Q: Debian's site-start is what puts elpa-eglot on the load-path
-    proc = subprocess.run(
-        [str(emacs), "--batch", "-q", "-l", str(script)],
-        cwd=file.parent,
-        env=env,
-        timeout=180,
-        capture_output=True,
-        text=True,
-    )
-    result = json.loads(out.read_text()) if out.exists() else {}
-    assert proc.returncode == 0, (result.get("error"), result, proc.stderr[-3000:])
-    return result
+    return run_headless([str(emacs), "--batch", "-q", "-l", str(script)], file.parent, env, out)
 
 
 @pytest.mark.parametrize("severity", [None, "hint"], ids=["default", "severity-override"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from editor_support import (
     line_of,
     records_with_knowledge_about,
     require,
+    run_headless,
     server_argv,
 )
 
@@ -41,18 +41,8 @@ def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path, severity: str |
         env["PANIC_LENS_SEVERITY"] = severity
         env["PANIC_LENS_EXPECT_SEVERITY"] = str(LSP_SEVERITY[Severity(severity)])
     script = Path(__file__).with_name("nvim_e2e.lua")
-    out.unlink(missing_ok=True)
-    proc = subprocess.run(
-        [str(nvim), "--headless", "--clean", "-u", str(script), str(file)],
-        cwd=workspace,
-        env=env,
-        timeout=180,
-        capture_output=True,
-        text=True,
-    )
-    result = json.loads(out.read_text()) if out.exists() else {}
-    assert proc.returncode == 0, (result.get("error"), result, proc.stderr[-3000:])
-    return result
+    argv = [str(nvim), "--headless", "--clean", "-u", str(script), str(file)]
+    return run_headless(argv, workspace, env, out)
 
 
 @pytest.mark.parametrize("severity", [None, "warning"], ids=["default", "severity-override"])
