@@ -143,7 +143,7 @@ def finish(facts: FileFacts, run: RuleRun) -> Analysis:
     notes = [*facts.crate.errors, *_metadata_errors(facts), *run.failures]
     active = frozenset(rule for rule, _ in run.findings)
     raw = [f for _, found in run.findings for f in found]
-    allows = suppress.find_allows(facts.nodes("comment"), facts.src)
+    allows = suppress.find_allows(facts.allow_comments(), facts.src)
     kept, hints = suppress.apply(raw, allows, active)
     hints = [replace(h, path=facts.path) for h in hints]
     ordered = sorted(kept + hints, key=lambda f: (f.span.start_byte, f.rule))

@@ -12,24 +12,24 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tree_sitter import Query, QueryCursor
-
 from panic_lens.rules.base import Span
 from panic_lens.rust import bindings, modules
 from panic_lens.rust.crate import CrateContext, crate_context
 from panic_lens.rust.locals import LocalBinding
 from panic_lens.rust.names import Imports, ModuleLoader
 from panic_lens.rust.syntax import (
-    LANGUAGE,
     Node,
     Tree,
     call_parts,
+    calls_in,
     child_by_field,
+    comments_mentioning,
     index,
     method_call,
     node_text,
     parse,
     span_of,
+    word_nodes,
 )
 from panic_lens.settings import Settings
 
@@ -114,8 +114,9 @@ class FileFacts:
     settings: Settings
     nodes_index: dict[str, list[Node]] = field(default_factory=dict, repr=False)
     _calls: list[CallSite] | None = field(default=None, repr=False)
-    _calls_by_id: dict[int, CallSite] | None = field(default=None, repr=False)
+    _sites: dict[int, CallSite | None] = field(default_factory=dict, repr=False)
     _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
+    _allow_comments: list[Node] | None = field(default=None, repr=False)
     # (start, end) bytes: calls() yields only the calls inside (per-function re-analysis)
     only: tuple[int, int] | None = field(default=None, repr=False)
 
@@ -143,8 +144,16 @@ class FileFacts:
         return cls(src, tree, path, imports, crate, settings or Settings(), nodes)
 
     def nodes(self, kind: str) -> list[Node]:
-        """Indexed nodes in source order: "call", "use", "comment" or "item"."""
+        """Indexed nodes in source order: "call", "use", "item" or "impl"."""
+        if kind == "call" and "call" not in self.nodes_index:  # a re-analysis built without
+            self.nodes_index["call"] = calls_in(self.tree, 0, len(self.src))
         return self.nodes_index.get(kind, [])
+
+    def allow_comments(self) -> list[Node]:
+        """The comments that mention panic-lens (suppressions), in source order."""
+        if self._allow_comments is None:
+            self._allow_comments = comments_mentioning(self.tree, self.src, b"panic-lens")
+        return self._allow_comments
 
     # -- small helpers -------------------------------------------------------------------
 
@@ -183,29 +192,30 @@ class FileFacts:
 
     def calls(self) -> Iterator[CallSite]:
         """Every call expression of the file, in source order, with its callee resolved."""
-        if self.only is not None:  # a few calls: no need to build the whole file's sites
+        if self.only is not None:  # one function re-analysed: only its calls, found there
             lo, hi = self.only
-            nodes = (n for n in self.nodes("call") if lo <= n.start_byte and n.end_byte <= hi)
-            return (site for site in map(self._call_site, nodes) if site is not None)
-        return iter(self._all_calls())
-
-    def _all_calls(self) -> list[CallSite]:
+            nodes = calls_in(self.tree, lo, hi)
+            return (site for site in map(self.call_site, nodes) if site is not None)
         if self._calls is None:
-            sites = (self._call_site(node) for node in self.nodes("call"))
+            sites = (self.call_site(node) for node in self.nodes("call"))
             self._calls = [site for site in sites if site is not None]
-        return self._calls
+        return iter(self._calls)
 
     def call_site(self, node: Node) -> CallSite | None:
-        """The CallSite of a call_expression node (None for other nodes), anywhere in the file."""
-        if self._calls_by_id is None:
-            self._calls_by_id = {site.node.id: site for site in self._all_calls()}
-        return self._calls_by_id.get(node.id)
+        """The CallSite of a call_expression node (None for other nodes), anywhere in the file;
+        one object per node, so what a rule resolved on it is resolved once."""
+        if node.type != "call_expression":
+            return None
+        key = node.id
+        if key not in self._sites:
+            self._sites[key] = self._call_site(node)
+        return self._sites[key]
 
     def training_signals(self) -> tuple[TrainingSignal, ...]:
         """Autodiff backends, `.backward()`, `.require_grad()`, TrainStep, Learner, features."""
         if self._signals is None:
             found = [TrainingSignal(f"burn feature `{f}`", None) for f in self._train_features()]
-            for node in _signal_candidates(self.tree):
+            for node in _signal_candidates(self.tree, self.src):
                 what = self._signal(node)
                 if what is not None:
                     found.append(TrainingSignal(what, span_of(node)))
@@ -249,21 +259,16 @@ class FileFacts:
 
 
 _TRAINING_NAMES = frozenset(p.rsplit("::", 1)[-1] for p in _TRAINING_TYPES)
-# Only identifiers spelled like a signal, found in C rather than by a Python walk of every node.
-_SIGNAL_QUERY = Query(
-    LANGUAGE,
-    "((field_identifier) @method (#any-of? @method {}))\n"
-    "([(type_identifier) (identifier)] @type (#any-of? @type {}))".format(
-        " ".join(f'"{n}"' for n in sorted(_TRAINING_METHODS)),
-        " ".join(f'"{n}"' for n in sorted(_TRAINING_NAMES)),
-    ),
-)
 
 
-def _signal_candidates(tree: Tree) -> list[Node]:
-    """The nodes `_signal` may accept, in source order."""
-    found = QueryCursor(_SIGNAL_QUERY).captures(tree.root_node)
-    return sorted((n for nodes in found.values() for n in nodes), key=lambda n: n.start_byte)
+def _signal_candidates(tree: Tree, src: bytes) -> list[Node]:
+    """The nodes `_signal` may accept (identifiers spelled like a signal), in source order."""
+    methods = word_nodes(tree, src, sorted(_TRAINING_METHODS), frozenset({"field_identifier"}))
+    names = word_nodes(tree, src, sorted(_TRAINING_NAMES), _NAME_KINDS)
+    return sorted([*methods, *names], key=lambda n: n.start_byte)
+
+
+_NAME_KINDS = frozenset({"type_identifier", "identifier"})
 
 
 def _crate_module(path: str | None, crate: CrateContext) -> tuple[str, ...] | None:

@@ -6,14 +6,11 @@ the same name shadows burn's, and a name from another crate resolves to None.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-
-from tree_sitter import Query, QueryCursor
 
 from panic_lens.rust import burn_api
 from panic_lens.rust.syntax import (
-    LANGUAGE,
     Node,
     Tree,
     child_by_field,
@@ -87,7 +84,7 @@ class Imports:
         root = tree.root_node
         nodes = nodes if nodes is not None else index(tree)
         scopes: dict[int, ScopeNames] = {root.id: ScopeNames(root, True)}
-        containers = _containers(root)
+        containers = _containers(root, (*nodes["use"], *nodes["item"]))
         mod_bodies = {
             body.id
             for item in nodes["item"]
@@ -296,24 +293,21 @@ def _scope_for(
     return scope
 
 
-def _containers(root: Node) -> dict[int, Node]:
-    """`use` or item id -> its block, declaration list or file.
+def _containers(root: Node, declared: Iterable[Node]) -> dict[int, Node]:
+    """`use` or item id -> its block, declaration list or file (absent: declared elsewhere).
 
-    A query in C finds the containers, so only their direct children are visited in Python
-    instead of every node of the tree (that walk was most of the cost of re-analysing a large
-    file); asking each item for its `.parent` instead costs O(depth) apiece.
+    Each declaration's parent, asked in C: a few hundred lookups cost far less than a query
+    for every block of the file (which walks the whole tree).
     """
     out: dict[int, Node] = {}
-    found = QueryCursor(_CONTAINER_QUERY).captures(root).get("scope", [])
-    for parent in (root, *found):  # the root too, also when recovery made it an ERROR
-        for child in parent.named_children:
-            if child.type in _DECLARED_KINDS:
-                out[child.id] = parent
+    for node in declared:
+        parent = node.parent
+        if parent is not None and (parent.type in _CONTAINER_KINDS or parent.id == root.id):
+            out[node.id] = parent  # the root too, also when recovery made it an ERROR
     return out
 
 
-_DECLARED_KINDS = ITEM_KINDS | {"use_declaration", "extern_crate_declaration"}
-_CONTAINER_QUERY = Query(LANGUAGE, "[(block) (declaration_list)] @scope")
+_CONTAINER_KINDS = frozenset({"block", "declaration_list"})
 
 
 def _add_extern_crate(scope: ScopeNames, node: Node, src: bytes) -> None:

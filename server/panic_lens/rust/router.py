@@ -11,10 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tree_sitter import Query, QueryCursor
-
 from panic_lens.rules.base import Span
-from panic_lens.rust.syntax import LANGUAGE, Node, ancestors, child_by_field, node_text, span_of
+from panic_lens.rust.syntax import Node, ancestors, child_by_field, node_text, span_of
 
 if TYPE_CHECKING:
     from panic_lens.rust.facts import CallSite, FileFacts
@@ -23,7 +21,6 @@ CHANNEL = "burn::router::RouterChannel"
 METHOD = "change_client_backend"
 OVERRIDING = frozenset({"RemoteChannel"})  # burn-remote's channel has its own body
 _GENERIC_SCOPES = frozenset({"function_item", "impl_item", "trait_item"})
-_IMPL_QUERY = Query(LANGUAGE, "(impl_item) @impl")  # found in C, not by a Python walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +55,14 @@ def direct_call_channel(site: CallSite, facts: FileFacts) -> ChannelCall | None:
 
 
 def impls_without_override(facts: FileFacts) -> Iterator[tuple[str, Span]]:
-    """`impl RouterChannel for X` blocks of the file that keep the default body."""
+    """`impl RouterChannel for X` blocks of the file that keep the default body (with
+    `facts.only`, of that byte range: the re-analysis of one function keeps the others')."""
     if b"RouterChannel" not in facts.src:
         return
+    lo, hi = facts.only if facts.only is not None else (0, len(facts.src))
     for impl in _channel_impls(facts):
+        if not (lo <= impl.start_byte and impl.end_byte <= hi):
+            continue
         name = child_by_field(impl, "type")
         if name is not None and not _overrides(impl, facts):
             yield facts.text(name), span_of(name)
@@ -70,8 +71,7 @@ def impls_without_override(facts: FileFacts) -> Iterator[tuple[str, Span]]:
 def _channel_impls(facts: FileFacts) -> Iterator[Node]:
     if b"RouterChannel" not in facts.src:
         return
-    found = QueryCursor(_IMPL_QUERY).captures(facts.tree.root_node).get("impl", [])
-    for node in sorted(found, key=lambda n: n.start_byte):
+    for node in facts.nodes("impl"):
         if _implements_channel(node, facts):
             yield node
 
