@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from panic_lens.cache import (
     AnalysisCache,
     CrateDigests,
+    Manifests,
     StatIndex,
     StatKey,
     code_fingerprint,
@@ -101,7 +102,7 @@ def run_check(
         order.append(str(file))
     catalog = catalog if catalog is not None else default_catalog()
     if cache is None:
-        prefilter = CheckFilter(sources.data)
+        prefilter = CheckFilter(sources.data, Manifests())
         candidates = [p for p in order if prefilter.keeps(p, sources.bytes_of(p))]
         done: dict[str, Analysis] = {}
         keys: dict[str, str] = {}
@@ -142,8 +143,9 @@ def _from_cache(
 ) -> tuple[list[str], dict[str, Analysis], dict[str, str]]:
     """Prefilter candidates (verdicts reused from the stat index when the file and its crate
     are unchanged), cached analyses by path, and every candidate's key."""
-    crates = CrateDigests(sources.digest_of)
-    prefilter = CheckFilter(sources.data)
+    manifests = Manifests()
+    crates = CrateDigests(sources.digest_of, manifests)
+    prefilter = CheckFilter(sources.data, manifests)
     records, code = records_fingerprint(catalog), code_fingerprint()
     candidates, keys = [], {}
     for path in order:
@@ -164,9 +166,10 @@ class CheckFilter(Prefilter):
     (binary, over the size limit, in a crate with a broken Cargo.toml or panic-lens table):
     analysing those keeps `CheckResult.notes` exactly the engine's."""
 
-    def __init__(self, contents: Mapping[str, bytes]) -> None:
-        super().__init__(contents)
-        self._noted: dict[str, bool] = {}  # by folder
+    def __init__(self, contents: Mapping[str, bytes], manifests: Manifests) -> None:
+        super().__init__(contents, manifests.of)
+        self._manifests_of = manifests.of
+        self._noted: dict[Path, bool] = {}  # by manifest
 
     def keeps(self, path: str, data: bytes) -> bool:
         if len(data) > MAX_FILE_BYTES or is_binary(data):
@@ -176,12 +179,14 @@ class CheckFilter(Prefilter):
     def _crate_noted(self, path: str) -> bool:
         from panic_lens.rust.crate import crate_context
 
-        folder = os.path.dirname(os.path.abspath(path))
-        if folder not in self._noted:
-            crate = crate_context(path)
+        manifest = self._manifests_of(path)
+        if manifest is None:
+            return False  # no crate: nothing to note
+        if manifest not in self._noted:
+            crate = crate_context(path)  # the same for every file of the crate
             bad = bool(crate.metadata) and bool(parse_settings(crate.metadata).errors)
-            self._noted[folder] = bool(crate.errors) or bad
-        return self._noted[folder]
+            self._noted[manifest] = bool(crate.errors) or bad
+        return self._noted[manifest]
 
 
 class Sources:

@@ -86,37 +86,33 @@ def records_fingerprint(catalog: Catalog | None) -> str:
     return digest("\n".join(bound).encode())
 
 
-class CrateDigests:
-    """Digest of each crate's context, memoised per manifest for one run.
+class Manifests:
+    """`rust.crate.find_manifest` for many files: each folder is resolved once (a file only
+    when it is itself a symlink) and every folder climbed remembers the Cargo.toml it led to
+    (thousands of files share a few dozen crates)."""
 
-    Covers every Cargo.toml and Cargo.lock from the crate folder up (workspace root and lock
-    included) and every .rs file under the crate's `src/`. `file_digest` lets a caller that
-    has already read a file reuse its digest.
-    """
+    def __init__(self) -> None:
+        self._found: dict[str, Path | None] = {}  # resolved folder -> its crate's Cargo.toml
+        self._real: dict[str, str] = {}  # folder as walked -> resolved
 
-    def __init__(self, file_digest: Callable[[str], str | None] | None = None) -> None:
-        self._memo: dict[Path, str] = {}
-        self._manifests: dict[str, Path | None] = {}  # folder -> its crate's Cargo.toml
-        self._file_digest = file_digest or read_digest
+    def of(self, path: str | os.PathLike[str]) -> Path | None:
+        """The Cargo.toml governing the file `path`."""
+        path = os.fspath(path)
+        if os.path.islink(path):
+            return self.of_folder(os.path.dirname(os.path.realpath(path)))
+        parent = os.path.dirname(os.path.abspath(path))
+        folder = self._real.get(parent)
+        if folder is None:
+            folder = self._real[parent] = os.path.realpath(parent)
+        return self.of_folder(folder)
 
-    def for_path(self, path: str | os.PathLike[str] | None) -> str:
-        if path is None:
-            return "no-crate"
-        manifest = self._manifest(os.path.dirname(os.path.realpath(path)))
-        if manifest is None:
-            return "no-crate"
-        if manifest not in self._memo:
-            self._memo[manifest] = self._compute(manifest)
-        return self._memo[manifest]
-
-    def _manifest(self, folder: str) -> Path | None:
-        """`rust.crate.find_manifest` of a resolved folder, memoised for every folder climbed
-        (thousands of files share a few dozen crates)."""
+    def of_folder(self, folder: str) -> Path | None:
+        """The nearest Cargo.toml at or above the resolved `folder`."""
         climbed: list[str] = []
         found: Path | None = None
         while True:
-            if folder in self._manifests:
-                found = self._manifests[folder]
+            if folder in self._found:
+                found = self._found[folder]
                 break
             climbed.append(folder)
             if os.path.isfile(os.path.join(folder, "Cargo.toml")):
@@ -127,16 +123,53 @@ class CrateDigests:
                 break
             folder = parent
         for seen in climbed:
-            self._manifests[seen] = found
+            self._found[seen] = found
         return found
+
+
+class CrateDigests:
+    """Digest of each crate's context, memoised per manifest for one run.
+
+    Covers every Cargo.toml and Cargo.lock from the crate folder up (workspace root and lock
+    included) and every .rs file under the crate's `src/`. `file_digest` lets a caller that
+    has already read a file reuse its digest.
+    """
+
+    def __init__(
+        self,
+        file_digest: Callable[[str], str | None] | None = None,
+        manifests: Manifests | None = None,
+    ) -> None:
+        self._memo: dict[Path, str] = {}
+        self._manifests = manifests if manifests is not None else Manifests()
+        self._file_digest = file_digest or read_digest
+        self._manifest_digests: dict[Path, str | None] = {}  # members share the root's
+
+    def for_path(self, path: str | os.PathLike[str] | None) -> str:
+        if path is None:
+            return "no-crate"
+        manifest = self._manifests.of(path)
+        if manifest is None:
+            return "no-crate"
+        if manifest not in self._memo:
+            self._memo[manifest] = self._compute(manifest)
+        return self._memo[manifest]
+
+    def _manifest(self, folder: str) -> Path | None:
+        return self._manifests.of_folder(folder)
 
     def _compute(self, manifest: Path) -> str:
         parts: list[str] = []
         for folder in [manifest.parent, *manifest.parent.parents]:
             for name in ("Cargo.toml", "Cargo.lock"):
                 candidate = folder / name
-                if candidate.is_file():
-                    parts.append(f"{candidate}={read_digest(candidate)}")
+                if candidate not in self._manifest_digests:
+                    self._manifest_digests[candidate] = (
+                        f"{candidate}={read_digest(candidate)}" if candidate.is_file() else None
+                    )
+                part = self._manifest_digests[candidate]
+                if part is not None:
+                    parts.append(part)
         src = manifest.parent / "src"
         for dirpath, dirnames, filenames in os.walk(src):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))

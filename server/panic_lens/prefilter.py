@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -153,8 +153,15 @@ def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
 class Prefilter:
     """One run's prefilter; `contents` are the bytes already read, by absolute path."""
 
-    def __init__(self, contents: Mapping[str, bytes]) -> None:
+    def __init__(
+        self,
+        contents: Mapping[str, bytes],
+        manifest_of: Callable[[str], Path | None] | None = None,
+    ) -> None:
+        """`manifest_of` finds a file's Cargo.toml (`rust.crate.find_manifest` by default; a
+        run shares one memoised finder between its prefilter and its crate digests)."""
         self._contents = contents
+        self._manifest_of = manifest_of or self._find_manifest
         self._manifests: dict[str, Path | None] = {}
         self._aliases: dict[Path, dict[bytes, frozenset[bytes]]] = {}
 
@@ -167,13 +174,16 @@ class Prefilter:
         aliases = self._crate_aliases(path)
         return bool(aliases) and any_group(present | present_words(data, aliases))
 
-    def _crate_aliases(self, path: str) -> AliasMap:
+    def _find_manifest(self, path: str) -> Path | None:
         from panic_lens.rust.crate import find_manifest
 
         folder = os.path.dirname(os.path.abspath(path))
         if folder not in self._manifests:
             self._manifests[folder] = find_manifest(path)
-        manifest = self._manifests[folder]
+        return self._manifests[folder]
+
+    def _crate_aliases(self, path: str) -> AliasMap:
+        manifest = self._manifest_of(path)
         if manifest is None:
             return {}
         if manifest not in self._aliases:
