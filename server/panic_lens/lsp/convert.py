@@ -9,6 +9,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
@@ -35,7 +36,7 @@ class LineIndex:
     text has a lone CR, `lsp_starts` and `row_starts` (byte offsets) map between the two.
     """
 
-    lines: tuple[bytes, ...]
+    lines: Sequence[bytes]
     encoding: Encoding
     lsp_starts: tuple[int, ...] | None = None
     row_starts: tuple[int, ...] = ()
@@ -50,6 +51,16 @@ class LineIndex:
         lsp_starts = (0, *(m.end() for m in _LSP_BREAK.finditer(data)))
         row_starts = (0, *(m.end() for m in re.finditer(rb"\n", data)))
         return cls(lines, encoding, lsp_starts, row_starts, data)
+
+    @classmethod
+    def of_lines(cls, text: str, line_starts: list[int], encoding: Encoding) -> LineIndex:
+        """`of(text)` for an open document whose LSP line starts (code point offsets, kept up
+        to date per edit) are known: rows are then encoded one at a time, when a finding needs
+        them, instead of the whole text per keystroke. A text with a lone CR (rows and LSP
+        lines differ) takes `of`."""
+        if len(line_starts) - 1 != text.count("\n"):  # a break that is not an LF: a lone CR
+            return cls.of(text, encoding)
+        return cls(_Rows(text, line_starts), encoding)
 
     def line(self, row: int) -> bytes:
         line = self.lines[row] if 0 <= row < len(self.lines) else b""
@@ -91,6 +102,35 @@ class LineIndex:
         return _LSP_BREAK.sub(b"", self.data[start:end])
 
 
+class _Rows(Sequence[bytes]):
+    """`text.encode().split(b"\\n")` row by row, for a text without a lone CR, whose LSP line
+    starts are then its row starts; a row keeps the CR of a CRLF, as `split` does."""
+
+    __slots__ = ("_starts", "_text")
+
+    def __init__(self, text: str, starts: list[int]) -> None:
+        self._text = text
+        self._starts = starts
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, row: int) -> bytes: ...
+    @overload
+    def __getitem__(self, row: slice) -> Sequence[bytes]: ...
+    def __getitem__(self, row: int | slice) -> bytes | Sequence[bytes]:
+        if isinstance(row, slice):
+            return tuple(self[i] for i in range(*row.indices(len(self))))
+        if row < 0:
+            row += len(self._starts)
+        if not 0 <= row < len(self._starts):
+            raise IndexError("row out of range")
+        starts = self._starts
+        end = starts[row + 1] - 1 if row + 1 < len(starts) else len(self._text)
+        return self._text[starts[row] : end].encode("utf-8", errors="surrogatepass")
+
+
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _LSP_BREAK = re.compile(rb"\r\n|\r|\n")
 
@@ -111,13 +151,13 @@ def lsp_diagnostic(
     finding: Finding, index: LineIndex, uri: str, lines_for: LinesFor
 ) -> types.Diagnostic:
     """One Finding as a Diagnostic; `data` carries what code actions need."""
-    info = RULES_BY_ID.get(finding.rule)
+    href = _doc_uri(finding.rule)
     return types.Diagnostic(
         range=index.range(finding.span),
         message=finding.message,
         severity=lsp_severity(finding.severity),
         code=finding.rule,
-        code_description=types.CodeDescription(href=info.doc_uri) if info else None,
+        code_description=types.CodeDescription(href=href) if href else None,
         source=SOURCE,
         related_information=_related(finding, index, uri, lines_for) or None,
         data={
@@ -127,6 +167,18 @@ def lsp_diagnostic(
             "fixes": [fix.id for fix in finding.fixes],
         },
     )
+
+
+def _doc_uri(rule: str) -> str | None:
+    """The rule's documentation page, once per rule: `doc_uri` resolves a path on disk, which
+    cost more than the rest of a diagnostic's conversion."""
+    if rule not in _DOC_URIS:
+        info = RULES_BY_ID.get(rule)
+        _DOC_URIS[rule] = info.doc_uri if info else None
+    return _DOC_URIS[rule]
+
+
+_DOC_URIS: dict[str, str | None] = {}
 
 
 def _related(

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from panic_lens import __version__, engine, incremental_analysis
 from panic_lens.lsp.convert import LineIndex, lsp_diagnostic
-from panic_lens.lsp.protocol import PanicLensProtocol
+from panic_lens.lsp.protocol import LspTextDocument, PanicLensProtocol
 from panic_lens.positions import Encoding
 from panic_lens.rules.base import Analysis, Finding
 from panic_lens.rust.incremental import reparse
@@ -34,6 +35,7 @@ logger = logging.getLogger(__name__)
 DIAGNOSTIC_IDENTIFIER = "panic-lens"
 KEPT_TREES = 8  # documents whose last tree is kept for incremental re-parses
 SETTLE_TIMEOUT_S = 3.0  # longer than config.CONFIG_TIMEOUT_S: settle normally comes first
+_PROCESS = os.urandom(8).hex()  # open documents' result ids are unique to this process
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +109,16 @@ class PanicLensServer(LanguageServer):
 
     # ---- analysis -----------------------------------------------------------------------
     def analyze(
-        self, uri: str, text: str | bytes, version: int | None, tree: Tree | None = None
+        self,
+        uri: str,
+        text: str | bytes,
+        version: int | None,
+        tree: Tree | None = None,
+        index: LineIndex | None = None,
+        content_id: int | None = None,
     ) -> FileResult:
+        """`index` and `content_id` (unique to this text in this process) come from an open
+        document, which keeps its line starts and edit count: neither costs the whole text."""
         path = to_fs_path(uri)
         try:
             analysis = self._analysis(uri, text, path, tree)
@@ -124,8 +134,10 @@ class PanicLensServer(LanguageServer):
                     kind = types.MessageType.Warning
                     message = f"panic-lens: {note}"
                     self.window_show_message(types.ShowMessageParams(type=kind, message=message))
-        index = LineIndex.of(text, self.encoding)
-        return FileResult(uri, path, version, index, analysis, self._result_id(text, analysis))
+        if index is None:
+            index = LineIndex.of(text, self.encoding)
+        result_id = self._result_id(text, analysis, content_id)
+        return FileResult(uri, path, version, index, analysis, result_id)
 
     def _analysis(
         self, uri: str, text: str | bytes, path: str | None, tree: Tree | None
@@ -143,16 +155,29 @@ class PanicLensServer(LanguageServer):
             self.snapshots[uri] = snap
         return analysis
 
-    def _result_id(self, text: str | bytes, analysis: Analysis) -> str:
-        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    def _result_id(self, text: str | bytes, analysis: Analysis, content_id: int | None) -> str:
+        """Changes with the text, the settings or catalog (generation) and the finding count.
+
+        An open document's text is named by its content id and this process (ids outlive a
+        restart in the client); a disk file's by a hash of its bytes, so an unchanged file keeps
+        its id across scans."""
+        if content_id is not None:
+            data = f"{_PROCESS}:{content_id}".encode()
+        else:
+            data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
         digest = hashlib.blake2b(data, digest_size=8)
         digest.update(f"{self.generation}:{len(analysis.findings)}".encode())
         return digest.hexdigest()
 
     def analyze_open(self, uri: str) -> FileResult:
         doc = self.workspace.get_text_document(uri)
-        tree = self._tree_for(uri, doc.source.encode("utf-8", "surrogatepass"))
-        result = self.analyze(uri, doc.source, doc.version, tree)
+        source = doc.source
+        tree = self._tree_for(uri, source.encode("utf-8", "surrogatepass"))
+        index = content_id = None
+        if isinstance(doc, LspTextDocument):
+            index = LineIndex.of_lines(source, doc.line_starts(), self.encoding)
+            content_id = doc.content_id
+        result = self.analyze(uri, source, doc.version, tree, index, content_id)
         self.open[uri] = result
         self.dirty.discard(uri)
         return result
