@@ -7,15 +7,17 @@ that is not certain (see `_function_edit` and `_reuse` for the conditions).
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import engine
 from panic_lens.rules.base import Analysis, Point, Related, Span
-from panic_lens.rust.facts import FileFacts
+from panic_lens.rust.crate import crate_context
+from panic_lens.rust.facts import FileFacts, TrainingSignal
 from panic_lens.rust.incremental import changed_range, reparse
-from panic_lens.rust.syntax import Node, Tree
+from panic_lens.rust.syntax import Node, Tree, declarations_in
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
@@ -46,6 +48,7 @@ class _Shift:
     old_end: int
     new_end: int
     row: int  # the row of old_end (== of new_end: the edit adds or removes no line)
+    start_point: tuple[int, int]  # (row, column) of start
     old_col: int
     new_col: int
     body: tuple[int, int]  # the old function body: reused spans may not point into it...
@@ -105,23 +108,83 @@ def _incremental(
     if edit is None:
         return None
     shift, (lo, hi), (new_lo, new_hi) = edit
-    facts = engine.build_facts(src, path, settings=old.settings, tree=tree)
-    if facts.settings != old.facts.settings or facts.crate != old.facts.crate:
+    crate = crate_context(path)
+    if crate != old.facts.crate or engine.layered_settings(crate.metadata, old.settings) != (
+        old.facts.settings
+    ):
         return None
-    if _items_inside(facts, new_lo, new_hi):
+    try:
+        facts = _relocated(old.facts, src, tree, shift, (new_lo, new_hi))
+    except Unmappable:
+        return None
+    if facts is None:
         return None
     facts.only = (new_lo, new_hi)
     fresh = engine.rule_run(facts, old.catalog)
     facts.only = None
     try:
-        same = _same_signals(old.facts, facts, shift)
-        run = _merge(old.run, fresh, shift, (lo, hi), (new_lo, new_hi)) if same else None
+        run = _merge(old.run, fresh, shift, (lo, hi), (new_lo, new_hi))
     except Unmappable:
         return None
     if run is None:
         return None
     analysis = engine.finish(facts, run)
     return analysis, Snapshot(facts, run, analysis, old.settings, old.catalog)
+
+
+def _relocated(
+    old: FileFacts, src: bytes, tree: Tree, shift: _Shift, body: tuple[int, int]
+) -> FileFacts | None:
+    """The new text's facts from the old ones, without walking the file again: only when the
+    parse changed nothing outside the body, the body declares nothing, and its training
+    signals are the old ones (those decide other functions' findings)."""
+    edited = old.tree.copy()
+    edited.edit(
+        start_byte=shift.start, old_end_byte=shift.old_end, new_end_byte=shift.new_end,
+        start_point=shift.start_point, old_end_point=(shift.row, shift.old_col),
+        new_end_point=(shift.row, shift.new_col),
+    )  # fmt: skip
+    if any(r.start_byte <= body[0] or r.end_byte >= body[1] for r in edited.changed_ranges(tree)):
+        return None
+    found = declarations_in(tree, body[0], body[1])
+    if any(body[0] <= n.start_byte < body[1] for nodes in found.values() for n in nodes):
+        return None
+    root = tree.root_node
+    moved: dict[int, Node] = {}  # an item is in the index and in its scope's names
+
+    def move(node: Node) -> Node:
+        if node.id in moved:
+            return moved[node.id]
+        start, end = _moved(node.start_byte, node.end_byte, shift)
+        found = root.descendant_for_byte_range(start, end)
+        while found is not None and found.type != node.type:
+            if (found.start_byte, found.end_byte) != (start, end):
+                break
+            found = found.parent
+        if found is None or found.type != node.type or (found.start_byte, found.end_byte) != (
+            start, end):  # fmt: skip
+            raise Unmappable(node)
+        moved[node.id] = found
+        return found
+
+    signals = tuple(
+        TrainingSignal(s.what, _shift_span(s.span, shift) if s.span is not None else None)
+        for s in old.training_signals()
+    )
+    facts = old.relocated(src, tree, move, signals)
+    inside = [s for s in signals if s.span is not None and _inside(s.span, body)]
+    return facts if inside == list(facts.training_signals_in(*body)) else None
+
+
+def _moved(start: int, end: int, shift: _Shift) -> tuple[int, int]:
+    """A node's byte range after the edit: it lies before, after or around the edited bytes."""
+    if end <= shift.start:
+        return start, end
+    if start >= shift.old_end:
+        return start + shift.delta, end + shift.delta
+    if start <= shift.start and end >= shift.old_end:
+        return start, end + shift.delta
+    raise Unmappable((start, end))
 
 
 def _function_edit(
@@ -138,7 +201,7 @@ def _function_edit(
     start, old_end, new_end = changed_range(old_src, src)
     if old_src.count(b"\n", start, old_end) != src.count(b"\n", start, new_end):
         return None
-    if any((w in old_src) != (w in src) for w in FILE_WORDS):
+    if _file_words_changed(old_src, src, start, old_end, new_end):
         return None
     body = _body_around(facts.tree, start, old_end)
     if body is None or _items_inside(facts, body.start_byte, body.end_byte):
@@ -153,8 +216,8 @@ def _function_edit(
     row, old_col = _point(old_src, old_end)
     signals = frozenset(s.span for s in facts.training_signals() if s.span is not None)
     where = (body.start_byte, body.end_byte)
-    shift = _Shift(start, old_end, new_end, row, old_col, _point(src, new_end)[1], where,
-                   signals, facts.path)  # fmt: skip
+    shift = _Shift(start, old_end, new_end, row, _point(old_src, start), old_col,
+                   _point(src, new_end)[1], where, signals, facts.path)  # fmt: skip
     return shift, (body.start_byte, body.end_byte), (new_body.start_byte, new_body.end_byte)
 
 
@@ -169,10 +232,26 @@ def _body_around(tree: Tree, start: int, end: int) -> Node | None:
     return body if body.start_byte < start and end < body.end_byte else None
 
 
+def _file_words_changed(old: bytes, new: bytes, start: int, old_end: int, new_end: int) -> bool:
+    """Whether the edit adds or removes the last (or first) FILE_WORDS word of the file; only
+    when the edited bytes (with a word's length around them) hold one is the file searched."""
+    for word in FILE_WORDS:
+        k = len(word) - 1
+        near = word in old[max(0, start - k) : old_end + k] or word in new[
+            max(0, start - k) : new_end + k]  # fmt: skip
+        if near and (word in old) != (word in new):
+            return True
+    return False
+
+
 def _items_inside(facts: FileFacts, lo: int, hi: int) -> bool:
-    """Nested items or `use` declarations are file-level facts: their edits fall back."""
-    kinds = ("item", "use")
-    return any(lo <= n.start_byte < hi for kind in kinds for n in facts.nodes(kind))
+    """Nested items, impls or `use` declarations are file-level facts: their edits fall back."""
+    for kind in ("item", "use", "impl"):
+        nodes = facts.nodes(kind)  # in source order
+        first = bisect.bisect_left(nodes, lo, key=lambda n: n.start_byte)
+        if first < len(nodes) and nodes[first].start_byte < hi:
+            return True
+    return False
 
 
 def _same_top_level(old: Tree, new: Tree, start: int, delta: int) -> bool:
@@ -186,13 +265,6 @@ def _same_top_level(old: Tree, new: Tree, start: int, delta: int) -> bool:
         if x.type != y.type or x.start_byte + shift != y.start_byte:
             return False
     return True
-
-
-def _same_signals(old: FileFacts, new: FileFacts, shift: _Shift) -> bool:
-    """Training signals anywhere in the file decide other functions' findings."""
-    before = [(s.what, _shift_span(s.span, shift) if s.span else None)
-              for s in old.training_signals()]  # fmt: skip
-    return before == [(s.what, s.span) for s in new.training_signals()]
 
 
 def _merge(

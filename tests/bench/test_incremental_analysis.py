@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench import corpus
 from panic_lens.engine import analyze
 from panic_lens.incremental_analysis import Snapshot, analyze_edit, analyze_full
 
@@ -139,3 +140,68 @@ def test_a_backward_call_in_another_function_falls_back() -> None:
     before = [f.severity for f in snap.analysis.findings if f.rule == "interpolate-backward-mode"]
     now = [f.severity for f in after.analysis.findings if f.rule == "interpolate-backward-mode"]
     assert before != now  # `preprocess`'s hint became an error
+
+
+def test_an_impl_block_elsewhere_does_not_stop_per_function_reanalysis() -> None:
+    """The facts of the rest of the file (impls, items, scopes) are carried over, moved."""
+    src = b"""use burn::router::RouterChannel;
+struct Chan;
+impl RouterChannel for Chan {}
+fn work(x: u32) -> u32 {
+    let y = x + 1;
+    y
+}
+mod later { pub fn g() {} }
+"""
+    snap = start_text(src, "lib.rs")
+    assert any(f.rule == "router-unsupported-dtype" for f in snap.analysis.findings)
+    new = src.replace(b"x + 1", b"x + 100")
+    after, partial = step(snap, new)
+    assert partial and after is not None
+    assert after.analysis.findings == analyze(new, "lib.rs").findings
+
+
+def start_text(src: bytes, path: str) -> Snapshot:
+    analysis, snap = analyze_full(src, path, settings=None, catalog=None)
+    assert snap is not None and analysis == analyze(src, path)
+    return snap
+
+
+BIG = corpus.big_file(400, seed=3).encode()
+NEAR = (b"let ", b"(", b".", b"::", b"with_mode", b"to_device", b"load_record", b"ctc_loss")
+TYPED = (
+    *("x", "1", " ", "", "5000", "4096", "InterpolateMode::Bicubic", "DType::U32"),
+    *(".backward()", "Autodiff", "impl A {}", "fn f() {}", "use a::b;", '"', "/*", "// c"),
+    "RouterChannel",
+)
+EDITS = st.tuples(
+    st.floats(0, 1), st.sampled_from(NEAR), st.sampled_from((0, 0, 1, 4)), st.sampled_from(TYPED)
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(EDITS, min_size=1, max_size=8))
+def test_typing_next_to_calls_in_a_large_file_equals_a_fresh_analysis(
+    edits: list[tuple[float, bytes, int, str]],
+) -> None:
+    """Keystrokes next to the rules' call shapes in a generated 400-line file with every rule's
+    shape, risky and safe: each result equals a from-scratch analysis."""
+    src, snap = BIG, start_text(BIG, "big.rs")
+    for where, near, cut, typed in edits:
+        found = src.find(near, int(where * len(src)))
+        src = edit_at(src, found + 1 if found >= 0 else int(where * len(src)), cut, typed)
+        new, _ = step(snap, src)
+        snap = new if new is not None else start_text(src, "big.rs")
+
+
+def test_most_keystrokes_in_a_large_file_reanalyse_one_function() -> None:
+    """Typing inside function bodies of the generated file stays on the per-function path."""
+    src, snap = BIG, start_text(BIG, "big.rs")
+    partial = 0
+    at = src.index(b" =", src.index(b"let ", len(src) // 2))  # typing a variable's name
+    for _ in range(20):
+        src = src[:at] + b"x" + src[at:]
+        new, was_partial = step(snap, src)
+        assert new is not None
+        snap, partial = new, partial + was_partial
+    assert partial == 20

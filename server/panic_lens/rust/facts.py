@@ -6,7 +6,7 @@ types, constants (from `rust.consts`, imported lazily) and call sites with resol
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -117,6 +117,7 @@ class FileFacts:
     _sites: dict[int, CallSite | None] = field(default_factory=dict, repr=False)
     _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
     _allow_comments: list[Node] | None = field(default=None, repr=False)
+    _only_calls: tuple[tuple[int, int], list[CallSite]] | None = field(default=None, repr=False)
     # (start, end) bytes: calls() yields only the calls inside (per-function re-analysis)
     only: tuple[int, int] | None = field(default=None, repr=False)
 
@@ -142,6 +143,29 @@ class FileFacts:
             loader=_loader(crate) if where is not None else None,
         )
         return cls(src, tree, path, imports, crate, settings or Settings(), nodes)
+
+    def relocated(
+        self, src: bytes, tree: Tree, move: Callable[[Node], Node],
+        signals: tuple[TrainingSignal, ...],
+    ) -> FileFacts:  # fmt: skip
+        """These facts for an edit that changed no declaration, impl or training signal:
+        `move` maps an old node to the same node of `tree` (raising when it cannot), `signals`
+        are the old ones at their new places. Calls and comments are found afresh, lazily."""
+        kinds = ("use", "item", "impl")
+        nodes = {k: [move(n) for n in self.nodes_index.get(k, ())] for k in kinds}
+        imports = self.imports.relocated(src, tree.root_node, move)
+        facts = FileFacts(src, tree, self.path, imports, self.crate, self.settings, nodes)
+        facts._signals = signals
+        return facts
+
+    def training_signals_in(self, start: int, end: int) -> tuple[TrainingSignal, ...]:
+        """The training signals found in bytes [start, end) (the features excluded)."""
+        found = []
+        for node in _signal_candidates(self.tree, self.src, start, end):
+            what = self._signal(node)
+            if what is not None:
+                found.append(TrainingSignal(what, span_of(node)))
+        return tuple(found)
 
     def nodes(self, kind: str) -> list[Node]:
         """Indexed nodes in source order: "call", "use", "item" or "impl"."""
@@ -193,9 +217,10 @@ class FileFacts:
     def calls(self) -> Iterator[CallSite]:
         """Every call expression of the file, in source order, with its callee resolved."""
         if self.only is not None:  # one function re-analysed: only its calls, found there
-            lo, hi = self.only
-            nodes = calls_in(self.tree, lo, hi)
-            return (site for site in map(self.call_site, nodes) if site is not None)
+            if self._only_calls is None or self._only_calls[0] != self.only:
+                found = map(self.call_site, calls_in(self.tree, *self.only))
+                self._only_calls = (self.only, [s for s in found if s is not None])
+            return iter(self._only_calls[1])
         if self._calls is None:
             sites = (self.call_site(node) for node in self.nodes("call"))
             self._calls = [site for site in sites if site is not None]
@@ -261,10 +286,13 @@ class FileFacts:
 _TRAINING_NAMES = frozenset(p.rsplit("::", 1)[-1] for p in _TRAINING_TYPES)
 
 
-def _signal_candidates(tree: Tree, src: bytes) -> list[Node]:
+def _signal_candidates(
+    tree: Tree, src: bytes, start: int = 0, end: int | None = None
+) -> list[Node]:
     """The nodes `_signal` may accept (identifiers spelled like a signal), in source order."""
-    methods = word_nodes(tree, src, sorted(_TRAINING_METHODS), frozenset({"field_identifier"}))
-    names = word_nodes(tree, src, sorted(_TRAINING_NAMES), _NAME_KINDS)
+    fields = frozenset({"field_identifier"})
+    methods = word_nodes(tree, src, sorted(_TRAINING_METHODS), fields, start, end)
+    names = word_nodes(tree, src, sorted(_TRAINING_NAMES), _NAME_KINDS, start, end)
     return sorted([*methods, *names], key=lambda n: n.start_byte)
 
 

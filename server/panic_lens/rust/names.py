@@ -106,6 +106,17 @@ class Imports:
                 scope.items.setdefault(node_text(name, src), node)
         return cls(src, scopes, root, module_path, loader)
 
+    def relocated(self, src: bytes, root: Node, move: Callable[[Node], Node]) -> Imports:
+        """These names in an edited text whose scopes and items are all still there: `move`
+        maps each old node to the same node of the new tree (and raises when it cannot)."""
+        scopes: dict[int, ScopeNames] = {}
+        for old in self._scopes.values():
+            node = root if old.node.id == self._root.id else move(old.node)
+            items = {name: move(item) for name, item in old.items.items()}
+            scopes[node.id] = ScopeNames(node, old.is_module, dict(old.uses), list(old.globs),
+                                         items)  # fmt: skip
+        return Imports(src, scopes, root, self.module_path, self._loader)
+
     # -- public API ---------------------------------------------------------------------
 
     def resolve(self, path: Node | str, at: Node | None = None) -> str | None:

@@ -60,19 +60,19 @@ def impls_without_override(facts: FileFacts) -> Iterator[tuple[str, Span]]:
     if b"RouterChannel" not in facts.src:
         return
     lo, hi = facts.only if facts.only is not None else (0, len(facts.src))
-    for impl in _channel_impls(facts):
-        if not (lo <= impl.start_byte and impl.end_byte <= hi):
-            continue
+    for impl in _channel_impls(facts, lo, hi):
         name = child_by_field(impl, "type")
         if name is not None and not _overrides(impl, facts):
             yield facts.text(name), span_of(name)
 
 
-def _channel_impls(facts: FileFacts) -> Iterator[Node]:
+def _channel_impls(facts: FileFacts, lo: int = 0, hi: int | None = None) -> Iterator[Node]:
+    """The file's `impl RouterChannel for X` blocks (those inside bytes [lo, hi) when given)."""
     if b"RouterChannel" not in facts.src:
         return
+    hi = len(facts.src) if hi is None else hi
     for node in facts.nodes("impl"):
-        if _implements_channel(node, facts):
+        if lo <= node.start_byte and node.end_byte <= hi and _implements_channel(node, facts):
             yield node
 
 

@@ -108,8 +108,12 @@ def _captures(cursor: QueryCursor, root: Node, kinds: tuple[str, ...]) -> dict[s
     return {k: sorted(found.get(k, ()), key=lambda n: n.start_byte) for k in kinds}
 
 
-def word_nodes(tree: Tree, src: bytes, words: Iterable[str], kinds: frozenset[str]) -> list[Node]:
-    """Nodes of `kinds` whose text is exactly one of `words`, in source order.
+def word_nodes(
+    tree: Tree, src: bytes, words: Iterable[str], kinds: frozenset[str],
+    start: int = 0, end: int | None = None,
+) -> list[Node]:  # fmt: skip
+    """Nodes of `kinds` whose text is exactly one of `words`, in source order (those that lie
+    in bytes [start, end) when given).
 
     A byte search then one descent per occurrence: for a handful of rare words this is far
     cheaper than a query, which walks the whole tree. Every such node's text sits at its byte
@@ -120,14 +124,14 @@ def word_nodes(tree: Tree, src: bytes, words: Iterable[str], kinds: frozenset[st
     found: dict[int, Node] = {}
     for word in words:
         needle = word.encode()
-        at = src.find(needle)
+        at = src.find(needle, start, end)
         while at >= 0:
-            end = at + len(needle)
-            node = root.descendant_for_byte_range(at, end)
-            exact = node is not None and (node.start_byte, node.end_byte) == (at, end)
+            stop = at + len(needle)
+            node = root.descendant_for_byte_range(at, stop)
+            exact = node is not None and (node.start_byte, node.end_byte) == (at, stop)
             if exact and node is not None and node.type in kinds:
                 found[at] = node
-            at = src.find(needle, at + 1)
+            at = src.find(needle, at + 1, end)
     return [found[k] for k in sorted(found)]
 
 
