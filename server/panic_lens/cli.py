@@ -1,20 +1,27 @@
 """Command line: `panic-lens serve | check | explain | records`.
 
 Logging goes to stderr: in `serve`, stdout is the LSP channel. Each subcommand lives in
-`panic_lens.commands`; this module only builds the parser and dispatches.
+`panic_lens.commands`; this module only builds the parser and dispatches. It imports them
+only then: a `check` whose stored report is still valid (`commands.replay`) needs none.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Sequence
 
 from panic_lens import __version__
-from panic_lens.commands import check, explain, records
+
+TYPE_CHECKING = False  # typing itself is not imported: the replay path needs nothing
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from panic_lens.commands import check, explain, records
+
     parser = argparse.ArgumentParser(
         prog="panic-lens", description="Find burn calls that will panic at run time."
     )
@@ -32,8 +39,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["check"]:  # a warm check of an unchanged tree prints its stored report
+        from panic_lens.commands import replay
+
+        code = replay.replay(argv)
+        if code is not None:
+            return code
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = argv
     if args.command == "serve":
         from panic_lens.lsp.server import run
 

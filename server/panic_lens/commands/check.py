@@ -7,7 +7,9 @@ unreadable paths (and for record errors under --strict).
 from __future__ import annotations
 
 import argparse
+import io
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    started_ns = time.time_ns()  # before anything is read: see replay.record
     settings, problems = settings_from_args(args)
     if problems:
         for problem in problems:
@@ -70,17 +73,34 @@ def run(args: argparse.Namespace) -> int:
     from panic_lens.batch import check_paths
     from panic_lens.cache import AnalysisCache
 
-    loaded = load_records(args, extra=manifest_records(args.paths))
+    extra = manifest_records(args.paths)
+    loaded = load_records(args, extra=extra)
     cache = AnalysisCache.from_env()
     result = check_paths(args.paths, settings=settings, catalog=loaded.catalog, cache=cache)
     errors: list[ReportError] = [*result.errors, *loaded.errors]
-    print_errors(errors)
+    err = io.StringIO()
+    print_errors(errors, err)
     for note in result.notes:  # e.g. a file skipped for its size: never silently unchecked
-        print(f"panic-lens check: note: {note}", file=sys.stderr)
-    sys.stdout.write(render(args.format, result.findings, errors, result.files))
+        print(f"panic-lens check: note: {note}", file=err)
+    out = render(args.format, result.findings, errors, result.files)
+    sys.stderr.write(err.getvalue())
+    sys.stdout.write(out)
     if result.errors or (args.strict and loaded.errors):
-        return EXIT_USAGE
-    return EXIT_FINDINGS if fails(result.findings, args.fail_on) else EXIT_OK
+        code = EXIT_USAGE
+    else:
+        code = EXIT_FINDINGS if fails(result.findings, args.fail_on) else EXIT_OK
+    argv = getattr(args, "argv", None)
+    if cache is not None and argv is not None:
+        from panic_lens.catalog.load import default_records_root
+        from panic_lens.commands import replay
+
+        roots = [str(default_records_root())] if not args.no_default_records else []
+        roots += [str(p) for p in extra] + list(args.records)
+        deps = replay.dependencies(args.paths, roots)
+        replay.record(
+            argv, deps, started_ns=started_ns, stdout=out, stderr=err.getvalue(), exit_code=code
+        )
+    return code
 
 
 def settings_from_args(args: argparse.Namespace) -> tuple[Settings, list[str]]:
