@@ -15,6 +15,7 @@ from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.names import Imports
 from panic_lens.rust.syntax import (
     Node,
+    ancestors,
     calls_in,
     comments_mentioning,
     declarations_in,
@@ -174,3 +175,36 @@ def test_relocated_facts_equal_facts_built_from_scratch() -> None:
 
     assert names(moved) == names(fresh)
     assert moved.resolve("Tensor") == fresh.resolve("Tensor") == "burn::tensor::Tensor"
+
+
+def scope_table(imports: Imports) -> dict[tuple[int, int], tuple[object, ...]]:
+    return {
+        (s.node.start_byte, s.node.end_byte): (
+            s.node.type, s.is_module, s.uses, s.globs,
+            sorted((name, item.start_byte) for name, item in s.items.items()),
+        )
+        for s in imports._scopes.values()
+    }  # fmt: skip
+
+
+MODULE_TEXT = b"""
+use burn::tensor::Tensor;
+pub use burn::nn::Linear as Lin;
+mod a { pub use burn::module::*; pub mod b { pub fn f() {} struct S; } }
+fn g() { use burn::x::Y; mod hidden { pub fn h() {} } }
+impl T { fn m() {} }
+"""
+
+
+@pytest.mark.parametrize("src", [MODULE_TEXT, *(p.read_bytes() for p in FILES)])
+def test_a_module_files_names_are_its_module_scopes_of_a_full_read(src: bytes) -> None:
+    """What other files can see: the file's and its `mod` bodies' names, read without a walk
+    into function bodies, equal those scopes of the full read."""
+    tree = parse(src)
+    full = scope_table(Imports.from_tree(tree, src))
+    module = scope_table(Imports.module_level(tree, src))
+    assert module == {k: v for k, v in full.items() if k in module}
+    for key, (kind, *_rest) in full.items():
+        if key not in module:  # a block, or a `mod` inside one: not nameable from elsewhere
+            node = tree.root_node.descendant_for_byte_range(*key)
+            assert kind == "block" or any(a.type == "block" for a in ancestors(node))

@@ -59,7 +59,7 @@ def _imports_of(file: Path, path: tuple[str, ...], load: ModuleLoader) -> Import
         src = file.read_bytes()
     except OSError:
         return None
-    imports = Imports.from_tree(parse(src), src, module_path=path, loader=load)
+    imports = Imports.module_level(parse(src), src, module_path=path, loader=load)
     if len(_cache) >= _MAX_CACHED:
         _cache.pop(next(iter(_cache)))
     _cache[file] = (stamp, imports)

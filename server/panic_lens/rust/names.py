@@ -106,6 +106,35 @@ class Imports:
                 scope.items.setdefault(node_text(name, src), node)
         return cls(src, scopes, root, module_path, loader)
 
+    @classmethod
+    def module_level(
+        cls,
+        tree: Tree,
+        src: bytes,
+        *,
+        module_path: tuple[str, ...] | None = None,
+        loader: ModuleLoader | None = None,
+    ) -> Imports:
+        """The names of another module file of the crate, as its modules declare them.
+
+        Other files only ever see a file's module scopes (the file and its `mod` bodies), never
+        the blocks inside its functions, so only those are read: no walk over the whole tree.
+        """
+        nodes: dict[str, list[Node]] = {"use": [], "item": []}
+        stack = [tree.root_node]
+        while stack:
+            for child in stack.pop().named_children:
+                if child.type in _USE_KINDS:
+                    nodes["use"].append(child)
+                elif child.type in ITEM_KINDS:
+                    nodes["item"].append(child)
+                    body = child_by_field(child, "body") if child.type == "mod_item" else None
+                    if body is not None:
+                        stack.append(body)
+        for found in nodes.values():
+            found.sort(key=lambda n: n.start_byte)
+        return cls.from_tree(tree, src, nodes, module_path=module_path, loader=loader)
+
     def relocated(self, src: bytes, root: Node, move: Callable[[Node], Node]) -> Imports:
         """These names in an edited text whose scopes and items are all still there: `move`
         maps each old node to the same node of the new tree (and raises when it cannot)."""
@@ -319,6 +348,7 @@ def _containers(root: Node, declared: Iterable[Node]) -> dict[int, Node]:
 
 
 _CONTAINER_KINDS = frozenset({"block", "declaration_list"})
+_USE_KINDS = frozenset({"use_declaration", "extern_crate_declaration"})
 
 
 def _add_extern_crate(scope: ScopeNames, node: Node, src: bytes) -> None:
