@@ -21,7 +21,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
-from panic_lens.lsp import actions, commands, config, scan
+from panic_lens.lsp import actions, codecache, commands, config, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
 from panic_lens.lsp.session import DIAGNOSTIC_IDENTIFIER, PanicLensServer
@@ -237,6 +237,7 @@ def run(tcp: str | None = None, log_level: str | None = None) -> int:
     """Serve on stdio, or on TCP `[HOST:]PORT` (loopback unless a host is given)."""
     setup_logging(log_level)
     ls = make_server()
+    codecache.save()  # lsprotocol's classes are all built by now
     if tcp is None:
         serve_stdio(ls)
         # LSP: exit code 0 only after a shutdown request (pygls's own sys.exit(1) is swallowed
