@@ -11,7 +11,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,6 +47,10 @@ if TYPE_CHECKING:
 
 # Below this much source to analyse, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024
+# At most this much source goes to a worker at a time (a crate's run of files is split above).
+BATCH_BYTES = 256 * 1024
+Item = tuple[str, bytes, str | None]  # path, content, cache key (None: do not store)
+Done = tuple[str, Analysis, bool]  # path, findings and notes, whether an entry was stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +92,11 @@ def run_check(
     cache: AnalysisCache | None = None,
     jobs: int | None = None,
 ) -> tuple[CheckResult, BatchStats]:
-    """check_paths plus the run's statistics (the benchmark and the tests read them)."""
+    """check_paths plus the run's statistics (the benchmark and the tests read them).
+
+    Candidates go to the analyser as the prefilter finds them: once there is enough source to
+    pay for worker processes, the workers analyse while this process still reads, prefilters
+    and looks up the cache."""
     errors = [PathError(str(p), "no such file or directory") for p in paths if not Path(p).exists()]
     index = cache.stat_index() if cache is not None else None
     sources = Sources(index)
@@ -101,36 +109,37 @@ def run_check(
             continue
         order.append(str(file))
     catalog = catalog if catalog is not None else default_catalog()
-    if cache is None:
-        prefilter = CheckFilter(sources.data, Manifests())
-        candidates = [p for p in order if prefilter.keeps(p, sources.bytes_of(p))]
-        done: dict[str, Analysis] = {}
-        keys: dict[str, str] = {}
-    else:
-        candidates, done, keys = _from_cache(order, sources, settings, catalog, cache)
-    misses = [(p, sources.bytes_of(p)) for p in candidates if p not in done]
-    workers = _workers(misses, jobs)
-    for (path, _), analysis in zip(
-        misses, _analyse(misses, settings, catalog, workers), strict=True
-    ):
-        done[path] = analysis
-        if cache is not None and sources.unchanged(path):
-            cache.put(keys[path], analysis)
+    analyser = Analyser(settings, catalog, cache, jobs)
+    try:
+        if cache is None:
+            manifests = Manifests()
+            prefilter = CheckFilter(sources.data, manifests)
+            candidates = []
+            for path in order:
+                data = sources.bytes_of(path)
+                if prefilter.keeps(path, data):
+                    candidates.append(path)
+                    analyser.submit(path, data, None, manifests.of(path))
+            hits: dict[str, Analysis] = {}
+        else:
+            candidates, hits = _from_cache(order, sources, settings, catalog, cache, analyser)
+        done = {**hits, **analyser.results()}
+    finally:
+        analyser.close()
     if cache is not None and index is not None:
         index.save()
-        if cache.writes:
+        if cache.writes or analyser.writes:
             cache.prune()
     findings = _ordered(order, done)
     notes = dict.fromkeys(n for path in order if path in done for n in done[path].notes)
     stats = BatchStats(
         len(order),
         len(candidates),
-        len(candidates) - len(misses),
-        len(misses),
-        workers,
+        len(hits),
+        len(candidates) - len(hits),
+        analyser.workers,
         len(sources.data),
     )
-    notes = dict.fromkeys(n for path in order if path in done for n in done[path].notes)
     return CheckResult(findings, tuple(errors), len(order), tuple(notes)), stats
 
 
@@ -140,25 +149,32 @@ def _from_cache(
     settings: Settings | None,
     catalog: Catalog | None,
     cache: AnalysisCache,
-) -> tuple[list[str], dict[str, Analysis], dict[str, str]]:
+    analyser: Analyser,
+) -> tuple[list[str], dict[str, Analysis]]:
     """Prefilter candidates (verdicts reused from the stat index when the file and its crate
-    are unchanged), cached analyses by path, and every candidate's key."""
+    are unchanged) and cached analyses by path; each miss goes to `analyser` with its key
+    (no key when the file changed after its stat: never store that analysis)."""
     manifests = Manifests()
     crates = CrateDigests(sources.digest_of, manifests)
     prefilter = CheckFilter(sources.data, manifests)
     records, code = records_fingerprint(catalog), code_fingerprint()
-    candidates, keys = [], {}
+    candidates, hits = [], {}
     for path in order:
         crate = crates.for_path(path)
-        if sources.keeps(path, digest(f"{crate}\0{code}".encode()), prefilter):
-            candidates.append(path)
-            keys[path] = key_for_digest(
-                sources.digest(path), path, settings=settings, crate=crate, records=records
-            )
-    found = {
-        path: hit for path, key in keys.items() if (hit := cache.get_reported(key)) is not None
-    }
-    return candidates, found, keys
+        if not sources.keeps(path, digest(f"{crate}\0{code}".encode()), prefilter):
+            continue
+        candidates.append(path)
+        key = key_for_digest(
+            sources.digest(path), path, settings=settings, crate=crate, records=records
+        )
+        hit = cache.get_reported(key)
+        if hit is not None:
+            hits[path] = hit
+            continue
+        data = sources.bytes_of(path)
+        store = key if sources.unchanged(path) else None
+        analyser.submit(path, data, store, manifests.of(path))
+    return candidates, hits
 
 
 class CheckFilter(Prefilter):
@@ -267,40 +283,128 @@ def _ordered(order: list[str], done: dict[str, Analysis]) -> tuple[Finding, ...]
     return tuple(findings)
 
 
-def _workers(items: list[tuple[str, bytes]], jobs: int | None) -> int:
-    jobs = jobs if jobs is not None else default_jobs()
-    if jobs <= 1 or len(items) < 2 or sum(len(d) for _, d in items) < PARALLEL_MIN_BYTES:
-        return 1
-    return min(jobs, len(items))
+class Analyser:
+    """Analyses files as they are submitted: in this process until the pending source is worth
+    worker processes (PARALLEL_MIN_BYTES), then in a pool that starts right away, so the
+    workers run while the caller goes on prefiltering. Files travel in batches, one per run of
+    files of the same crate (split above BATCH_BYTES): a worker then parses the crate's module
+    files once, where batches of mixed crates had both workers parse them. A result carries
+    findings and notes only (all a check reports); with a key, the full analysis is stored
+    where it was made."""
+
+    def __init__(
+        self,
+        settings: Settings | None,
+        catalog: Catalog | None,
+        cache: AnalysisCache | None,
+        jobs: int | None,
+    ) -> None:
+        self._settings, self._catalog, self._cache = settings, catalog, cache
+        self._jobs = jobs if jobs is not None else default_jobs()
+        self._queued: list[tuple[Item, object]] = []  # before the pool: items and crates
+        self._queued_bytes = 0
+        self._batch: list[Item] = []  # with the pool: the next batch, all of one crate
+        self._batch_bytes = 0
+        self._batch_crate: object = None
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future[list[Done]]] = []
+        self.workers = 1
+        self.writes = 0  # entries stored, here or by workers
+
+    def submit(self, path: str, data: bytes, key: str | None, crate: object = None) -> None:
+        """Analyse `path`; `crate` (its manifest) groups the files sent to one worker."""
+        item = (path, data, key)
+        if self._pool is not None:
+            self._add(item, crate)
+            return
+        self._queued.append((item, crate))
+        self._queued_bytes += len(data)
+        if self._jobs > 1 and len(self._queued) > 1 and self._queued_bytes >= PARALLEL_MIN_BYTES:
+            self._start_pool()
+
+    def _add(self, item: Item, crate: object) -> None:
+        if self._batch and crate != self._batch_crate:
+            self._flush()
+        self._batch.append(item)
+        self._batch_bytes += len(item[1])
+        self._batch_crate = crate
+        if self._batch_bytes >= BATCH_BYTES:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._pool is not None and self._batch:
+            self._futures.append(self._pool.submit(_analyse_in_worker, self._batch))
+            self._batch, self._batch_bytes = [], 0
+
+    def _start_pool(self) -> None:
+        # fork shares the loaded parsers, rules and catalog with the workers for free
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self._pool = ProcessPoolExecutor(
+            self._jobs,
+            mp_context=context,
+            initializer=_init_worker,
+            initargs=(self._settings, self._catalog, self._cache),
+        )
+        self.workers = self._jobs
+        for item, crate in self._queued:
+            self._add(item, crate)
+        self._queued, self._queued_bytes = [], 0
+
+    def results(self) -> dict[str, Analysis]:
+        """Every submitted file's findings and notes, by path."""
+        self._flush()
+        done: list[Done] = []
+        for (path, data, key), _ in self._queued:  # no pool: analysed here
+            done.append(_analyse_one(path, data, key, self._settings, self._catalog, self._cache))
+        self._queued = []
+        for future in self._futures:
+            done.extend(future.result())
+        self.writes += sum(wrote for _, _, wrote in done)
+        return {path: analysis for path, analysis, _ in done}
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
 
 
-def _analyse(
-    items: list[tuple[str, bytes]], settings: Settings | None, catalog: Catalog | None, workers: int
-) -> list[Analysis]:
-    if workers <= 1:
-        return [analyze(data, path, settings=settings, catalog=catalog) for path, data in items]
-    # fork shares the loaded parsers, rules and catalog with the workers for free
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    chunk = max(1, len(items) // (workers * 8))
-    with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_init_worker, initargs=(settings, catalog)
-    ) as pool:
-        return list(pool.map(_analyse_in_worker, items, chunksize=chunk))
+def _analyse_one(
+    path: str,
+    data: bytes,
+    key: str | None,
+    settings: Settings | None,
+    catalog: Catalog | None,
+    cache: AnalysisCache | None,
+) -> Done:
+    analysis = analyze(data, path, settings=settings, catalog=catalog)
+    wrote = False
+    if cache is not None and key is not None:
+        before = cache.writes
+        cache.put(key, analysis)
+        wrote = cache.writes > before
+    return path, Analysis(analysis.findings, (), analysis.notes), wrote
 
 
 class _WorkerState:
-    """Per worker process: the run's settings and catalog, set once by the initializer."""
+    """Per worker process: the run's settings, catalog and cache, set once by the initializer."""
 
     settings: Settings | None = None
     catalog: Catalog | None = None
+    cache: AnalysisCache | None = None
 
 
-def _init_worker(settings: Settings | None, catalog: Catalog | None) -> None:
+def _init_worker(
+    settings: Settings | None, catalog: Catalog | None, cache: AnalysisCache | None
+) -> None:
     _WorkerState.settings = settings
     _WorkerState.catalog = catalog
+    _WorkerState.cache = cache
 
 
-def _analyse_in_worker(item: tuple[str, bytes]) -> Analysis:
-    path, data = item
-    return analyze(data, path, settings=_WorkerState.settings, catalog=_WorkerState.catalog)
+def _analyse_in_worker(items: list[Item]) -> list[Done]:
+    state = _WorkerState
+    return [
+        _analyse_one(path, data, key, state.settings, state.catalog, state.cache)
+        for path, data, key in items
+    ]

@@ -166,13 +166,34 @@ class Prefilter:
         self._aliases: dict[Path, dict[bytes, frozenset[bytes]]] = {}
 
     def keeps(self, path: str, data: bytes) -> bool:
-        if rule_groups() is None:
+        """`satisfies(data, crate aliases)`, scanning only for the words that can still
+        complete a group (a pair whose first word is missing needs no second scan) and
+        reading the crate's aliases only when its own words complete none."""
+        groups = rule_groups()
+        if groups is None:
             return True
-        present = present_words(data)
-        if any_group(present):
+        own: dict[bytes, bool] = {}
+
+        def has(word: bytes) -> bool:
+            if word not in own:
+                own[word] = word in data
+            return own[word]
+
+        if any(all(has(w) for w in group) for group in groups):
             return True
         aliases = self._crate_aliases(path)
-        return bool(aliases) and any_group(present | present_words(data, aliases))
+        if not aliases:
+            return False
+        named: dict[bytes, bool] = {}
+
+        def has_or_named(word: bytes) -> bool:
+            if has(word):
+                return True
+            if word not in named:
+                named[word] = mentions(data, aliases.get(word, ()))
+            return named[word]
+
+        return any(all(has_or_named(w) for w in group) for group in groups)
 
     def _find_manifest(self, path: str) -> Path | None:
         from panic_lens.rust.crate import find_manifest
