@@ -28,12 +28,21 @@ logger = logging.getLogger(__name__)
 CRATE_FILES = ("Cargo.toml", "Cargo.lock")
 RECORD_SUFFIXES = (".json", ".jsonl", ".txt")
 REPORT_EVERY = 20
+# The first scan waits this long: editors open their visible documents just after `initialized`
+FIRST_SCAN_DELAY_S = 0.1
 
 
-async def scan_workspace(ls: PanicLensServer) -> tuple[int, int]:
-    """Analyse every `.rs` file of the workspace folders; returns (files, findings)."""
+async def scan_workspace(ls: PanicLensServer, delay: float = 0.0) -> tuple[int, int]:
+    """Analyse every `.rs` file of the workspace folders; returns (files, findings).
+
+    `delay` (seconds) lets the documents an editor opens right after `initialized` be analysed
+    first: listing the folders and the first file would otherwise come before them."""
     ls.scan_count += 1
     generation = ls.scan_count
+    if delay:
+        await asyncio.sleep(delay)
+        if generation != ls.scan_count:
+            return 0, 0
     files = list(engine.iter_rust_files([str(r) for r in workspace_roots(ls) if r.is_dir()]))
     token = await _begin_progress(ls, len(files))
     found = done = 0
@@ -111,11 +120,11 @@ def _report(ls: PanicLensServer, token: str, done: int, total: int) -> None:
     ls.work_done_progress.report(token, value)
 
 
-def start_scan(ls: PanicLensServer) -> asyncio.Task[tuple[int, int]] | None:
+def start_scan(ls: PanicLensServer, delay: float = 0.0) -> asyncio.Task[tuple[int, int]] | None:
     """Start a background scan unless `scope` limits analysis to open files."""
     if ls.settings.scope != "workspace":
         return None
-    task = asyncio.ensure_future(scan_workspace(ls))
+    task = asyncio.ensure_future(scan_workspace(ls, delay))
     task.add_done_callback(_log_failure)
     return task
 

@@ -7,6 +7,7 @@ markdown.py. Logging goes to stderr and window/logMessage, never stdout (the LSP
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import stat
@@ -34,6 +35,8 @@ def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
     ls.init_options = params.initialization_options
     ls.settings = config.initial_settings(ls.init_options)
     config.reload_catalog(ls)
+    with contextlib.suppress(RuntimeError):  # no event loop: nothing to overlap with
+        asyncio.get_running_loop().call_soon(ls.warm_up)  # runs once our answer is sent
 
 
 async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> None:
@@ -43,7 +46,7 @@ async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> N
         config.reload_catalog(ls)
     ls.settle(changed)
     await scan.register_watchers(ls)
-    scan.start_scan(ls)
+    scan.start_scan(ls, delay=scan.FIRST_SCAN_DELAY_S)
 
 
 def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> None:
