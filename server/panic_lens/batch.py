@@ -7,6 +7,7 @@ everything an analysis depends on.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import time
@@ -307,6 +308,7 @@ class Analyser:
         self._batch_bytes = 0
         self._batch_crate: object = None
         self._pool: ProcessPoolExecutor | None = None
+        self._frozen = False
         self._futures: list[Future[list[Done]]] = []
         self.workers = 1
         self.writes = 0  # entries stored, here or by workers
@@ -337,7 +339,11 @@ class Analyser:
             self._batch, self._batch_bytes = [], 0
 
     def _start_pool(self) -> None:
-        # fork shares the loaded parsers, rules and catalog with the workers for free
+        # fork shares the loaded parsers, rules and catalog with the workers for free; frozen,
+        # those objects are never traversed by the workers' collections (nor copied on write
+        # by them): about 15% of the workers' CPU on burn
+        gc.freeze()
+        self._frozen = True
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         self._pool = ProcessPoolExecutor(
@@ -367,6 +373,9 @@ class Analyser:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+        if self._frozen:
+            gc.unfreeze()
+            self._frozen = False
 
 
 def _analyse_one(
@@ -400,6 +409,9 @@ def _init_worker(
     _WorkerState.settings = settings
     _WorkerState.catalog = catalog
     _WorkerState.cache = cache
+    # An analysis allocates many short-lived objects and few cycles: collect the youngest
+    # generation every 50,000 allocations, not every 700
+    gc.set_threshold(50_000, 20, 100)
 
 
 def _analyse_in_worker(items: list[Item]) -> list[Done]:
