@@ -197,8 +197,9 @@ def _spliced_starts(starts: list[int], new: str, a: int, b: int, inserted: int) 
         for m in _LSP_BREAK.finditer(new, max(a - 1, 0), min(stop + 1, len(new)))
         if a <= (end := m.end()) <= stop
     ]
+    tail = starts[bisect_right(starts, b) :]
     delta = inserted - (b - a)
-    return [*head, *found, *(s + delta for s in starts[bisect_right(starts, b) :])]
+    return head + found + ([s + delta for s in tail] if delta else tail)
 
 
 class LspWorkspace(Workspace):

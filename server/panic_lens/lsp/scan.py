@@ -29,7 +29,7 @@ CRATE_FILES = ("Cargo.toml", "Cargo.lock")
 RECORD_SUFFIXES = (".json", ".jsonl", ".txt")
 REPORT_EVERY = 20
 # The first scan waits this long: editors open their visible documents just after `initialized`
-FIRST_SCAN_DELAY_S = 0.1
+FIRST_SCAN_DELAY_S = 0.05
 
 
 async def scan_workspace(ls: PanicLensServer, delay: float = 0.0) -> tuple[int, int]:
