@@ -2,7 +2,10 @@
 that function's calls and reuse the other findings and hovers, shifted; else analyse in full.
 
 Never imports pygls. `analyze_edit` must equal `engine.analyze` exactly; it falls back whenever
-that is not certain (see `_function_edit` and `_reuse` for the conditions).
+that is not certain (see `_function_edit`, `_relocated` and `_reuse` for the conditions). A
+half-typed line inside the body is fine: tree-sitter keeps its error inside the body's braces
+(checked by the changed ranges), and no finding elsewhere depends on it (fixes are judged on
+their own function).
 """
 
 from __future__ import annotations
@@ -227,7 +230,7 @@ def _body_around(tree: Tree, start: int, end: int) -> Node | None:
     while node is not None and node.type != "function_item":
         node = node.parent
     body = node.child_by_field_name("body") if node is not None else None
-    if body is None or body.type != "block" or body.has_error:
+    if body is None or body.type != "block":
         return None
     return body if body.start_byte < start and end < body.end_byte else None
 
@@ -255,8 +258,6 @@ def _items_inside(facts: FileFacts, lo: int, hi: int) -> bool:
 
 
 def _same_top_level(old: Tree, new: Tree, start: int, delta: int) -> bool:
-    if old.root_node.has_error != new.root_node.has_error:
-        return False
     a, b = old.root_node.children, new.root_node.children
     if len(a) != len(b):
         return False

@@ -185,3 +185,25 @@ def test_every_fix_in_the_golden_files_removes_exactly_its_finding(path: Path) -
             assert not has_error(parse(fixed)), (fix.id, finding.span.start.row)
             after = [f for f in analyze(fixed, path).findings if f.rule == RULE]
             assert len(after) == len(findings) - 1, (fix.id, finding.span.start.row)
+
+
+@pytest.mark.parametrize("name", ["let-then-load", "parameter", "chained"])
+def test_a_half_typed_line_in_another_function_keeps_the_fixes(name: str) -> None:
+    """Fixes are judged where they edit: a syntax error elsewhere does not hide them, and each
+    still parses once that other function is finished."""
+    src = HEAD + CASES[name]
+    clean = [f.fixes for f in flagged(src)]  # type: ignore[attr-defined]
+    typing = src + "fn other() {\n    let y = x +\n}\n"
+    assert has_error(parse(typing.encode()))
+    (finding,) = flagged(typing)
+    assert [f.fixes for f in [finding]] == clean  # type: ignore[attr-defined]
+    done = typing.replace("let y = x +", "let y = x + 1;")
+    for fix in finding.fixes:  # type: ignore[attr-defined]
+        assert not has_error(parse(apply_edits(done.encode(), fix.edits)))
+
+
+def test_a_fix_is_not_offered_when_its_own_function_does_not_parse() -> None:
+    broken = "p.load_record(r);\n    let z = (;"
+    src = HEAD + CASES["parameter"].replace("p.load_record(r);", broken)
+    (finding,) = flagged(src)
+    assert finding.fixes == ()  # type: ignore[attr-defined]

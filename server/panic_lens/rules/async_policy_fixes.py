@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from panic_lens.rules.base import Edit, Fix
+from panic_lens.rules.base import Edit, Fix, Span
 from panic_lens.rust import edits as ed
 from panic_lens.rust.facts import CallSite, FileFacts
 from panic_lens.rust.locals import LocalBinding
@@ -19,6 +19,7 @@ from panic_lens.rust.syntax import (
     ancestors,
     child_by_field,
     has_error,
+    parse,
     statement_of,
     strip_wrappers,
     walk,
@@ -218,4 +219,50 @@ def _use_state(site: CallSite, facts: FileFacts) -> Edit:
 
 
 def _parses(facts: FileFacts, fix: Fix) -> bool:
-    return not has_error(ed.reparse_edited(facts.tree, facts.src, fix.edits)[1])
+    """The fix adds no syntax error, judged where it edits: each function it changes, parsed
+    on its own with its edits applied, and each `use` it inserts between items.
+
+    Nothing else of the file counts, so a half-typed line in another function does not hide
+    this fix, and re-analysing that other function alone keeps this finding as it was.
+    """
+    root = facts.tree.root_node
+    functions: dict[int, tuple[Node, list[Edit]]] = {}
+    for edit in fix.edits:
+        start, end = edit.span.start_byte, edit.span.end_byte
+        function = _function_around(root, start, end)
+        if function is not None:
+            functions.setdefault(function.id, (function, []))[1].append(edit)
+        elif start != end or not _between_items(root, start):
+            return False  # an edit we cannot judge on its own: not offered
+        elif has_error(parse(edit.new_text.encode())):
+            return False
+    for function, group in functions.values():
+        text = facts.src[function.start_byte : function.end_byte]
+        moved = [_moved_back(e, function.start_byte) for e in group]
+        if has_error(parse(ed.apply_edits(text, moved))):
+            return False
+    return True
+
+
+def _function_around(root: Node, start: int, end: int) -> Node | None:
+    """The innermost `fn` item containing bytes [start, end)."""
+    node = root.descendant_for_byte_range(start, end)
+    if node is not None and node.type == "function_item":
+        return node
+    return next((a for a in ancestors(node, root) if a.type == "function_item"), None) if (
+        node is not None) else None  # fmt: skip
+
+
+def _between_items(root: Node, at: int) -> bool:
+    """`at` lies between the items of the file or of a `mod` / impl body."""
+    node: Node | None = root.descendant_for_byte_range(at, at)
+    while node is not None and not (node.start_byte < at < node.end_byte):
+        node = node.parent
+    return node is None or node.type in ("source_file", "declaration_list")
+
+
+def _moved_back(edit: Edit, offset: int) -> Edit:
+    """`edit` on the text of a node that starts at byte `offset` (only bytes are read)."""
+    span = edit.span
+    return Edit(Span(span.start_byte - offset, span.end_byte - offset, span.start, span.end),
+                edit.new_text)  # fmt: skip
