@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import psutil
@@ -62,8 +62,18 @@ def run(cmd: Sequence[str], env: Mapping[str, str] | None = None) -> Sample:
     return Sample(wall, cpu, peak_mb, proc.returncode, text)
 
 
-def repeat(cmd: Sequence[str], times: int, env: Mapping[str, str] | None = None) -> Summary:
-    samples = [run(cmd, env) for _ in range(max(1, times))]
+def repeat(
+    cmd: Sequence[str],
+    times: int,
+    env: Mapping[str, str] | None = None,
+    before: Callable[[], None] | None = None,
+) -> Summary:
+    """`times` runs of `cmd`; `before` (untimed) prepares each one."""
+    samples = []
+    for _ in range(max(1, times)):
+        if before is not None:
+            before()
+        samples.append(run(cmd, env))
     return summarize(samples)
 
 
