@@ -97,14 +97,18 @@ class Manifests:
 
     def of(self, path: str | os.PathLike[str]) -> Path | None:
         """The Cargo.toml governing the file `path`."""
+        return self.of_folder(self.folder_of(path))
+
+    def folder_of(self, path: str | os.PathLike[str]) -> str:
+        """The resolved folder of the file `path` (where its manifest is looked for)."""
         path = os.fspath(path)
         if os.path.islink(path):
-            return self.of_folder(os.path.dirname(os.path.realpath(path)))
+            return os.path.dirname(os.path.realpath(path))
         parent = os.path.dirname(os.path.abspath(path))
         folder = self._real.get(parent)
         if folder is None:
             folder = self._real[parent] = os.path.realpath(parent)
-        return self.of_folder(folder)
+        return folder
 
     def of_folder(self, folder: str) -> Path | None:
         """The nearest Cargo.toml at or above the resolved `folder`."""

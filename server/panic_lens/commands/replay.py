@@ -173,7 +173,7 @@ def dependencies(paths: Sequence[str], record_roots: Sequence[str]) -> list[str]
     from panic_lens.engine import SKIP_DIRS
 
     deps: list[str] = []
-    folders: list[str] = []  # resolved folders whose manifests matter
+    folders: dict[str, None] = {}  # resolved folders whose manifests matter
     files: list[str] = []
     for raw in paths:
         root = os.path.abspath(raw)
@@ -182,7 +182,7 @@ def dependencies(paths: Sequence[str], record_roots: Sequence[str]) -> list[str]
             files.append(root)
             continue
         if os.path.isdir(root):
-            folders.append(os.path.realpath(root))  # the manifest of a folder argument
+            folders[os.path.realpath(root)] = None  # the manifest of a folder argument
         for dirpath, dirnames, filenames in os.walk(root):
             deps.append(dirpath)
             dirnames[:] = sorted(d for d in dirnames if d[:1] != "." and d not in SKIP_DIRS)
@@ -191,9 +191,9 @@ def dependencies(paths: Sequence[str], record_roots: Sequence[str]) -> list[str]
     manifests = Manifests()
     crates: dict[str, None] = {}
     for file in files:
-        real = os.path.realpath(file) if os.path.islink(file) else file
-        folders.append(os.path.realpath(os.path.dirname(real)))
-        manifest = manifests.of(file)
+        folders[manifests.folder_of(file)] = None
+    for folder in folders:
+        manifest = manifests.of_folder(folder)
         if manifest is not None:
             crates[str(manifest.parent)] = None
     deps.extend(_manifest_probes(folders))
