@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -85,15 +85,20 @@ def may_match(data: bytes) -> bool:
     return satisfies(data)
 
 
-def crate_alias_map(texts: Iterable[bytes]) -> dict[bytes, frozenset[bytes]]:
+def crate_alias_map(
+    texts: Iterable[bytes], seeded: Sequence[bool] | None = None
+) -> dict[bytes, frozenset[bytes]]:
     """For each group word, the names the crate's sources give it (and names of those names):
-    `use ..::ctc_loss as ctc;` and `type Chan = RouterChannel<..>;` statements."""
+    `use ..::ctc_loss as ctc;` and `type Chan = RouterChannel<..>;` statements. `seeded`, when
+    given, says which texts mention a group word (the caller's scans, reused)."""
     sources, seeds = list(texts), set(group_words())
     known, new, sites = set(seeds), set(seeds), {}
+    first = seeded
     while new:  # alias sites of every source that names a word or an alias, to a fixpoint
         for i, text in enumerate(sources):
-            if i not in sites and mentions(text, new):
+            if i not in sites and (first[i] if first is not None else mentions(text, new)):
                 sites[i] = _alias_sites(text)
+        first = None
         new = {
             name
             for found in sites.values()
@@ -164,6 +169,9 @@ class Prefilter:
         self._manifest_of = manifest_of or self._find_manifest
         self._manifests: dict[str, Path | None] = {}
         self._aliases: dict[Path, dict[bytes, frozenset[bytes]]] = {}
+        # words looked for in each file, by absolute path: a crate's alias map looks for them
+        # in every source of the crate, and the files' own verdicts need not look again
+        self._words: dict[str, dict[bytes, bool]] = {}
 
     def keeps(self, path: str, data: bytes) -> bool:
         """`satisfies(data, crate aliases)`, scanning only for the words that can still
@@ -172,7 +180,7 @@ class Prefilter:
         groups = rule_groups()
         if groups is None:
             return True
-        own: dict[bytes, bool] = {}
+        own = self._scanned(os.path.abspath(path), data)
 
         def has(word: bytes) -> bool:
             if word not in own:
@@ -208,11 +216,32 @@ class Prefilter:
         if manifest is None:
             return {}
         if manifest not in self._aliases:
-            found = crate_alias_map(self._sources(manifest.parent / "src"))
+            sources = list(self._sources(manifest.parent / "src"))
+            seeded = [self._mentions_a_word(path, data) for path, data in sources]
+            found = crate_alias_map([data for _, data in sources], seeded)
             self._aliases[manifest] = {w: names for w, names in found.items() if names}
         return self._aliases[manifest]
 
-    def _sources(self, src: Path) -> Iterable[bytes]:
+    def _scanned(self, path: str, data: bytes) -> dict[bytes, bool]:
+        """The words looked for in `data` so far; shared only for the run's own bytes of
+        `path` (a file read again may have changed in between)."""
+        if self._contents.get(path) is not data:
+            return {}
+        found = self._words.get(path)
+        if found is None:
+            found = self._words[path] = {}
+        return found
+
+    def _mentions_a_word(self, path: str, data: bytes) -> bool:
+        found = self._scanned(path, data)
+        for word in group_words():
+            if word not in found:
+                found[word] = word in data
+            if found[word]:
+                return True
+        return False
+
+    def _sources(self, src: Path) -> Iterable[tuple[str, bytes]]:
         for dirpath, dirnames, filenames in os.walk(src):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             for name in sorted(f for f in filenames if f.endswith(".rs")):
@@ -223,4 +252,4 @@ class Prefilter:
                         data = Path(path).read_bytes()
                     except OSError:
                         continue
-                yield data
+                yield path, data
