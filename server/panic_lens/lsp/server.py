@@ -56,7 +56,7 @@ def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> No
     if not ls.settled:  # analysed by `settle` once the client's settings are in
         ls.dirty.add(uri)
         return
-    ls.publish(ls.analyze_open(uri))
+    ls.refresh(uri)
 
 
 def did_change(ls: PanicLensServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -69,7 +69,7 @@ def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> No
     uri = params.text_document.uri
     if ls.is_source(uri):
         ls.snapshots.pop(uri, None)  # a full analysis: other files may have changed too
-        ls.publish(ls.analyze_open(uri))
+        ls.refresh(uri)
     elif uri.endswith(("/Cargo.toml", "/Cargo.lock")):
         ls.reanalyze_all()
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import logging
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -180,6 +182,14 @@ class PanicLensServer(LanguageServer):
         digest.update(f"{self.generation}:{len(analysis.findings)}".encode())
         return digest.hexdigest()
 
+    def refresh(self, uri: str) -> FileResult:
+        """Analyse open document `uri` and publish its diagnostics, the cycle collector held
+        off until they are sent (see `collector_paused`)."""
+        with collector_paused():
+            result = self.analyze_open(uri)
+            self.publish(result)
+        return result
+
     def analyze_open(self, uri: str) -> FileResult:
         doc = self.workspace.get_text_document(uri)
         source = doc.source
@@ -254,7 +264,7 @@ class PanicLensServer(LanguageServer):
         self.pending.pop(uri, None)
         try:
             if uri in self.dirty and uri in self.open:
-                self.publish(self.analyze_open(uri))
+                self.refresh(uri)
         except Exception:  # a timer callback: nobody else would see the error
             logger.exception("analysis of %s failed", uri)
 
@@ -332,14 +342,14 @@ class PanicLensServer(LanguageServer):
             self.reanalyze_all()
         for uri in list(self.dirty):
             if uri in self.workspace.text_documents and uri not in self.open:
-                self.publish(self.analyze_open(uri))
+                self.refresh(uri)
 
     def reanalyze_all(self) -> None:
         """After a settings, crate or catalog change: every known file again."""
         self.generation += 1
         self.snapshots.clear()  # the crate or other files may have changed: analyse afresh
         for uri in list(self.open):
-            self.publish(self.analyze_open(uri))
+            self.refresh(uri)
         for uri, old in list(self.disk.items()):
             if old.path and (fresh := self.analyze_disk(Path(old.path))) is not None:
                 self.publish(fresh)
@@ -347,6 +357,26 @@ class PanicLensServer(LanguageServer):
                 self.publish_empty(uri)
         if self.pull and self.client_supports("workspace.diagnostics.refresh_support"):
             self.workspace_diagnostic_refresh(None)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside the block; it runs after, on the next allocation.
+
+    An analysis of a large file keeps ~100,000 objects alive while it runs: collections
+    triggered in the middle of it traverse them all and move them to older generations, whose
+    full passes then took 70-210 ms each (six in 60 edits of the 5,000-line bench file: the
+    p95). Collected once the diagnostics are out, the analysis's cycles are dead and young:
+    GC time during those 60 edits 1.1 -> 0.46 s, didChange -> publish p50/p95 103-118 /
+    240-290 -> 80 / 140 ms, RSS 93 -> 102 MB (load ~3)."""
+    if not gc.isenabled():  # someone else turned it off: leave it so
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def file_uri(path: Path) -> str:
