@@ -265,3 +265,31 @@ def test_a_records_file_counts(
     assert "record error" in after[2]
     assert replayed(capsys, *argv) is None
     assert check(capsys, *argv) == after
+
+
+@pytest.mark.parametrize("during", ["edit a checked file", "remove a workspace manifest above"])
+def test_a_change_during_the_run_stores_nothing(
+    app: Path,
+    during: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The run read the old state; the stats after it show the new one: never pair them."""
+    workspace = app.parent / "Cargo.toml"
+    workspace.write_text('[workspace]\nmembers = ["burn-app"]\n')
+    settle()
+    real = batch.check_paths
+
+    def changing(*args: object, **kwargs: object) -> object:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        if during == "edit a checked file":
+            train = app / "src" / "train.rs"
+            train.write_text(train.read_text().replace("= 5_000;", "= 4_000;", 1))
+        else:
+            workspace.unlink()
+        return result
+
+    monkeypatch.setattr(batch, "check_paths", changing)
+    argv = ("--format", "json", str(app))
+    check(capsys, *argv)
+    assert replayed(capsys, *argv) is None

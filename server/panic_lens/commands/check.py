@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from panic_lens.commands import replay
 from panic_lens.commands.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -73,9 +74,15 @@ def run(args: argparse.Namespace) -> int:
     from panic_lens.batch import check_paths
     from panic_lens.cache import AnalysisCache
 
-    extra = manifest_records(args.paths)
-    loaded = load_records(args, extra=extra)
     cache = AnalysisCache.from_env()
+    argv = getattr(args, "argv", None)  # set by cli.main: the run can then be replayed
+    replayable = cache is not None and argv is not None
+    guarded = replay.guard(args.paths, []) if replayable else {}
+    extra = manifest_records(args.paths)
+    roots = record_roots(args, extra)
+    if replayable:
+        guarded.update(replay.guard([], roots))
+    loaded = load_records(args, extra=extra)
     result = check_paths(args.paths, settings=settings, catalog=loaded.catalog, cache=cache)
     errors: list[ReportError] = [*result.errors, *loaded.errors]
     err = io.StringIO()
@@ -89,18 +96,25 @@ def run(args: argparse.Namespace) -> int:
         code = EXIT_USAGE
     else:
         code = EXIT_FINDINGS if fails(result.findings, args.fail_on) else EXIT_OK
-    argv = getattr(args, "argv", None)
-    if cache is not None and argv is not None:
-        from panic_lens.catalog.load import default_records_root
-        from panic_lens.commands import replay
-
-        roots = [str(default_records_root())] if not args.no_default_records else []
-        roots += [str(p) for p in extra] + list(args.records)
-        deps = replay.dependencies(args.paths, roots)
+    if replayable and argv is not None:
         replay.record(
-            argv, deps, started_ns=started_ns, stdout=out, stderr=err.getvalue(), exit_code=code
+            argv,
+            replay.dependencies(args.paths, roots),
+            started_ns=started_ns,
+            guarded=guarded,
+            stdout=out,
+            stderr=err.getvalue(),
+            exit_code=code,
         )
     return code
+
+
+def record_roots(args: argparse.Namespace, extra: list[Path]) -> list[str]:
+    """Where `load_records` reads records from, in its order."""
+    from panic_lens.catalog.load import default_records_root
+
+    roots = [] if args.no_default_records else [str(default_records_root())]
+    return roots + [str(p) for p in extra] + list(args.records)
 
 
 def settings_from_args(args: argparse.Namespace) -> tuple[Settings, list[str]]:

@@ -63,18 +63,42 @@ def run_key(argv: Sequence[str]) -> str:
     return blake2b(marshal.dumps(parts), digest_size=16).hexdigest()
 
 
+def _stat_line(path: str) -> tuple[str, int]:
+    """`path`'s stat as text (absent: "-") and its newest of mtime and ctime (absent: 0)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return f"{path}\0-\n", 0
+    line = f"{path}\0{st.st_size},{st.st_mtime_ns},{st.st_ctime_ns},{st.st_ino},{st.st_dev}\n"
+    return line, max(st.st_mtime_ns, st.st_ctime_ns)
+
+
 def state_of(paths: Iterable[str]) -> str:
     """One digest of every path's stat, or of its absence."""
+    return _state(paths)[0]
+
+
+def _state(paths: Iterable[str]) -> tuple[str, int]:
+    """The digest of `state_of` and the newest mtime or ctime seen, from one stat per path."""
     h = blake2b(digest_size=16)
+    newest = 0
     for path in paths:
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            h.update(f"{path}\0-\n".encode("utf-8", "surrogateescape"))
-            continue
-        line = f"{path}\0{st.st_size},{st.st_mtime_ns},{st.st_ctime_ns},{st.st_ino},{st.st_dev}\n"
+        line, changed = _stat_line(path)
         h.update(line.encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
+        newest = max(newest, changed)
+    return h.hexdigest(), newest
+
+
+def guard(paths: Sequence[str], record_roots: Sequence[str]) -> dict[str, str]:
+    """Stats to take before a run reads anything: of paths whose removal during the run no
+    stat taken after it would show, the folder holding them not being a dependency
+    (`Cargo.toml` / `Cargo.lock` above the checked paths, record files named directly)."""
+    folders = []
+    for raw in paths:
+        real = os.path.realpath(raw)
+        folders.append(real if os.path.isdir(real) else os.path.dirname(real))
+    probes = [*_manifest_probes(folders), *(os.path.abspath(r) for r in record_roots)]
+    return {path: _stat_line(path)[0] for path in probes}
 
 
 def replay(argv: Sequence[str]) -> int | None:
@@ -103,29 +127,29 @@ def record(
     deps: Sequence[str],
     *,
     started_ns: int,
+    guarded: dict[str, str],
     stdout: str,
     stderr: str,
     exit_code: int,
 ) -> bool:
-    """Store a finished run; returns False (nothing stored) when a dependency is racy: changed
-    after, or within the racy margin before, `started_ns`."""
+    """Store a finished run; returns False (nothing stored) when a dependency is racy (changed
+    after, or within the racy margin before, `started_ns`) or a `guard` stat taken at the
+    start has changed."""
     from panic_lens.cache import RACY_NS
 
     folder = runs_dir()
     if folder is None:
         return False
+    if any(_stat_line(path)[0] != line for path, line in guarded.items()):
+        return False
     deps = list(dict.fromkeys(deps))
-    for path in deps:
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            continue
-        if max(st.st_mtime_ns, st.st_ctime_ns) >= started_ns - RACY_NS:
-            return False
+    state, newest = _state(deps)
+    if newest >= started_ns - RACY_NS:
+        return False
     run = {
         "format": FORMAT,
         "deps": deps,
-        "state": state_of(deps),
+        "state": state,
         "stdout": stdout,
         "stderr": stderr,
         "exit": exit_code,
