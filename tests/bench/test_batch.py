@@ -70,6 +70,21 @@ def test_no_cache_serial_and_parallel_equal_the_engine(
     assert result == cold
 
 
+def test_parallel_workers_store_entries_a_warm_run_reads(
+    generated: Path, private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers write the cache entries of what they analyse; batches of one file each."""
+    monkeypatch.setattr(batch, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(batch, "BATCH_BYTES", 1)
+    paths = [generated, REPO / "examples"]
+    expected = engine.check_paths(paths)
+    first, cold = batch.run_check(paths, cache=AnalysisCache(private_cache), jobs=2)
+    assert first == expected and cold.workers == 2 and cold.analysed > 2
+    assert len(list(private_cache.glob("??/*.json"))) == cold.analysed
+    second, warm = batch.run_check(paths, cache=AnalysisCache(private_cache), jobs=2)
+    assert second == expected and warm.cache_hits == warm.candidates and warm.analysed == 0
+
+
 def test_cold_then_warm_cache_equal_the_engine(generated: Path, private_cache: Path) -> None:
     paths = [generated, REPO / "examples"]
     expected = engine.check_paths(paths)
