@@ -68,7 +68,8 @@ def test_edits_give_pygls_text_and_fresh_line_starts(
     codec = PositionCodec(encoding)
     doc = LspTextDocument("file:///t.rs", text, 1, position_codec=codec)
     reference = RebuildingDocument("file:///t.rs", text, 1, position_codec=codec)
-    doc.line_starts()  # from here on, kept up to date by each edit
+    # computed from the text once (LF-split lengths without a CR), then kept up to date
+    assert doc.line_starts() == [0, *(m.end() for m in LSP_BREAK.finditer(text))]
     for change in changes:
         before = doc.content_id
         doc.apply_change(copy(change))
