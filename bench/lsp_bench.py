@@ -108,10 +108,13 @@ def write_bytecode() -> None:
     subprocess.run([sys.executable, "-c", script], env=SERVER_ENV, check=True)
 
 
-async def _start(client: _Client, root: Path) -> None:
-    await client.lc.start_io(
-        sys.executable, "-m", "panic_lens", "serve", "--log-level", "error", env=SERVER_ENV
-    )
+SERVE = ("-m", "panic_lens", "serve", "--log-level", "error")
+
+
+async def _start(
+    client: _Client, root: Path, server: tuple[str, ...] = SERVE, env: dict[str, str] = SERVER_ENV
+) -> None:
+    await client.lc.start_io(sys.executable, *server, env=env)
     caps = types.ClientCapabilities(
         text_document=types.TextDocumentClientCapabilities(
             publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True)
@@ -194,3 +197,81 @@ async def _changes(client: _Client, path: Path, text: str, count: int) -> tuple[
 
 def _count_rs(root: Path) -> int:
     return sum(1 for _ in root.rglob("*.rs"))
+
+
+# The least any pygls server does before its first diagnostics: import pygls and lsprotocol,
+# answer initialize, publish an empty list on didOpen. With ATTRS_CACHE it first imports
+# panic_lens.lsp, whose codecache gives attrs its compiled methods as the real server does.
+FLOOR_SERVER = """
+import os, sys
+if os.environ.get("ATTRS_CACHE"):
+    import panic_lens.lsp
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+server = LanguageServer("floor", "1")
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls, params):
+    doc = params.text_document
+    ls.text_document_publish_diagnostics(
+        types.PublishDiagnosticsParams(uri=doc.uri, version=doc.version, diagnostics=[])
+    )
+server.start_io()
+"""
+
+
+async def start_to_first(
+    root: Path, path: Path, server: tuple[str, ...], env: dict[str, str]
+) -> tuple[float, float]:
+    """Wall ms from spawning `server` to its first publishDiagnostics for `path` (opened right
+    after initialize, as run_lsp does), and the server's CPU ms by then."""
+    t0 = time.perf_counter()
+    client = _Client()
+    await _start(client, root, server, env)
+    wall, _ = await _timed(client.expect(client.open(path, path.read_text()), 1), t0)
+    cpu = psutil.Process(client.pid).cpu_times()
+    await client.lc.shutdown_async(None)
+    client.lc.exit(None)
+    await client.lc.stop()
+    return wall, (cpu.user + cpu.system) * 1000
+
+
+async def floor(root: Path, runs: int) -> None:
+    """Start -> first diagnostics of panic-lens next to the pygls floor, runs interleaved."""
+    write_bytecode()
+    path = sorted(p for p in root.rglob("*.rs") if p.name != "lib.rs")[0]
+    servers = {
+        "pygls floor": (("-c", FLOOR_SERVER), SERVER_ENV),
+        "pygls floor, attrs code cache": (("-c", FLOOR_SERVER), {**SERVER_ENV, "ATTRS_CACHE": "1"}),
+        "panic-lens serve": (SERVE, SERVER_ENV),
+    }
+    figures: dict[str, list[tuple[float, float]]] = {name: [] for name in servers}
+    for _ in range(runs):
+        for name, (server, env) in servers.items():
+            figures[name].append(await start_to_first(root, path, server, env))
+    print(f"start -> first publishDiagnostics, {runs} runs, load {os.getloadavg()[0]:.2f}\n")
+    print("| server | wall ms, median (min) | server CPU ms, median (min) |\n|---|---:|---:|")
+    for name, values in figures.items():
+        walls, cpus = [v[0] for v in values], [v[1] for v in values]
+        print(f"| {name} | {percentile(walls, 50):.0f} ({min(walls):.0f}) "
+              f"| {percentile(cpus, 50):.0f} ({min(cpus):.0f}) |")  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m bench.lsp_bench --runs 5`: the start figure and its floor, on the run_lsp
+    workspace (500 generated files)."""
+    import argparse
+    import tempfile
+
+    from bench import corpus
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="panic-lens-lsp-floor-") as tmp:
+        corpus.generate(Path(tmp), 500, seed=7)
+        asyncio.run(floor(Path(tmp), args.runs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
