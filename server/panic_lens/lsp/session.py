@@ -363,12 +363,12 @@ class PanicLensServer(LanguageServer):
 def collector_paused() -> Iterator[None]:
     """No cyclic garbage collection inside the block; it runs after, on the next allocation.
 
-    An analysis of a large file keeps ~100,000 objects alive while it runs: collections
-    triggered in the middle of it traverse them all and move them to older generations, whose
-    full passes then took 70-210 ms each (six in 60 edits of the 5,000-line bench file: the
-    p95). Collected once the diagnostics are out, the analysis's cycles are dead and young:
-    GC time during those 60 edits 1.1 -> 0.46 s, didChange -> publish p50/p95 103-118 /
-    240-290 -> 80 / 140 ms, RSS 93 -> 102 MB (load ~3)."""
+    Collections triggered in the middle of an analysis traverse everything it holds at that
+    moment and push what is still alive to older generations, where it dies and waits for a
+    full pass. Over 60 edits of the 5,000-line bench file that meant six full passes of 70-300
+    ms (the p95). Collected after the publish, the analysis's cycles are dead and young: in 3
+    alternating runs (load ~2.5) gen1+gen2 GC time 868/1443/869 -> 405/701/508 ms, didChange
+    -> publish p95 232/359/238 -> 155/242/213 ms, RSS 92 -> ~100 MB."""
     if not gc.isenabled():  # someone else turned it off: leave it so
         yield
         return
