@@ -8,11 +8,9 @@ everything an analysis depends on.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,6 +41,8 @@ from panic_lens.rules.base import Analysis, Finding
 from panic_lens.settings import parse_settings
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from panic_lens.catalog import Catalog
     from panic_lens.settings import Settings
 
@@ -342,6 +342,9 @@ class Analyser:
         # fork shares the loaded parsers, rules and catalog with the workers for free; frozen,
         # those objects are never traversed by the workers' collections (nor copied on write
         # by them)
+        import multiprocessing  # here: a warm run with nothing to analyse needs no processes
+        from concurrent.futures import ProcessPoolExecutor
+
         gc.freeze()
         self._frozen = True
         methods = multiprocessing.get_all_start_methods()
