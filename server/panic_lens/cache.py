@@ -94,6 +94,7 @@ class Manifests:
     def __init__(self) -> None:
         self._found: dict[str, Path | None] = {}  # resolved folder -> its crate's Cargo.toml
         self._real: dict[str, str] = {}  # folder as walked -> resolved
+        self._files: dict[str, str] = {}  # file as given -> resolved folder
 
     def of(self, path: str | os.PathLike[str]) -> Path | None:
         """The Cargo.toml governing the file `path`."""
@@ -102,12 +103,17 @@ class Manifests:
     def folder_of(self, path: str | os.PathLike[str]) -> str:
         """The resolved folder of the file `path` (where its manifest is looked for)."""
         path = os.fspath(path)
+        known = self._files.get(path)
+        if known is not None:
+            return known
         if os.path.islink(path):
-            return os.path.dirname(os.path.realpath(path))
-        parent = os.path.dirname(os.path.abspath(path))
-        folder = self._real.get(parent)
-        if folder is None:
-            folder = self._real[parent] = os.path.realpath(parent)
+            folder = os.path.dirname(os.path.realpath(path))
+        else:
+            parent = os.path.dirname(os.path.abspath(path))
+            folder = self._real.get(parent) or self._real.setdefault(
+                parent, os.path.realpath(parent)
+            )
+        self._files[path] = folder
         return folder
 
     def of_folder(self, folder: str) -> Path | None:
