@@ -38,6 +38,9 @@ logger = logging.getLogger(__name__)
 DIAGNOSTIC_IDENTIFIER = "panic-lens"
 KEPT_TREES = 8  # documents whose last tree is kept for incremental re-parses
 SETTLE_TIMEOUT_S = 3.0  # longer than config.CONFIG_TIMEOUT_S: settle normally comes first
+# Once typing pauses this long, a document whose incremental tree has syntax errors is parsed
+# afresh (see `_reconcile`); each keystroke starts the wait again.
+RECONCILE_DELAY_S = 0.5
 _PROCESS = os.urandom(8).hex()  # open documents' result ids are unique to this process
 _INCOMING = (
     types.InitializedNotification,
@@ -92,6 +95,10 @@ class PanicLensServer(LanguageServer):
         self.noted: set[str] = set()
         self.dirty: set[str] = set()  # open documents changed since their last analysis
         self.pending: dict[str, asyncio.Handle] = {}  # analyses waiting for a free event loop
+        # Documents whose tree came from an incremental re-parse with syntax errors in it, and
+        # the timers that parse them afresh once typing pauses (`_reconcile`).
+        self.unsettled: set[str] = set()
+        self.reconciling: dict[str, asyncio.TimerHandle] = {}
         # False until the client's own settings (workspace/configuration) are in: documents
         # opened before then wait, so no diagnostic flashes with a severity the user turned off
         self.ready = asyncio.Event()
@@ -190,6 +197,42 @@ class PanicLensServer(LanguageServer):
             self.publish(result)
         return result
 
+    def _reconcile_later(self, uri: str) -> None:
+        if (timer := self.reconciling.pop(uri, None)) is not None:
+            timer.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # called outside the server's loop (tests of the session)
+            return
+        self.reconciling[uri] = loop.call_later(RECONCILE_DELAY_S, self._reconcile, uri)
+
+    def _reconcile(self, uri: str) -> None:
+        """Typing paused on a document with syntax errors: parse it from scratch.
+
+        tree-sitter's incremental re-parse is the tree a fresh parse gives as long as the text
+        parses; where it does not, error recovery may differ from a fresh parse's (rarely: 2 of
+        1,313 random erroneous edits). The keystroke path keeps the fast incremental tree; this
+        makes the diagnostics settle on exactly what `panic-lens check` reports.
+        """
+        self.reconciling.pop(uri, None)
+        last = self.trees.get(uri)
+        if uri not in self.unsettled or uri in self.dirty or uri not in self.open or last is None:
+            return
+        self.unsettled.discard(uri)
+        try:
+            before = self.open[uri].analysis
+            self.trees[uri] = (last[0], parse(last[0]))
+            self.snapshots.pop(uri, None)  # the next edit starts from the fresh tree
+            with collector_paused():
+                result = self.analyze_open(uri)
+                if result.analysis != before:
+                    self.publish(result)  # push clients; pull clients are told to ask again
+            refresh = self.pull and self.client_supports("workspace.diagnostics.refresh_support")
+            if result.analysis != before and refresh:
+                self.workspace_diagnostic_refresh(None)
+        except Exception:  # a timer callback: nobody else would see the error
+            logger.exception("analysis of %s failed", uri)
+
     def analyze_open(self, uri: str) -> FileResult:
         doc = self.workspace.get_text_document(uri)
         source = doc.source
@@ -201,6 +244,8 @@ class PanicLensServer(LanguageServer):
         result = self.analyze(uri, source, doc.version, tree, index, content_id)
         self.open[uri] = result
         self.dirty.discard(uri)
+        if uri in self.unsettled:
+            self._reconcile_later(uri)
         return result
 
     def _tree_for(self, uri: str, src: bytes) -> Tree:
@@ -208,6 +253,10 @@ class PanicLensServer(LanguageServer):
         file took 48 ms, the incremental one after a keystroke 1.3 ms."""
         last = self.trees.pop(uri, None)
         tree = reparse(last[0], last[1], src) if last is not None else parse(src)
+        if last is not None and tree is not last[1] and tree.root_node.has_error:
+            self.unsettled.add(uri)
+        elif last is None or tree is not last[1]:
+            self.unsettled.discard(uri)
         self.trees[uri] = (src, tree)  # now the most recently used
         if len(self.trees) > KEPT_TREES:  # a tree costs ~40x its source: keep the edited few
             oldest = next(iter(self.trees))
@@ -257,6 +306,8 @@ class PanicLensServer(LanguageServer):
         arrived together, or while the last analysis ran, is analysed once, at its last version.
         """
         self.dirty.add(uri)
+        if (timer := self.reconciling.pop(uri, None)) is not None:
+            timer.cancel()  # still typing: reconcile after the next pause
         if not self.pull and uri not in self.pending:
             self.pending[uri] = asyncio.get_running_loop().call_soon(self._flush, uri)
 
@@ -274,8 +325,11 @@ class PanicLensServer(LanguageServer):
         self.trees.pop(uri, None)
         self.snapshots.pop(uri, None)
         self.dirty.discard(uri)
+        self.unsettled.discard(uri)
         if (pending := self.pending.pop(uri, None)) is not None:
             pending.cancel()
+        if (timer := self.reconciling.pop(uri, None)) is not None:
+            timer.cancel()
 
     def known(self, uri: str) -> FileResult | None:
         """The latest result for `uri`, analysing it now if needed; None when unreadable."""
