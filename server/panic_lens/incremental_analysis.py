@@ -195,10 +195,11 @@ def _function_edit(
 ) -> tuple[_Shift, tuple[int, int], tuple[int, int]] | None:
     """The edit, and the old and new byte ranges of the function body it lies strictly inside.
 
-    None (full analysis) unless: the edit adds or removes no line; it is strictly inside one
-    function body, whose function starts and ends at the same place in the new tree; the file's
-    top-level items are unchanged apart from the shift; neither body declares items or `use`s;
-    and the presence of each FILE_WORDS word is unchanged.
+    None (full analysis) unless: the edit adds or removes no line (findings quote line numbers
+    of their evidence); it is strictly inside one function body, whose function starts and ends
+    at the same place in the new tree; the old body declares no items, impls or `use`s; and the
+    presence of each FILE_WORDS word is unchanged. (`_relocated` checks the rest: nothing
+    outside the body parses differently, and the new body declares nothing either.)
     """
     old_src = facts.src
     start, old_end, new_end = changed_range(old_src, src)
@@ -214,13 +215,15 @@ def _function_edit(
     if new_body is None or (new_body.start_byte, new_body.end_byte) != (
         body.start_byte, body.end_byte + delta):  # fmt: skip
         return None
-    if not _same_top_level(facts.tree, tree, start, delta):
-        return None
-    row, old_col = _point(old_src, old_end)
+    # (Everything outside the body is checked unchanged by tree-sitter's changed ranges in
+    # `_relocated`.)
+    start_point = _point(old_src, start)
+    row, old_col = _point_after(old_src, start, start_point, old_end)
     signals = frozenset(s.span for s in facts.training_signals() if s.span is not None)
     where = (body.start_byte, body.end_byte)
-    shift = _Shift(start, old_end, new_end, row, _point(old_src, start), old_col,
-                   _point(src, new_end)[1], where, signals, facts.path)  # fmt: skip
+    new_col = _point_after(src, start, start_point, new_end)[1]
+    shift = _Shift(start, old_end, new_end, row, start_point, old_col, new_col, where, signals,
+                   facts.path)  # fmt: skip
     return shift, (body.start_byte, body.end_byte), (new_body.start_byte, new_body.end_byte)
 
 
@@ -255,17 +258,6 @@ def _items_inside(facts: FileFacts, lo: int, hi: int) -> bool:
         if first < len(nodes) and nodes[first].start_byte < hi:
             return True
     return False
-
-
-def _same_top_level(old: Tree, new: Tree, start: int, delta: int) -> bool:
-    a, b = old.root_node.children, new.root_node.children
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b, strict=True):
-        shift = delta if x.start_byte > start else 0
-        if x.type != y.type or x.start_byte + shift != y.start_byte:
-            return False
-    return True
 
 
 def _merge(
@@ -327,3 +319,10 @@ def _shift_point(point: Point, shift: _Shift) -> Point:
 
 def _point(src: bytes, offset: int) -> tuple[int, int]:
     return src.count(b"\n", 0, offset), offset - (src.rfind(b"\n", 0, offset) + 1)
+
+
+def _point_after(src: bytes, start: int, at: tuple[int, int], offset: int) -> tuple[int, int]:
+    """The point of `offset` >= `start`, whose point is `at`: counting from there only."""
+    row = at[0] + src.count(b"\n", start, offset)
+    line = src.rfind(b"\n", start, offset)
+    return row, (at[1] + offset - start) if line < 0 else offset - line - 1
