@@ -40,6 +40,9 @@ class LspFigures:
     rss_idle_mb: float
     rss_open_mb: float
     open_files: int
+    # didChange -> publish for edits that change the file's structure (a full analysis)
+    structural_p50_ms: float = 0.0
+    structural_p95_ms: float = 0.0
 
 
 def uri_of(path: Path) -> str:
@@ -153,7 +156,10 @@ async def run_lsp(
         uri = client.open(big_dir / f"bench_big_{i}.rs", big_text)
         open_ms.append((await _timed(client.expect(uri, 1), start))[0])
         client.close(uri)
-    change_ms, findings = await _changes(client, big_dir / "bench_big_edit.rs", big_text, changes)
+    edited = big_dir / "bench_big_edit.rs"
+    change_ms, findings = await _changes(client, edited, big_text, keystrokes(big_text, changes))
+    structural = structural_edits(big_text, max(2, changes // 5))
+    structural_ms, _ = await _changes(client, edited, big_text, structural)
     rss_idle = psutil.Process(client.pid).memory_info().rss / 2**20
     pending = [client.expect(uri_of(p), 1) for p in open_paths]
     for path in open_paths:
@@ -168,21 +174,63 @@ async def run_lsp(
         percentile(open_ms, 50), percentile(open_ms, 95),
         percentile(change_ms, 50), percentile(change_ms, 95), findings,
         rss_idle, rss_open, len(open_paths),
+        percentile(structural_ms, 50), percentile(structural_ms, 95),
     )  # fmt: skip
 
 
-async def _changes(client: _Client, path: Path, text: str, count: int) -> tuple[list[float], int]:
-    """Type a comment into the middle of the file and delete it again, one edit per version."""
+STATEMENT = "let scaled = values.len() * 2;"
+
+
+def keystrokes(text: str, count: int) -> list[types.TextDocumentContentChangePartial]:
+    """`count` keystrokes of someone writing a new statement in a function body in the middle
+    of `text`, one change each, as an editor that auto-indents and closes brackets sends them:
+    Enter at the end of a `let` line, the statement key by key (half-typed lines are syntax
+    errors), then Backspace key by key and the line joined again; repeated to `count`."""
+    lines = text.split("\n")
+    row = next(i for i in range(len(lines) // 2, len(lines))
+               if lines[i].strip().startswith("let ") and lines[i].endswith(";"))  # fmt: skip
+    indent = lines[row][: len(lines[row]) - len(lines[row].lstrip())]
+    end = types.Position(row, len(lines[row]))
+    one: list[types.TextDocumentContentChangePartial] = [_insert(end, "\n" + indent)]
+    col = len(indent)
+    for i, key in enumerate(STATEMENT):
+        if key == ")" and STATEMENT[i - 1] == "(":
+            col += 1  # typing over the bracket the editor closed: no change
+            continue
+        one.append(_insert(types.Position(row + 1, col), "()" if key == "(" else key))
+        col += 1
+    for _ in STATEMENT:  # Backspace
+        one.append(_delete(types.Position(row + 1, col - 1), types.Position(row + 1, col)))
+        col -= 1
+    one.append(_delete(end, types.Position(row + 1, len(indent))))
+    return [one[i % len(one)] for i in range(count)]
+
+
+def _insert(at: types.Position, text: str) -> types.TextDocumentContentChangePartial:
+    return types.TextDocumentContentChangePartial(range=types.Range(at, at), text=text)
+
+
+def _delete(start: types.Position, end: types.Position) -> types.TextDocumentContentChangePartial:
+    return types.TextDocumentContentChangePartial(range=types.Range(start, end), text="")
+
+
+def structural_edits(text: str, count: int) -> list[types.TextDocumentContentChangePartial]:
+    """Comment out the middle line of `text` and back, `count` times: there a function's
+    closing brace, so the file's structure changes and the whole file is analysed again."""
+    row = text.count("\n") // 2
+    on = _insert(types.Position(row, 0), "// ")
+    off = _delete(types.Position(row, 0), types.Position(row, 3))
+    return [on if i % 2 == 0 else off for i in range(count)]
+
+
+async def _changes(
+    client: _Client, path: Path, text: str, changes: list[types.TextDocumentContentChangePartial]
+) -> tuple[list[float], int]:
+    """Send `changes` one per version, each after the previous one's diagnostics arrived."""
     uri = client.open(path, text)
     await asyncio.wait_for(client.expect(uri, 1), TIMEOUT)
-    row = text.count("\n") // 2
     times, findings = [], 0
-    for version in range(2, count + 2):
-        insert = version % 2 == 0
-        end = types.Position(row, 0 if insert else 3)
-        change = types.TextDocumentContentChangePartial(
-            range=types.Range(types.Position(row, 0), end), text="// " if insert else ""
-        )
+    for version, change in enumerate(changes, start=2):
         doc = types.VersionedTextDocumentIdentifier(uri=uri, version=version)
         start = time.perf_counter()
         future = client.expect(uri, version)
