@@ -20,7 +20,7 @@ from panic_lens.rules.base import Analysis, Point, Related, Span
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, TrainingSignal
 from panic_lens.rust.incremental import changed_range, reparse
-from panic_lens.rust.syntax import Node, Tree, declarations_in
+from panic_lens.rust.syntax import Node, Tree, index_in
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
@@ -149,8 +149,9 @@ def _relocated(
     )  # fmt: skip
     if any(r.start_byte <= body[0] or r.end_byte >= body[1] for r in edited.changed_ranges(tree)):
         return None
-    found = declarations_in(tree, body[0], body[1])
-    if any(body[0] <= n.start_byte < body[1] for nodes in found.values() for n in nodes):
+    found = index_in(tree, body[0], body[1])
+    declared = (found["use"], found["item"], found["impl"])
+    if any(body[0] <= n.start_byte < body[1] for nodes in declared for n in nodes):
         return None
     root = tree.root_node
     moved: dict[int, Node] = {}  # an item is in the index and in its scope's names
@@ -175,6 +176,7 @@ def _relocated(
         for s in old.training_signals()
     )
     facts = old.relocated(src, tree, move, signals)
+    facts.range_calls = (body, found["call"])
     inside = [s for s in signals if s.span is not None and _inside(s.span, body)]
     return facts if inside == list(facts.training_signals_in(*body)) else None
 

@@ -118,6 +118,8 @@ class FileFacts:
     _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
     _allow_comments: list[Node] | None = field(default=None, repr=False)
     _only_calls: tuple[tuple[int, int], list[CallSite]] | None = field(default=None, repr=False)
+    # (start, end) and the call nodes inside, when already found (the re-analysis's one walk)
+    range_calls: tuple[tuple[int, int], list[Node]] | None = field(default=None, repr=False)
     # (start, end) bytes: calls() yields only the calls inside (per-function re-analysis)
     only: tuple[int, int] | None = field(default=None, repr=False)
 
@@ -218,7 +220,10 @@ class FileFacts:
         """Every call expression of the file, in source order, with its callee resolved."""
         if self.only is not None:  # one function re-analysed: only its calls, found there
             if self._only_calls is None or self._only_calls[0] != self.only:
-                found = map(self.call_site, calls_in(self.tree, *self.only))
+                known = self.range_calls
+                if known is None or known[0] != self.only:
+                    known = (self.only, calls_in(self.tree, *self.only))
+                found = map(self.call_site, known[1])
                 self._only_calls = (self.only, [s for s in found if s is not None])
             return iter(self._only_calls[1])
         if self._calls is None:

@@ -61,6 +61,7 @@ __all__ = [
     "enclosing_function",
     "has_error",
     "index",
+    "index_in",
     "line_indent",
     "method_call",
     "node_text",
@@ -93,6 +94,15 @@ def declarations_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
     cursor = QueryCursor(_DECLARATION_QUERY)
     cursor.set_byte_range(start, end)
     return _captures(cursor, tree.root_node, ("use", "item", "impl"))
+
+
+def index_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
+    """`declarations_in` and `calls_in` in one walk of the range."""
+    cursor = QueryCursor(_INDEX_QUERY)
+    cursor.set_byte_range(start, end)
+    found = _captures(cursor, tree.root_node, INDEX_KINDS)
+    found["call"] = [n for n in found["call"] if start <= n.start_byte and n.end_byte <= end]
+    return found
 
 
 def calls_in(tree: Tree, start: int, end: int) -> list[Node]:
