@@ -72,6 +72,28 @@ def test_cache_is_invalidated_when_the_manifest_changes(tmp_path: Path) -> None:
     assert crate_context(src).cubecl
 
 
+def bump(path: Path) -> None:
+    """A later modification time, as a write a moment later would give."""
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))
+
+
+def test_a_lock_file_or_workspace_created_later_is_noticed(tmp_path: Path) -> None:
+    """A long-running server asks again after `cargo build` writes Cargo.lock, or after a
+    workspace Cargo.toml appears above the crate."""
+    src = crate(tmp_path / "app", "[dependencies]\nburn = { workspace = true }\n")
+    assert crate_context(src).burn_version is None and not crate_context(src).cubecl
+    (tmp_path / "app" / "Cargo.lock").write_text('[[package]]\nname = "burn"\nversion = "0.21.0"\n')
+    bump(tmp_path / "app")
+    assert crate_context(src).burn_version == "0.21.0"
+    (tmp_path / "Cargo.toml").write_text(
+        '[workspace]\nmembers = ["app"]\n'
+        '[workspace.dependencies]\nburn = { version = "0.22", features = ["cuda"] }\n'
+    )
+    bump(tmp_path)
+    assert crate_context(src).backends == {"cuda"}
+
+
 def test_broken_manifest_is_an_error_value(tmp_path: Path) -> None:
     ctx = crate_context(crate(tmp_path, "[dependencies\n"))
     assert ctx.errors and "Cargo.toml" in ctx.errors[0] and not ctx.backends

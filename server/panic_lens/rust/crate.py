@@ -87,7 +87,11 @@ def crate_context(path: str | os.PathLike[str] | None) -> CrateContext:
     workspace = _workspace_root(manifest, data)
     lock = _lock_file(manifest, workspace)
     context = _build(manifest, data, workspace, lock, error)
-    watched = (manifest, workspace, lock)
+    # The files read, and the folders above the manifest: a workspace Cargo.toml or a
+    # Cargo.lock created (or removed) there later changes a folder's modification time.
+    above = manifest.parent.parents
+    watched = (manifest, workspace, lock, *(f / "Cargo.toml" for f in above), manifest.parent,
+               *above)  # fmt: skip
     _cache[manifest] = (watched, tuple(_mtime(p) for p in watched), context)
     return context
 
