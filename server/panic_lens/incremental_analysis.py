@@ -96,7 +96,10 @@ def analyze_edit(
     whether only one function was re-analysed."""
     if old is not None and old.settings == settings and old.catalog is catalog:
         tree = tree if tree is not None else reparse(old.facts.src, old.facts.tree, src)
-        found = _incremental(old, src, path, tree)
+        try:
+            found = _incremental(old, src, path, tree)
+        except Exception:  # a fault in the reuse may cost speed, never the diagnostics
+            found = None
         if found is not None:
             return found[0], found[1], True
     return (*analyze_full(src, path, settings=settings, catalog=catalog, tree=tree), False)

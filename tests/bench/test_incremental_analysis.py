@@ -254,3 +254,18 @@ def test_the_file_with_fixes_keeps_them_while_a_line_is_half_typed() -> None:
     after, partial = step(snap, src[:at] + b" let y = x +" + src[at:])
     assert partial and after is not None
     assert [(f.rule, [x.id for x in f.fixes]) for f in after.analysis.findings] == before
+
+
+def test_a_fault_in_the_reuse_falls_back_to_a_full_analysis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from panic_lens import incremental_analysis
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug in moving the facts")
+
+    monkeypatch.setattr(incremental_analysis, "_relocated", broken)
+    src = RL.read_bytes()
+    at = inside_first_body(src)
+    after, partial = step(start(RL), src[:at] + b" let _unused = 1;" + src[at:])
+    assert not partial and after is not None
