@@ -13,7 +13,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from lsp_helpers import DATA, change_doc, diagnostics, open_doc, pulls
+from lsp_helpers import DATA, change_doc, diagnostics, eventually, open_doc, pull, pulls
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -34,6 +34,10 @@ def versions(text: bytes) -> list[bytes]:
 def position(text: bytes, at: int) -> types.Position:
     line = text.count(b"\n", 0, at)
     return types.Position(line, at - (text.rfind(b"\n", 0, at) + 1))  # ASCII: any encoding
+
+
+def analysed(client: LanguageClient, uri: str, version: int) -> list[object]:
+    return [p for p in client.published if p.uri == uri and p.version == version]  # type: ignore[attr-defined]
 
 
 def keyed(analysis_findings: object) -> list[tuple[str, int, int]]:
@@ -65,6 +69,11 @@ async def test_diagnostics_settle_on_a_fresh_parse_once_typing_pauses(
     for version, (old, at) in enumerate(zip(texts, QUOTES, strict=False), start=2):
         here = position(old, at)
         change_doc(shared, uri, version, types.Range(here, here), '"')
+        # one analysis per quote, as when typed (both at once would be one re-parse)
+        if pulls(shared):
+            await pull(shared, uri)
+        else:
+            await eventually(lambda v=version: analysed(shared, uri, v), bool)
     want = keyed(analyze(texts[-1], path).findings)
 
     def settled(ds: object) -> bool:
