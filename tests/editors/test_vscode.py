@@ -270,7 +270,7 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     # no setting and nothing to run: the notification says what to install
     assert ("missing_toast" in res) == expect_missing
     if expect_missing:
-        assert "pipx install panic-lens" in res["missing_toast"], res["missing_toast"]
+        assert "pipx install ./panic-lens" in res["missing_toast"], res["missing_toast"]
         assert res["missing_status"].endswith("panic-lens: no server")
     # `panic-lens` on PATH, Restart Server: the same findings again; Show Output has the log
     assert res["restarted_status"].endswith(f"panic-lens: {len(expected) - 1}")

@@ -13,10 +13,10 @@ export interface ServerCommand {
 }
 
 export const INSTALL_HINT =
-  'Install the panic-lens Python package (Python 3.11 or newer): `pipx install panic-lens` ' +
-  'or `python3 -m pip install --user panic-lens`, so that `panic-lens` is on PATH; ' +
-  'or set `panicLens.server.command` to the server argv, e.g. ' +
-  '["/path/to/.venv/bin/panic-lens", "serve"].';
+  'Install the panic-lens Python package (Python 3.11 or newer) from a clone of its ' +
+  'repository: `pipx install ./panic-lens` or `python3 -m pip install --user ./panic-lens`, ' +
+  'so that `panic-lens` is on PATH; or set `panicLens.server.command` to the server argv, ' +
+  'e.g. ["/path/to/.venv/bin/panic-lens", "serve"].';
 
 /** Expands `~` and `${workspaceFolder}` so a setting can point into a project venv. */
 export function expandArgv(argv: readonly string[], workspaceFolder: string | undefined): string[] {
