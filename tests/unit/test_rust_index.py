@@ -18,8 +18,8 @@ from panic_lens.rust.syntax import (
     ancestors,
     calls_in,
     comments_mentioning,
-    declarations_in,
     index,
+    index_in,
     node_text,
     parse,
     walk,
@@ -87,7 +87,10 @@ def test_range_queries_give_the_walk_restricted_to_the_range(src: bytes, a: int,
     want = by_walk(src)
     inside = [s for s in want["call"] if lo <= s[0] and s[1] <= hi]
     assert spans(calls_in(tree, lo, hi)) == inside
-    for kind, nodes in declarations_in(tree, lo, hi).items():  # overlapping the range
+    found = index_in(tree, lo, hi)
+    assert spans(found["call"]) == inside
+    for kind in ("use", "item", "impl"):  # those overlapping the range
+        nodes = found[kind]
         assert [s for s in spans(nodes) if lo <= s[0] < hi] == [
             s for s in want[kind] if lo <= s[0] < hi
         ]

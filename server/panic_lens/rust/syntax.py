@@ -25,8 +25,6 @@ _DECLARATIONS = """
     (impl_item) @impl
 """
 _INDEX_QUERY = Query(LANGUAGE, "(call_expression) @call\n" + _DECLARATIONS)
-# The same without calls: for a byte range (the re-analysed function body), declarations only.
-_DECLARATION_QUERY = Query(LANGUAGE, _DECLARATIONS)
 _CALL_QUERY = Query(LANGUAGE, "(call_expression) @call")
 INDEX_KINDS = ("call", "use", "item", "impl")
 FUNCTION_KINDS = frozenset({"function_item", "closure_expression"})
@@ -56,7 +54,6 @@ __all__ = [
     "calls_in",
     "child_by_field",
     "comments_mentioning",
-    "declarations_in",
     "enclosing",
     "enclosing_function",
     "has_error",
@@ -89,15 +86,9 @@ def index(tree: Tree) -> dict[str, list[Node]]:
     return _captures(QueryCursor(_INDEX_QUERY), tree.root_node, INDEX_KINDS)
 
 
-def declarations_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
-    """The `use`, item and impl nodes that overlap bytes [start, end); the walk stays there."""
-    cursor = QueryCursor(_DECLARATION_QUERY)
-    cursor.set_byte_range(start, end)
-    return _captures(cursor, tree.root_node, ("use", "item", "impl"))
-
-
 def index_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
-    """`declarations_in` and `calls_in` in one walk of the range."""
+    """The calls inside bytes [start, end) and the `use`, item and impl nodes that overlap
+    them, in one walk that stays in the range."""
     cursor = QueryCursor(_INDEX_QUERY)
     cursor.set_byte_range(start, end)
     found = _captures(cursor, tree.root_node, INDEX_KINDS)
