@@ -19,7 +19,7 @@ from panic_lens import engine
 from panic_lens.rules.base import Analysis, Point, Related, Span
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, TrainingSignal
-from panic_lens.rust.incremental import changed_range, reparse
+from panic_lens.rust.incremental import changed_range, point, point_after, reparse
 from panic_lens.rust.syntax import Node, Tree, index_in
 from panic_lens.settings import Settings
 
@@ -153,8 +153,7 @@ def _relocated(
     if any(r.start_byte <= body[0] or r.end_byte >= body[1] for r in edited.changed_ranges(tree)):
         return None
     found = index_in(tree, body[0], body[1])
-    declared = (found["use"], found["item"], found["impl"])
-    if any(body[0] <= n.start_byte < body[1] for nodes in declared for n in nodes):
+    if _declares(found, *body):
         return None
     root = tree.root_node
     moved: dict[int, Node] = {}  # an item is in the index and in its scope's names
@@ -213,7 +212,7 @@ def _function_edit(
     if _file_words_changed(old_src, src, start, old_end, new_end):
         return None
     body = _body_around(facts.tree, start, old_end)
-    if body is None or _items_inside(facts, body.start_byte, body.end_byte):
+    if body is None or _declares(facts.nodes_index, body.start_byte, body.end_byte):
         return None
     delta = new_end - old_end
     new_body = _body_around(tree, start, new_end)
@@ -222,11 +221,11 @@ def _function_edit(
         return None
     # (Everything outside the body is checked unchanged by tree-sitter's changed ranges in
     # `_relocated`.)
-    start_point = _point(old_src, start)
-    row, old_col = _point_after(old_src, start, start_point, old_end)
+    start_point = point(old_src, start)
+    row, old_col = point_after(old_src, start, start_point, old_end)
     signals = frozenset(s.span for s in facts.training_signals() if s.span is not None)
     where = (body.start_byte, body.end_byte)
-    new_col = _point_after(src, start, start_point, new_end)[1]
+    new_col = point_after(src, start, start_point, new_end)[1]
     shift = _Shift(start, old_end, new_end, row, start_point, old_col, new_col, where, signals,
                    facts.path)  # fmt: skip
     return shift, (body.start_byte, body.end_byte), (new_body.start_byte, new_body.end_byte)
@@ -255,10 +254,11 @@ def _file_words_changed(old: bytes, new: bytes, start: int, old_end: int, new_en
     return False
 
 
-def _items_inside(facts: FileFacts, lo: int, hi: int) -> bool:
-    """Nested items, impls or `use` declarations are file-level facts: their edits fall back."""
+def _declares(index: dict[str, list[Node]], lo: int, hi: int) -> bool:
+    """Whether an item, impl or `use` of `index` (lists in source order) starts in [lo, hi):
+    those are file-level facts, and an edit that touches them is analysed in full."""
     for kind in ("item", "use", "impl"):
-        nodes = facts.nodes(kind)  # in source order
+        nodes = index.get(kind, [])
         first = bisect.bisect_left(nodes, lo, key=lambda n: n.start_byte)
         if first < len(nodes) and nodes[first].start_byte < hi:
             return True
@@ -320,14 +320,3 @@ def _shift_point(point: Point, shift: _Shift) -> Point:
     if point.row != shift.row:
         return point
     return Point(point.row, point.col - shift.old_col + shift.new_col)
-
-
-def _point(src: bytes, offset: int) -> tuple[int, int]:
-    return src.count(b"\n", 0, offset), offset - (src.rfind(b"\n", 0, offset) + 1)
-
-
-def _point_after(src: bytes, start: int, at: tuple[int, int], offset: int) -> tuple[int, int]:
-    """The point of `offset` >= `start`, whose point is `at`: counting from there only."""
-    row = at[0] + src.count(b"\n", start, offset)
-    line = src.rfind(b"\n", start, offset)
-    return row, (at[1] + offset - start) if line < 0 else offset - line - 1

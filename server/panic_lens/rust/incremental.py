@@ -39,16 +39,24 @@ def reparse(old: bytes, old_tree: Tree, new: bytes) -> Tree:
         start_byte=start,
         old_end_byte=old_end,
         new_end_byte=new_end,
-        start_point=_point(old, start),
-        old_end_point=_point(old, old_end),
-        new_end_point=_point(new, new_end),
+        start_point=point(old, start),
+        old_end_point=point(old, old_end),
+        new_end_point=point(new, new_end),
     )
     return parse(new, tree)
 
 
-def _point(src: bytes, offset: int) -> tuple[int, int]:
+def point(src: bytes, offset: int) -> tuple[int, int]:
+    """(row, byte column) of `offset`, as tree-sitter's edits take it."""
     row = src.count(b"\n", 0, offset)
     return row, offset - (src.rfind(b"\n", 0, offset) + 1)
+
+
+def point_after(src: bytes, start: int, at: tuple[int, int], offset: int) -> tuple[int, int]:
+    """`point(src, offset)` for `offset` >= `start`, whose point is `at`: counting from there."""
+    row = at[0] + src.count(b"\n", start, offset)
+    line = src.rfind(b"\n", start, offset)
+    return row, (at[1] + offset - start) if line < 0 else offset - line - 1
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:
