@@ -198,13 +198,16 @@ class PanicLensServer(LanguageServer):
         return result
 
     def _reconcile_later(self, uri: str) -> None:
-        if (timer := self.reconciling.pop(uri, None)) is not None:
-            timer.cancel()
+        self._cancel_reconcile(uri)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # called outside the server's loop (tests of the session)
             return
         self.reconciling[uri] = loop.call_later(RECONCILE_DELAY_S, self._reconcile, uri)
+
+    def _cancel_reconcile(self, uri: str) -> None:
+        if (timer := self.reconciling.pop(uri, None)) is not None:
+            timer.cancel()
 
     def _reconcile(self, uri: str) -> None:
         """Typing paused on a document with syntax errors: parse it from scratch.
@@ -225,10 +228,11 @@ class PanicLensServer(LanguageServer):
             self.snapshots.pop(uri, None)  # the next edit starts from the fresh tree
             with collector_paused():
                 result = self.analyze_open(uri)
-                if result.analysis != before:
+                changed = result.analysis != before
+                if changed:
                     self.publish(result)  # push clients; pull clients are told to ask again
             refresh = self.pull and self.client_supports("workspace.diagnostics.refresh_support")
-            if result.analysis != before and refresh:
+            if changed and refresh:
                 self.workspace_diagnostic_refresh(None)
         except Exception:  # a timer callback: nobody else would see the error
             logger.exception("analysis of %s failed", uri)
@@ -306,8 +310,7 @@ class PanicLensServer(LanguageServer):
         arrived together, or while the last analysis ran, is analysed once, at its last version.
         """
         self.dirty.add(uri)
-        if (timer := self.reconciling.pop(uri, None)) is not None:
-            timer.cancel()  # still typing: reconcile after the next pause
+        self._cancel_reconcile(uri)  # still typing: reconcile after the next pause
         if not self.pull and uri not in self.pending:
             self.pending[uri] = asyncio.get_running_loop().call_soon(self._flush, uri)
 
@@ -328,8 +331,7 @@ class PanicLensServer(LanguageServer):
         self.unsettled.discard(uri)
         if (pending := self.pending.pop(uri, None)) is not None:
             pending.cancel()
-        if (timer := self.reconciling.pop(uri, None)) is not None:
-            timer.cancel()
+        self._cancel_reconcile(uri)
 
     def known(self, uri: str) -> FileResult | None:
         """The latest result for `uri`, analysing it now if needed; None when unreadable."""
