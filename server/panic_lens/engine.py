@@ -22,6 +22,7 @@ from panic_lens.settings import Settings, parse_settings
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
+    from panic_lens.rust.modules import RenameIndex
 
 SKIP_DIRS = frozenset({"target", "node_modules"})
 MAX_FILE_BYTES = 10 * 2**20
@@ -50,11 +51,13 @@ def analyze(
     settings: Settings | None = None,
     catalog: Catalog | None = None,
     tree: Tree | None = None,
+    renames: RenameIndex | None = None,
 ) -> Analysis:
     """Analyse one Rust source text. `path` locates the crate (Cargo.toml) and names findings.
 
     Never raises: a rule that fails becomes a note and the other rules still run. `tree` may be
-    a tree of exactly `text` (the server's incremental re-parse).
+    a tree of exactly `text` (the server's incremental re-parse). `renames` (one `check`
+    run's) lets the rules skip resolving calls that cannot be theirs: the same findings, faster.
     """
     src = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
     if is_binary(src):
@@ -67,19 +70,24 @@ def analyze(
         )
     name = os.fspath(path) if path is not None else None
     try:
-        facts = build_facts(src, name, settings=settings, tree=tree)
+        facts = build_facts(src, name, settings=settings, tree=tree, renames=renames)
     except Exception as exc:  # a broken manifest or parser must not take the editor down
         return Analysis(notes=(f"{name or '<text>'}: analysis failed: {exc!r}",))
     return run_rules(facts, catalog)
 
 
 def build_facts(
-    src: bytes, path: str | None, *, settings: Settings | None = None, tree: Tree | None = None
+    src: bytes,
+    path: str | None,
+    *,
+    settings: Settings | None = None,
+    tree: Tree | None = None,
+    renames: RenameIndex | None = None,
 ) -> FileFacts:
     """Facts for one file, with settings = defaults < Cargo.toml metadata < `settings`."""
     crate = crate_context(path)
     effective = layered_settings(crate.metadata, settings)
-    return FileFacts.build(src, path, settings=effective, crate=crate, tree=tree)
+    return FileFacts.build(src, path, settings=effective, crate=crate, tree=tree, renames=renames)
 
 
 def layered_settings(metadata: Mapping[str, Any], explicit: Settings | None) -> Settings:

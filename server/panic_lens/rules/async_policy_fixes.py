@@ -26,6 +26,7 @@ from panic_lens.rust.syntax import (
 )
 
 ASYNC_NEW = "burn::rl::AsyncPolicy::new"
+_ASYNC_NEW = frozenset({ASYNC_NEW})
 POLICY_STATE = "burn::rl::PolicyState"
 _IMPURE = frozenset({"call_expression", "macro_invocation", "try_expression", "await_expression",
                      "assignment_expression", "compound_assignment_expr", "block"})  # fmt: skip
@@ -90,7 +91,7 @@ def _async_new(expr: Node | None, facts: FileFacts) -> tuple[Node, Node] | None:
     if expr is None or expr.type != "call_expression":
         return None
     site = facts.call_site(expr)
-    if site is None or site.path != ASYNC_NEW or len(site.args) != 2:
+    if site is None or site.resolves_to(_ASYNC_NEW) is None or len(site.args) != 2:
         return None
     inner = site.args[1]
     if inner.type != "identifier":

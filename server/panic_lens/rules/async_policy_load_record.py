@@ -24,13 +24,17 @@ PANIC_022 = (
     "before creating an async policy."
 )
 PANIC_021 = "not yet implemented"
+_NEW = frozenset({f"{ASYNC_POLICY}::new"})
+_CALL_NAMES = frozenset({"load_record", "new"})
+_LOAD_RECORD_ASYNC = frozenset({f"{ASYNC_POLICY}::load_record"})
+_LOAD_RECORD_TRAIT = frozenset({f"{POLICY}::load_record"})
 
 
 def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
-    for site in facts.calls():
+    for site in facts.calls(_CALL_NAMES):
         if site.name == "load_record":
             yield from _load_record(site, facts)
-        elif site.name == "new" and site.path == f"{ASYNC_POLICY}::new":
+        elif site.name == "new" and site.resolves_to(_NEW) is not None:
             yield _constructor_hover(site, facts)
 
 
@@ -44,10 +48,10 @@ def policy_receiver(site: CallSite, facts: FileFacts) -> tuple[Node | None, Type
         ok = site.self_type == ASYNC_POLICY and site.trait_path in (POLICY, None)
         span = facts.span(site.owner) if site.owner is not None else facts.span(site.node)
         return (first, TypeFact(ASYNC_POLICY, span, "qualified path")) if ok else None
-    if site.path == f"{ASYNC_POLICY}::load_record":
+    if site.resolves_to(_LOAD_RECORD_ASYNC) is not None:
         span = facts.span(site.owner) if site.owner is not None else facts.span(site.node)
         return first, TypeFact(ASYNC_POLICY, span, "AsyncPolicy::load_record")
-    if site.path == f"{POLICY}::load_record":
+    if site.resolves_to(_LOAD_RECORD_TRAIT) is not None:
         fact = facts.type_of(first)
         return (first, fact) if fact and fact.path == ASYNC_POLICY else None
     return None

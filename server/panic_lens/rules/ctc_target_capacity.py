@@ -28,6 +28,9 @@ FREE_FUNCTIONS = frozenset(
 )
 CTC_LOSS = "burn::nn::loss::CTCLoss"
 MODULE_METHODS = frozenset({"forward", "forward_with_reduction"})
+UFCS_FORWARD = frozenset(f"{CTC_LOSS}::{method}" for method in MODULE_METHODS)
+# The calls `_recognise` reads, besides renames of the free functions.
+CALL_NAMES = frozenset({"ctc_loss", "ctc_alpha_beta"}) | MODULE_METHODS
 BACKEND_TRAITS = frozenset({"burn::tensor::ops::ModuleOps", "burn::tensor::backend::Backend"})
 _BACKEND_BOUND_WORDS = ("Backend", "ModuleOps")
 
@@ -44,7 +47,7 @@ class _Call:
 def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
     """A HoverFact for every burn ctc call, and a Finding when its width exceeds the capacity."""
     capacity = facts.settings.ctc_capacity
-    for site in facts.calls():
+    for site in facts.calls(CALL_NAMES, renamed=True):
         call = _recognise(site, facts)
         if call is None:
             continue
@@ -65,15 +68,17 @@ def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
 def _recognise(site: CallSite, facts: FileFacts) -> _Call | None:
     if site.name not in ("ctc_loss", "ctc_alpha_beta") and site.name not in MODULE_METHODS:
         # a renamed import (`use burn::tensor::module::ctc_loss as ctc`) keeps its path
-        return _call(site, site.path, 1) if site.path in FREE_FUNCTIONS else None
+        return _call(site, site.resolves_to(FREE_FUNCTIONS), 1)
     if site.kind == "method":
         return _module_call(site, facts)
     if site.kind == "qualified":
         return _call(site, f"{site.trait_path}::ctc_loss", 1) if _backend_trait(site) else None
-    if site.path in FREE_FUNCTIONS:
-        return _call(site, site.path, 1)
-    if site.path in (f"{CTC_LOSS}::forward", f"{CTC_LOSS}::forward_with_reduction"):
-        return _call(site, site.path, 2)  # UFCS: the module itself is the first argument
+    free = site.resolves_to(FREE_FUNCTIONS)
+    if free is not None:
+        return _call(site, free, 1)
+    ufcs = site.resolves_to(UFCS_FORWARD)
+    if ufcs is not None:
+        return _call(site, ufcs, 2)  # UFCS: the module itself is the first argument
     if site.name == "ctc_loss" and site.owner is not None and _generic_backend(site, facts):
         return _call(site, f"{facts.text(site.owner)}::ctc_loss (burn Backend)", 1)
     return None

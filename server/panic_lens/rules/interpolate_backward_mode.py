@@ -28,6 +28,8 @@ CONFIGS = frozenset(
 )
 CONFIG_NEW = frozenset(f"{c}::new" for c in CONFIGS)
 MODULES = frozenset(c.removesuffix("Config") for c in CONFIGS)
+# The calls `_recognise` and `_module_hover` read, besides renames of `interpolate`.
+CALL_NAMES = frozenset({"interpolate", "with_mode", "new", "forward"})
 # Variant -> the ops-level mode burn runs (the nn enum maps Linear to Bilinear etc.).
 OPS_MODE = {
     f"{OPS_ENUM}::{v}": v for v in ("Nearest", "NearestExact", "Bilinear", "Bicubic", "Lanczos3")
@@ -62,7 +64,7 @@ class _Mode:
 
 def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
     """A HoverFact for every burn interpolate call / nn mode setting; a Finding when risky."""
-    for site in facts.calls():
+    for site in facts.calls(CALL_NAMES, renamed=True):
         found = _recognise(site, facts)
         if found is None:
             hover = _module_hover(site, facts)
@@ -85,9 +87,10 @@ def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
 
 def _recognise(site: CallSite, facts: FileFacts) -> tuple[str, Node | None] | None:
     """(api, mode expression) for burn's interpolate and the nn configs' `with_mode`."""
-    if site.kind == "path" and site.path in FREE_FUNCTIONS:
+    free = site.resolves_to(FREE_FUNCTIONS)
+    if free is not None:
         options = site.args[2] if len(site.args) > 2 else None
-        return site.path, _options_mode(options, facts)
+        return free, _options_mode(options, facts)
     if site.kind != "method" or site.name != "with_mode" or site.receiver is None:
         return None
     config = facts.type_of(site.receiver)
@@ -112,15 +115,16 @@ def _overridden_later(site: CallSite, facts: FileFacts) -> bool:
 
 def _module_hover(site: CallSite, facts: FileFacts) -> HoverFact | None:
     """Hovers for `Interpolate1d/2dConfig::new()` without a mode and `.forward` on the module."""
-    span = facts.span(site.name_node)
-    if site.kind == "path" and site.path in CONFIG_NEW and not _overridden_later(site, facts):
+    new = site.resolves_to(CONFIG_NEW)
+    if new is not None and not _overridden_later(site, facts):
         note = "mode defaults to Nearest (backward on every backend) unless .with_mode(..) sets it"
-        return HoverFact(INFO.id, span, site.path, (note,))
+        return HoverFact(INFO.id, facts.span(site.name_node), new, (note,))
     if site.kind != "method" or site.name != "forward" or site.receiver is None:
         return None
     module = facts.type_of(site.receiver)
     if module is None or module.path not in MODULES:
         return None
+    span = facts.span(site.name_node)
     chain = facts.builder_chain(site.receiver)
     set_by = chain.last("with_mode") if chain is not None else None
     mode = _mode_of(set_by.args[0], facts) if set_by is not None and set_by.args else None

@@ -24,12 +24,13 @@ PANIC = "`not implemented` (a bare unimplemented!() in RouterChannel::change_cli
 
 # Words without which this rule finds nothing; batch.py's byte prefilter reads them too.
 PREFILTER_WORDS = (b"to_device", b"change_client_backend", b"RouterChannel")
+_CALL_NAMES = frozenset({"to_device", "change_client_backend"})
 
 
 def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
     if not any(word in facts.src for word in PREFILTER_WORDS):
         return
-    for site in facts.calls():
+    for site in facts.calls(_CALL_NAMES):
         if site.name == "to_device" and site.kind == "method":
             yield from _to_device(site, facts)
         elif site.name == "change_client_backend":

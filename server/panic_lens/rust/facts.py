@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from panic_lens.rust.names import Imports, ModuleLoader
 from panic_lens.rust.syntax import (
     Node,
     Tree,
+    call_name,
     call_parts,
     calls_in,
     child_by_field,
@@ -28,6 +29,7 @@ from panic_lens.rust.syntax import (
     method_call,
     node_text,
     parse,
+    path_segments,
     span_of,
     word_nodes,
 )
@@ -80,6 +82,37 @@ class CallSite:
             return None
         return self._facts.resolve(self._callee)
 
+    def resolves_to(self, paths: frozenset[str]) -> str | None:
+        """`path` when it is one of `paths`, else None; with the facts' renames known, a call
+        whose written name (or type before `::name`) cannot end up as one of them is never
+        resolved: resolving reads the crate's module files, most calls are nobody's."""
+        if self.kind != "path" or self._callee is None:
+            return None
+        renames = self._facts.renames
+        if renames is not None and not self._may_resolve_to(self._callee, paths, renames):
+            return None
+        path = self.path
+        return path if path in paths else None
+
+    def _may_resolve_to(self, callee: Node, paths: frozenset[str], renames: frozenset[str]) -> bool:
+        """Sound: resolving replaces a written name by the path its `use` gives, which ends in
+        that same name unless the `use` renames it (`as NAME`, NAME in `renames`); canonical
+        re-export rewrites change lowercase module segments only."""
+        if self.name in renames:
+            return True
+        owners = _last_names(paths).get(self.name, _NO_TARGET)
+        if owners is _NO_TARGET:
+            return False
+        if owners is None:
+            return True
+        segments = path_segments(callee, self._facts.src)
+        if not segments or segments[-1] != self.name:
+            return bool(segments)  # not the shape reasoned about: resolve
+        if len(segments) == 1:
+            return True  # `new(..)`: the type comes from the `use`
+        owner = segments[-2]
+        return owner in owners or owner in renames  # type: ignore[operator]
+
     @cached_property
     def self_type(self) -> str | None:
         return bindings.type_of_type(self._qualified("type"), self._facts)
@@ -92,6 +125,23 @@ class CallSite:
         if self.kind != "qualified" or self.owner is None or not self.owner.named_children:
             return None
         return child_by_field(self.owner.named_children[0], field_name)
+
+
+_NO_TARGET = object()
+
+
+@lru_cache(maxsize=64)
+def _last_names(paths: frozenset[str]) -> dict[str, frozenset[str] | None]:
+    """Each target's last segment -> the type names written before it (`AsyncPolicy` of
+    `burn::rl::AsyncPolicy::new`), None when some target with that name has no type there
+    (a free function: its module segment can be written any way)."""
+    out: dict[str, frozenset[str] | None] = {}
+    for path in paths:
+        *head, last = path.split("::")
+        owner = head[-1] if head and head[-1][:1].isupper() else None
+        known = out.get(last, frozenset())
+        out[last] = None if owner is None or known is None else known | {owner}
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,15 +163,20 @@ class FileFacts:
     crate: CrateContext
     settings: Settings
     nodes_index: dict[str, list[Node]] = field(default_factory=dict, repr=False)
-    _calls: list[CallSite] | None = field(default=None, repr=False)
+    _calls: list[tuple[str | None, Node]] | None = field(default=None, repr=False)
     _sites: dict[int, CallSite | None] = field(default_factory=dict, repr=False)
     _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
     _allow_comments: list[Node] | None = field(default=None, repr=False)
-    _only_calls: tuple[tuple[int, int], list[CallSite]] | None = field(default=None, repr=False)
+    _only_calls: tuple[tuple[int, int], list[tuple[str | None, Node]]] | None = field(
+        default=None, repr=False
+    )
     # (start, end) and the call nodes inside, when already found (the re-analysis's one walk)
     range_calls: tuple[tuple[int, int], list[Node]] | None = field(default=None, repr=False)
     # (start, end) bytes: calls() yields only the calls inside (per-function re-analysis)
     only: tuple[int, int] | None = field(default=None, repr=False)
+    # names `use .. as` may bind where this file's names resolve (RenameIndex); None: unknown,
+    # every call is resolved
+    renames: frozenset[str] | None = field(default=None, repr=False)
 
     @classmethod
     def build(
@@ -132,19 +187,20 @@ class FileFacts:
         settings: Settings | None = None,
         crate: CrateContext | None = None,
         tree: Tree | None = None,
+        renames: modules.RenameIndex | None = None,
     ) -> FileFacts:
+        """`renames`, when given, spares resolving calls that cannot be a rule's (`check`)."""
         tree = tree if tree is not None else parse(src)
         crate = crate if crate is not None else crate_context(path)
         nodes = index(tree)
         where = _crate_module(path, crate)
-        imports = Imports.from_tree(
-            tree,
-            src,
-            nodes,
-            module_path=where,
-            loader=_loader(crate) if where is not None else None,
-        )
-        return cls(src, tree, path, imports, crate, settings or Settings(), nodes)
+        loader = _loader(crate) if where is not None else None
+        imports = Imports.from_tree(tree, src, nodes, module_path=where, loader=loader)
+        facts = cls(src, tree, path, imports, crate, settings or Settings(), nodes)
+        if renames is not None:
+            src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
+            facts.renames = renames.for_file(src, src_root)
+        return facts
 
     def relocated(
         self, src: bytes, tree: Tree, move: Callable[[Node], Node],
@@ -216,20 +272,42 @@ class FileFacts:
 
     # -- calls and signals -----------------------------------------------------------------
 
-    def calls(self) -> Iterator[CallSite]:
-        """Every call expression of the file, in source order, with its callee resolved."""
+    def calls(
+        self, names: frozenset[str] | None = None, *, renamed: bool = False
+    ) -> Iterator[CallSite]:
+        """The file's call expressions (with `only`, those inside it) in source order. With
+        `names`, only the calls written with one of them; `renamed`: or with a name a `use ..
+        as` may bind (every call while the renames are unknown). Most calls are nobody's: a
+        rule that names its calls never builds a CallSite for the others."""
+        wanted: frozenset[str] | None = names
+        if names is not None and renamed:
+            wanted = None if self.renames is None else names | self.renames
+        for name, node in self._named_calls():
+            if wanted is None or name in wanted:
+                site = self.call_site(node)
+                if site is not None:
+                    yield site
+
+    def _named_calls(self) -> list[tuple[str | None, Node]]:
+        """(written name, call node) of every call `calls` may yield, found once."""
         if self.only is not None:  # one function re-analysed: only its calls, found there
             if self._only_calls is None or self._only_calls[0] != self.only:
                 known = self.range_calls
                 if known is None or known[0] != self.only:
                     known = (self.only, calls_in(self.tree, *self.only))
-                found = map(self.call_site, known[1])
-                self._only_calls = (self.only, [s for s in found if s is not None])
-            return iter(self._only_calls[1])
+                self._only_calls = (self.only, self._with_names(known[1]))
+            return self._only_calls[1]
         if self._calls is None:
-            sites = (self.call_site(node) for node in self.nodes("call"))
-            self._calls = [site for site in sites if site is not None]
-        return iter(self._calls)
+            self._calls = self._with_names(self.nodes("call"))
+        return self._calls
+
+    def _with_names(self, nodes: list[Node]) -> list[tuple[str | None, Node]]:
+        src = self.src
+        out = []
+        for node in nodes:
+            name = call_name(node)
+            out.append((node_text(name, src) if name is not None else None, node))
+        return out
 
     def call_site(self, node: Node) -> CallSite | None:
         """The CallSite of a call_expression node (None for other nodes), anywhere in the file;

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from panic_lens.rust.names import Imports, ModuleLoader
@@ -64,3 +66,55 @@ def _imports_of(file: Path, path: tuple[str, ...], load: ModuleLoader) -> Import
         _cache.pop(next(iter(_cache)))
     _cache[file] = (stamp, imports)
     return imports
+
+
+# `as NAME` anywhere (use renames, `extern crate .. as`, casts, text in comments): a superset
+# of the names a `use .. as` binds, found without parsing. A literal first keeps `re` fast.
+_AS_NAME = re.compile(rb"as\s+([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def as_names(src: bytes) -> frozenset[str]:
+    """Every identifier written after `as` in `src` (a superset of its `use` renames)."""
+    return frozenset(m.decode() for m in _AS_NAME.findall(src))
+
+
+class RenameIndex:
+    """The names `use .. as NAME` can bind where a file's names resolve: the file itself and,
+    for a module of a crate's `src/` tree, every file the module loader may read there.
+
+    A resolved path ends in a different name than written only through such a rename, which
+    lets `CallSite.resolves_to` skip resolving calls that cannot be a rule's. One index lives
+    for one `check` run (crate sources are read once, never re-read: a long-lived process
+    must not keep one across edits)."""
+
+    def __init__(self) -> None:
+        self._crates: dict[Path, frozenset[str]] = {}
+
+    def for_file(self, src: bytes, src_root: Path | None) -> frozenset[str]:
+        """`src`'s own renames, plus its crate's when the file is a module of `src_root`."""
+        own = as_names(src)
+        if src_root is None:
+            return own
+        if src_root not in self._crates:
+            self._crates[src_root] = _crate_as_names(src_root)
+        return own | self._crates[src_root]
+
+
+def _crate_as_names(src_root: Path) -> frozenset[str]:
+    """`as_names` of every `.rs` file under `src_root`, symlinked folders included (the loader
+    follows them too)."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(src_root, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in seen:  # a symlink cycle
+            dirnames[:] = []
+            continue
+        seen.add(real)
+        for name in filenames:
+            if name.endswith(".rs"):
+                try:
+                    found.update(as_names(Path(dirpath, name).read_bytes()))
+                except OSError:
+                    continue  # unreadable: the loader cannot read it either
+    return frozenset(found)

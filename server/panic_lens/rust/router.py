@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 CHANNEL = "burn::router::RouterChannel"
 METHOD = "change_client_backend"
+_TRAIT_METHOD = frozenset({f"{CHANNEL}::{METHOD}"})
 OVERRIDING = frozenset({"RemoteChannel"})  # burn-remote's channel has its own body
 _GENERIC_SCOPES = frozenset({"function_item", "impl_item", "trait_item"})
 
@@ -43,7 +44,7 @@ def direct_call_channel(site: CallSite, facts: FileFacts) -> ChannelCall | None:
         if site.trait_path != CHANNEL or self_type is None:
             return None
         return _by_type_name(self_type, site.node, facts, "qualified through RouterChannel")
-    if site.path == f"{CHANNEL}::{METHOD}":
+    if site.resolves_to(_TRAIT_METHOD) is not None:
         return ChannelCall("RouterChannel", "called on the trait itself",
                            facts.span(site.name_node), True)  # fmt: skip
     owner = site.owner

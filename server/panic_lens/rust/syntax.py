@@ -50,6 +50,7 @@ __all__ = [
     "Node",
     "Tree",
     "ancestors",
+    "call_name",
     "call_parts",
     "calls_in",
     "child_by_field",
@@ -207,6 +208,25 @@ def call_parts(call: Node) -> tuple[Node | None, list[Node]]:
     args = child_by_field(call, "arguments")
     items = [a for a in (args.named_children if args else []) if a.type not in _COMMENT_KINDS]
     return child_by_field(call, "function"), items
+
+
+def call_name(call: Node) -> Node | None:
+    """The name node of a call_expression's callee as `CallSite.name` reads it: `m` of
+    `recv.m(..)`, `f` of `f(..)` and `a::f(..)` (generic arguments looked through), else None;
+    cheap, so that calls nobody asks about need nothing more."""
+    callee = call.child_by_field_name("function")
+    if callee is not None and callee.type == "generic_function":
+        callee = callee.child_by_field_name("function")
+    if callee is None:
+        return None
+    kind = callee.type
+    if kind == "identifier":
+        return callee
+    if kind == "field_expression":
+        return callee.child_by_field_name("field")
+    if kind == "scoped_identifier":
+        return callee.child_by_field_name("name")
+    return None
 
 
 def method_call(node: Node) -> tuple[Node, Node, list[Node]] | None:

@@ -1,0 +1,159 @@
+"""The rename gate (`check`'s RenameIndex): calls that cannot be a rule's are never resolved, and
+the analysis is exactly the one that resolves every call, renames across module files included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from panic_lens.engine import analyze
+from panic_lens.rust import modules, names
+from panic_lens.rust.modules import RenameIndex, as_names
+
+REPO = Path(__file__).resolve().parents[2]
+MANIFEST = """[package]
+name = "app"
+version = "0.1.0"
+
+[dependencies]
+burn = { version = "0.21", features = ["wgpu", "train"] }
+"""
+LIB = "pub mod ops;\npub mod train;\n"
+# Every rule's API under another name, declared in a module file other than the caller's.
+OPS = """pub use burn::tensor::module::ctc_loss as ctc;
+pub use burn::tensor::module::interpolate as resize;
+pub use burn::rl::AsyncPolicy as Ap;
+pub use burn::nn::interpolate::Interpolate2dConfig as Up;
+pub use burn::nn::interpolate::InterpolateMode as Mode;
+"""
+TRAIN = """use burn::prelude::*;
+use burn::tensor::ops::{InterpolateMode, InterpolateOptions};
+use crate::ops::*;
+
+const WIDTH: usize = 5000;
+
+pub fn by_glob(log_probs: Tensor<3>, device: &Device) -> Tensor<1> {
+    let targets = Tensor::<2, Int>::ones([4, WIDTH], device);
+    let il = Tensor::<1, Int>::full([4], 10, device);
+    let tl = Tensor::<1, Int>::full([4], WIDTH as i64, device);
+    ctc(log_probs, targets, il, tl, 0)
+}
+
+pub fn by_path(log_probs: Tensor<3>, device: &Device) -> Tensor<1> {
+    let targets = Tensor::<2, Int>::ones([4, WIDTH], device);
+    let il = Tensor::<1, Int>::full([4], 10, device);
+    let tl = Tensor::<1, Int>::full([4], WIDTH as i64, device);
+    crate::ops::ctc(log_probs, targets, il, tl, 0)
+}
+
+pub fn policy<P, R>(inner: P, r: R) {
+    let p = Ap::new(4, inner);
+    p.load_record(r);
+}
+
+pub fn upsample(x: Tensor<4>) -> Tensor<4> {
+    let up = Up::new().with_mode(Mode::Linear).init();
+    let y = resize(x, [8, 8], InterpolateOptions::new(InterpolateMode::Bicubic));
+    y.backward();
+    up.forward(y)
+}
+
+pub fn unrelated(x: Tensor<2>) -> Tensor<2> {
+    helpers::scale(x.clone(), 2) + helpers::shift::apply(x)
+}
+"""
+
+
+def crate(root: Path) -> Path:
+    files = {"Cargo.toml": MANIFEST, "src/lib.rs": LIB, "src/ops.rs": OPS, "src/train.rs": TRAIN}
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root / "src" / "train.rs"
+
+
+def test_renamed_apis_in_another_module_are_found_with_the_gate(tmp_path: Path) -> None:
+    file = crate(tmp_path)
+    data = file.read_bytes()
+    gated = analyze(data, file, renames=RenameIndex())
+    assert gated == analyze(data, file)  # findings, hovers and notes
+    lines = {(f.rule, f.span.start.row + 1) for f in gated.findings}
+    assert ("ctc-target-capacity", 11) in lines  # ctc(..) through the glob
+    assert ("ctc-target-capacity", 18) in lines  # crate::ops::ctc(..)
+    assert ("async-policy-load-record", 23) in lines  # Ap::new(..).load_record
+    assert ("interpolate-backward-mode", 27) in lines  # Up::new().with_mode(Mode::Linear)
+    assert ("interpolate-backward-mode", 28) in lines  # resize(.., Bicubic)
+
+
+def test_calls_no_rule_can_own_are_never_resolved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = crate(tmp_path)
+    asked: list[str] = []
+    resolve = names.Imports.resolve
+
+    def counting(self: names.Imports, path: object, at: object = None) -> str | None:
+        asked.append(path if isinstance(path, str) else self.src[path.start_byte : path.end_byte]
+                     .decode())  # type: ignore[attr-defined]  # fmt: skip
+        return resolve(self, path, at)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(names.Imports, "resolve", counting)
+    analyze(file.read_bytes(), file)
+    assert "helpers::scale" in asked  # resolving every call: nobody's are resolved too
+    asked.clear()
+    analyze(file.read_bytes(), file, renames=RenameIndex())
+    assert not [a for a in asked if a.startswith("helpers::")]
+    assert "ctc" in asked and "crate::ops::ctc" in asked
+
+
+def test_an_unrelated_crate_file_is_not_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resolving `helpers::..` would read the crate root; with the gate nothing reads it."""
+    (tmp_path / "Cargo.toml").write_text(MANIFEST, encoding="utf-8")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text("pub mod a;\nuse helpers::*;\n", encoding="utf-8")
+    file = tmp_path / "src" / "a.rs"
+    file.write_text("use crate::*;\nfn f() { helpers::go(1); compute(2); }\n", encoding="utf-8")
+    read: list[Path] = []
+    load = modules._imports_of
+    monkeypatch.setattr(
+        modules, "_imports_of", lambda f, p, ld: (read.append(f), load(f, p, ld))[1]
+    )
+    modules._cache.clear()
+    analyze(file.read_bytes(), file, renames=RenameIndex())
+    assert read == []
+    analyze(file.read_bytes(), file)
+    assert tmp_path / "src" / "lib.rs" in read
+
+
+def test_as_names_is_a_superset_of_the_use_renames() -> None:
+    src = b"use a::{b as c, d::e as\n  f};\nextern crate burn_rl as rl;\nlet n = x as usize;"
+    assert {"c", "f", "rl"} <= as_names(src)
+
+
+def test_the_index_reads_each_crate_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    crate(tmp_path)
+    index = RenameIndex()
+    walks: list[Path] = []
+    scan = modules._crate_as_names
+    monkeypatch.setattr(
+        modules, "_crate_as_names", lambda root: (walks.append(root), scan(root))[1]
+    )
+    first = index.for_file(b"", tmp_path / "src")
+    second = index.for_file(b"use x as own;", tmp_path / "src")
+    assert walks == [tmp_path / "src"]
+    assert {"ctc", "resize", "Ap", "Up", "Mode"} <= first
+    assert second == first | {"own"}
+    assert index.for_file(b"use y as z;", None) == {"z"}  # not a module of a crate: its own
+
+
+@pytest.mark.parametrize(
+    "file",
+    sorted((REPO / "tests" / "golden").rglob("*.rs")) + sorted((REPO / "examples").rglob("*.rs")),
+    ids=lambda p: str(p.relative_to(REPO)),
+)
+def test_golden_and_example_files_analyse_the_same_with_the_gate(file: Path) -> None:
+    data = file.read_bytes()
+    assert analyze(data, file, renames=RenameIndex()) == analyze(data, file)
