@@ -38,7 +38,7 @@ from panic_lens.engine import (
 )
 from panic_lens.prefilter import Prefilter
 from panic_lens.rules.base import Analysis, Finding
-from panic_lens.rust.modules import RenameIndex
+from panic_lens.rust.run import RunMemo
 from panic_lens.settings import parse_settings
 
 if TYPE_CHECKING:
@@ -195,15 +195,15 @@ class CheckFilter(Prefilter):
         return super().keeps(path, data) or self._crate_noted(path)
 
     def _crate_noted(self, path: str) -> bool:
-        from panic_lens.rust.crate import crate_context
+        from panic_lens.rust.crate import manifest_notes
 
         manifest = self._manifests_of(path)
         if manifest is None:
             return False  # no crate: nothing to note
         if manifest not in self._noted:
-            crate = crate_context(path)  # the same for every file of the crate
-            bad = bool(crate.metadata) and bool(parse_settings(crate.metadata).errors)
-            self._noted[manifest] = bool(crate.errors) or bad
+            errors, metadata = manifest_notes(manifest)  # the same for every file of the crate
+            bad = bool(metadata) and bool(parse_settings(metadata).errors)
+            self._noted[manifest] = bool(errors) or bad
         return self._noted[manifest]
 
 
@@ -302,7 +302,7 @@ class Analyser:
         jobs: int | None,
     ) -> None:
         self._settings, self._catalog, self._cache = settings, catalog, cache
-        self._renames = RenameIndex()  # this process's, when it analyses (no pool)
+        self._run = RunMemo()  # this process's, when it analyses (no pool)
         self._jobs = jobs if jobs is not None else default_jobs()
         self._queued: list[tuple[Item, object]] = []  # before the pool: items and crates
         self._queued_bytes = 0
@@ -367,7 +367,7 @@ class Analyser:
         self._flush()
         done: list[Done] = []
         for (path, data, key), _ in self._queued:  # no pool: analysed here
-            args = (self._settings, self._catalog, self._cache, self._renames)
+            args = (self._settings, self._catalog, self._cache, self._run)
             done.append(_analyse_one(path, data, key, *args))
         self._queued = []
         for future in self._futures:
@@ -391,9 +391,9 @@ def _analyse_one(
     settings: Settings | None,
     catalog: Catalog | None,
     cache: AnalysisCache | None,
-    renames: RenameIndex,
+    run: RunMemo,
 ) -> Done:
-    analysis = analyze(data, path, settings=settings, catalog=catalog, renames=renames)
+    analysis = analyze(data, path, settings=settings, catalog=catalog, run=run)
     wrote = False
     if cache is not None and key is not None:
         before = cache.writes
@@ -408,7 +408,7 @@ class _WorkerState:
     settings: Settings | None = None
     catalog: Catalog | None = None
     cache: AnalysisCache | None = None
-    renames = RenameIndex()  # the crates' renames, read once per worker (one run)
+    run = RunMemo()  # crate lookups and renames, read once per worker (one run)
 
 
 def _init_worker(
@@ -417,7 +417,7 @@ def _init_worker(
     _WorkerState.settings = settings
     _WorkerState.catalog = catalog
     _WorkerState.cache = cache
-    _WorkerState.renames = RenameIndex()
+    _WorkerState.run = RunMemo()
     # Python's default collection thresholds (the CLI raises them for its own short run): with
     # higher ones the analyses' cycles pile up, +30 to +80 MB of peak memory for no clear gain
     gc.set_threshold(700, 10, 10)
@@ -426,6 +426,6 @@ def _init_worker(
 def _analyse_in_worker(items: list[Item]) -> list[Done]:
     state = _WorkerState
     return [
-        _analyse_one(path, data, key, state.settings, state.catalog, state.cache, state.renames)
+        _analyse_one(path, data, key, state.settings, state.catalog, state.cache, state.run)
         for path, data, key in items
     ]

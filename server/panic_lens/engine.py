@@ -22,7 +22,7 @@ from panic_lens.settings import Settings, parse_settings
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
-    from panic_lens.rust.modules import RenameIndex
+    from panic_lens.rust.run import RunMemo
 
 SKIP_DIRS = frozenset({"target", "node_modules"})
 MAX_FILE_BYTES = 10 * 2**20
@@ -51,13 +51,14 @@ def analyze(
     settings: Settings | None = None,
     catalog: Catalog | None = None,
     tree: Tree | None = None,
-    renames: RenameIndex | None = None,
+    run: RunMemo | None = None,
 ) -> Analysis:
     """Analyse one Rust source text. `path` locates the crate (Cargo.toml) and names findings.
 
     Never raises: a rule that fails becomes a note and the other rules still run. `tree` may be
-    a tree of exactly `text` (the server's incremental re-parse). `renames` (one `check`
-    run's) lets the rules skip resolving calls that cannot be theirs: the same findings, faster.
+    a tree of exactly `text` (the server's incremental re-parse). `run` (one `check` run's)
+    memoises crate lookups and lets the rules skip resolving calls that cannot be theirs: the
+    same Analysis, faster.
     """
     src = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
     if is_binary(src):
@@ -70,7 +71,7 @@ def analyze(
         )
     name = os.fspath(path) if path is not None else None
     try:
-        facts = build_facts(src, name, settings=settings, tree=tree, renames=renames)
+        facts = build_facts(src, name, settings=settings, tree=tree, run=run)
     except Exception as exc:  # a broken manifest or parser must not take the editor down
         return Analysis(notes=(f"{name or '<text>'}: analysis failed: {exc!r}",))
     return run_rules(facts, catalog)
@@ -82,12 +83,12 @@ def build_facts(
     *,
     settings: Settings | None = None,
     tree: Tree | None = None,
-    renames: RenameIndex | None = None,
+    run: RunMemo | None = None,
 ) -> FileFacts:
     """Facts for one file, with settings = defaults < Cargo.toml metadata < `settings`."""
-    crate = crate_context(path)
+    crate = run.crate_context(path) if run is not None and path else crate_context(path)
     effective = layered_settings(crate.metadata, settings)
-    return FileFacts.build(src, path, settings=effective, crate=crate, tree=tree, renames=renames)
+    return FileFacts.build(src, path, settings=effective, crate=crate, tree=tree, run=run)
 
 
 def layered_settings(metadata: Mapping[str, Any], explicit: Settings | None) -> Settings:

@@ -46,6 +46,7 @@ def check(capsys: pytest.CaptureFixture[str], *argv: str) -> Run:
     # (rust.crate's in-process memo does not notice a workspace or lock file appearing).
     rust_crate._cache.clear()
     rust_crate._toml_cache.clear()
+    rust_crate._lock_cache.clear()
     code = cli.main(["check", *argv])
     out = capsys.readouterr()
     return code, out.out, out.err

@@ -1,4 +1,4 @@
-"""The rename gate (`check`'s RenameIndex): calls that cannot be a rule's are never resolved, and
+"""The rename gate (`check`'s RunMemo): calls that cannot be a rule's are never resolved, and
 the analysis is exactly the one that resolves every call, renames across module files included."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import pytest
 from panic_lens.engine import analyze
 from panic_lens.rust import modules, names
 from panic_lens.rust.modules import RenameIndex, as_names
+from panic_lens.rust.run import RunMemo
 
 REPO = Path(__file__).resolve().parents[2]
 MANIFEST = """[package]
@@ -76,7 +77,7 @@ def crate(root: Path) -> Path:
 def test_renamed_apis_in_another_module_are_found_with_the_gate(tmp_path: Path) -> None:
     file = crate(tmp_path)
     data = file.read_bytes()
-    gated = analyze(data, file, renames=RenameIndex())
+    gated = analyze(data, file, run=RunMemo())
     assert gated == analyze(data, file)  # findings, hovers and notes
     lines = {(f.rule, f.span.start.row + 1) for f in gated.findings}
     assert ("ctc-target-capacity", 11) in lines  # ctc(..) through the glob
@@ -102,7 +103,7 @@ def test_calls_no_rule_can_own_are_never_resolved(
     analyze(file.read_bytes(), file)
     assert "helpers::scale" in asked  # resolving every call: nobody's are resolved too
     asked.clear()
-    analyze(file.read_bytes(), file, renames=RenameIndex())
+    analyze(file.read_bytes(), file, run=RunMemo())
     assert not [a for a in asked if a.startswith("helpers::")]
     assert "ctc" in asked and "crate::ops::ctc" in asked
 
@@ -122,7 +123,7 @@ def test_an_unrelated_crate_file_is_not_parsed(
         modules, "_imports_of", lambda f, p, ld: (read.append(f), load(f, p, ld))[1]
     )
     modules._cache.clear()
-    analyze(file.read_bytes(), file, renames=RenameIndex())
+    analyze(file.read_bytes(), file, run=RunMemo())
     assert read == []
     analyze(file.read_bytes(), file)
     assert tmp_path / "src" / "lib.rs" in read
@@ -156,4 +157,4 @@ def test_the_index_reads_each_crate_once(tmp_path: Path, monkeypatch: pytest.Mon
 )
 def test_golden_and_example_files_analyse_the_same_with_the_gate(file: Path) -> None:
     data = file.read_bytes()
-    assert analyze(data, file, renames=RenameIndex()) == analyze(data, file)
+    assert analyze(data, file, run=RunMemo()) == analyze(data, file)

@@ -62,6 +62,7 @@ class CrateContext:
 
 NO_MANIFEST = CrateContext()
 _toml_cache: dict[Path, tuple[int, tuple[dict[str, Any], str]]] = {}
+_lock_cache: dict[Path, tuple[int, str | None]] = {}
 _cache: dict[Path, tuple[tuple[Path | None, ...], tuple[int, ...], CrateContext]] = {}
 
 
@@ -94,6 +95,16 @@ def crate_context(path: str | os.PathLike[str] | None) -> CrateContext:
                *above)  # fmt: skip
     _cache[manifest] = (watched, tuple(_mtime(p) for p in watched), context)
     return context
+
+
+def manifest_notes(manifest: Path) -> tuple[tuple[str, ...], Mapping[str, Any]]:
+    """`crate_context(..).errors` and `.metadata` of the crate of `manifest`, reading only the
+    manifests (no lock file, dependency tables or watch list): what decides whether the
+    engine notes something about every file of the crate."""
+    data, error = _read_toml(manifest)
+    workspace = _workspace_root(manifest, data)
+    ws_data = _read_toml(workspace)[0] if workspace and workspace != manifest else data
+    return ((f"{manifest}: {error}",) if error else ()), _metadata(data, ws_data)
 
 
 def _build(
@@ -199,13 +210,22 @@ def _lock_file(manifest: Path, workspace: Path | None) -> Path | None:
 
 
 def _burn_version(lock: Path | None) -> str | None:
-    """burn's version in Cargo.lock, by a line scan: a workspace lock can be megabytes of TOML."""
+    """burn's version in Cargo.lock, by a line scan: a workspace lock can be megabytes of TOML.
+
+    Cached by modification time: every member of a workspace shares the one lock file."""
+    if lock is None:
+        return None
+    stamp = _mtime(lock)
+    cached = _lock_cache.get(lock)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
     try:
-        text = lock.read_text(encoding="utf-8") if lock is not None else ""
+        match = _LOCK_BURN.search(lock.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError):
         return None
-    match = _LOCK_BURN.search(text)
-    return match.group(1) if match else None
+    version = match.group(1) if match else None
+    _lock_cache[lock] = (stamp, version)
+    return version
 
 
 _LOCK_BURN = re.compile(r'^name = "burn"\r?\nversion = "([^"]+)"', re.MULTILINE)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from panic_lens.rules.base import Span
 from panic_lens.rust import bindings, modules
@@ -34,6 +34,9 @@ from panic_lens.rust.syntax import (
     word_nodes,
 )
 from panic_lens.settings import Settings
+
+if TYPE_CHECKING:
+    from panic_lens.rust.run import RunMemo
 
 # Method calls and burn types that mean "this code runs a backward pass".
 _TRAINING_METHODS = frozenset({"backward", "require_grad", "set_require_grad", "autodiff"})
@@ -174,7 +177,7 @@ class FileFacts:
     range_calls: tuple[tuple[int, int], list[Node]] | None = field(default=None, repr=False)
     # (start, end) bytes: calls() yields only the calls inside (per-function re-analysis)
     only: tuple[int, int] | None = field(default=None, repr=False)
-    # names `use .. as` may bind where this file's names resolve (RenameIndex); None: unknown,
+    # names `use .. as` may bind where this file's names resolve (RunMemo); None: unknown,
     # every call is resolved
     renames: frozenset[str] | None = field(default=None, repr=False)
 
@@ -187,19 +190,21 @@ class FileFacts:
         settings: Settings | None = None,
         crate: CrateContext | None = None,
         tree: Tree | None = None,
-        renames: modules.RenameIndex | None = None,
+        run: RunMemo | None = None,
     ) -> FileFacts:
-        """`renames`, when given, spares resolving calls that cannot be a rule's (`check`)."""
+        """`run` (a `check` run's) memoises crate lookups and spares resolving calls that
+        cannot be a rule's; the facts are the same."""
         tree = tree if tree is not None else parse(src)
-        crate = crate if crate is not None else crate_context(path)
+        if crate is None:
+            crate = run.crate_context(path) if run is not None and path else crate_context(path)
         nodes = index(tree)
-        where = _crate_module(path, crate)
+        where = _crate_module(path, crate, run)
         loader = _loader(crate) if where is not None else None
         imports = Imports.from_tree(tree, src, nodes, module_path=where, loader=loader)
         facts = cls(src, tree, path, imports, crate, settings or Settings(), nodes)
-        if renames is not None:
+        if run is not None:
             src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
-            facts.renames = renames.for_file(src, src_root)
+            facts.renames = run.renames.for_file(src, src_root)
         return facts
 
     def relocated(
@@ -382,10 +387,14 @@ def _signal_candidates(
 _NAME_KINDS = frozenset({"type_identifier", "identifier"})
 
 
-def _crate_module(path: str | None, crate: CrateContext) -> tuple[str, ...] | None:
+def _crate_module(
+    path: str | None, crate: CrateContext, run: RunMemo | None = None
+) -> tuple[str, ...] | None:
     """The file's module path inside its crate's `src/` (None: not a module of that tree)."""
     if path is None or crate.manifest is None:
         return None
+    if run is not None:
+        return run.module_path(path, crate.manifest.parent / "src")
     return modules.module_path(Path(path), crate.manifest.parent / "src")
 
 

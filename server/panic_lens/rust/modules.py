@@ -19,8 +19,13 @@ _cache: dict[Path, tuple[int, Imports]] = {}
 
 def module_path(file: Path, src_root: Path) -> tuple[str, ...] | None:
     """`src/lib.rs` -> (), `src/a/mod.rs` -> ("a",), `src/a/b.rs` -> ("a", "b"); None outside."""
+    return module_path_resolved(file.resolve(), src_root.resolve())
+
+
+def module_path_resolved(file: Path, src_root: Path) -> tuple[str, ...] | None:
+    """`module_path` of a file and a root already resolved."""
     try:
-        parts = file.resolve().relative_to(src_root.resolve()).parts
+        parts = file.relative_to(src_root).parts
     except ValueError:
         return None
     if not parts or not parts[-1].endswith(".rs"):
