@@ -1,5 +1,5 @@
-"""The rename gate (`check`'s RunMemo): calls that cannot be a rule's are never resolved, and
-the analysis is exactly the one that resolves every call, renames across module files included."""
+"""A check run's RunMemo: the rename gate (calls that cannot be a rule's are never resolved) and the
+per-folder crate lookups give exactly the analysis without it, renames across module files included."""
 
 from __future__ import annotations
 
@@ -158,3 +158,21 @@ def test_the_index_reads_each_crate_once(tmp_path: Path, monkeypatch: pytest.Mon
 def test_golden_and_example_files_analyse_the_same_with_the_gate(file: Path) -> None:
     data = file.read_bytes()
     assert analyze(data, file, run=RunMemo()) == analyze(data, file)
+
+
+def test_run_memo_answers_like_the_uncached_lookups(tmp_path: Path) -> None:
+    """Per folder, except a symlinked file: its crate and module path are those of its target."""
+    from panic_lens.rust.crate import crate_context
+    from panic_lens.rust.modules import module_path
+
+    crate(tmp_path / "a")
+    crate(tmp_path / "b")
+    link = tmp_path / "a" / "src" / "linked.rs"
+    link.symlink_to(tmp_path / "b" / "src" / "train.rs")
+    memo = RunMemo()
+    src_a = tmp_path / "a" / "src"
+    for file in (src_a / "train.rs", link, src_a / "ops.rs", link):
+        assert memo.crate_context(str(file)) == crate_context(file)
+        assert memo.module_path(str(file), src_a) == module_path(file, src_a)
+    assert memo.crate_context(str(link)).manifest == (tmp_path / "b" / "Cargo.toml").resolve()
+    assert memo.module_path(str(link), src_a) is None  # its target is not under a/src
