@@ -1,5 +1,6 @@
-"""A check run's RunMemo: the rename gate (calls that cannot be a rule's are never resolved) and the
-per-folder crate lookups give exactly the analysis without it, renames across module files included."""
+"""A check run's RunMemo: the rename gate (calls that cannot be a rule's are never resolved),
+calls found by name and the per-folder crate lookups give exactly the analysis without it,
+renames across module files included."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from panic_lens.engine import analyze
 from panic_lens.rust import modules, names
-from panic_lens.rust.modules import RenameIndex, as_names
+from panic_lens.rust.modules import RenameIndex, use_renames
 from panic_lens.rust.run import RunMemo
 
 REPO = Path(__file__).resolve().parents[2]
@@ -129,19 +130,21 @@ def test_an_unrelated_crate_file_is_not_parsed(
     assert tmp_path / "src" / "lib.rs" in read
 
 
-def test_as_names_is_a_superset_of_the_use_renames() -> None:
-    src = b"use a::{b as c, d::e as\n  f};\nextern crate burn_rl as rl;\nlet n = x as usize;"
-    assert {"c", "f", "rl"} <= as_names(src)
+def test_use_renames_reads_use_statements_whole() -> None:
+    src = (
+        b"use a::{b as c, // a comment; with a semicolon\n d::e as\n  f};\n"
+        b"pub(crate) use g::{h /* nested /* ; */ ; */ as i};\n"
+        b"extern crate burn_rl as rl;\nlet n = x as usize; // as well\nfn reuse() { y as z }\n"
+    )
+    assert use_renames(src) == {"c", "f", "i"}
 
 
 def test_the_index_reads_each_crate_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     crate(tmp_path)
     index = RenameIndex()
     walks: list[Path] = []
-    scan = modules._crate_as_names
-    monkeypatch.setattr(
-        modules, "_crate_as_names", lambda root: (walks.append(root), scan(root))[1]
-    )
+    scan = modules._crate_renames
+    monkeypatch.setattr(modules, "_crate_renames", lambda root: (walks.append(root), scan(root))[1])
     first = index.for_file(b"", tmp_path / "src")
     second = index.for_file(b"use x as own;", tmp_path / "src")
     assert walks == [tmp_path / "src"]

@@ -16,7 +16,9 @@ from panic_lens.rust.names import Imports
 from panic_lens.rust.syntax import (
     Node,
     ancestors,
+    call_name,
     calls_in,
+    calls_named,
     comments_mentioning,
     index,
     index_in,
@@ -211,3 +213,48 @@ def test_a_module_files_names_are_its_module_scopes_of_a_full_read(src: bytes) -
         if key not in module:  # a block, or a `mod` inside one: not nameable from elsewhere
             node = tree.root_node.descendant_for_byte_range(*key)
             assert kind == "block" or any(a.type == "block" for a in ancestors(node))
+
+
+CALL_SHAPES = (
+    "fn a() {{ {w}(1); }}\n", "fn b() {{ x.{w}(1).{w}(2); }}\n", "fn c() {{ m::{w}::<T>(x); }}\n",
+    "fn d() {{ y.{w}::<u8>(); }}\n", "fn e() {{ {w}(1)(2); T::{w}({w}(3)); }}\n",
+    "fn f() {{ let {w} = 1; s.{w}; \"{w}(\"; }}\n", "// {w}(x)\n",
+    "fn g() {{ {w}_x(); x{w}(); }}\n",
+    "fn h() {{ <A as B>::{w}(a); }}\n", "fn broken( {{ {w}(\n", "fn i() {{ v![{w}(1)]; }}\n",
+)  # fmt: skip
+NAMES = ("new", "forward", "ctc_loss", "ctc", "x")
+call_texts = st.lists(
+    st.tuples(st.sampled_from(CALL_SHAPES), st.sampled_from(NAMES)), max_size=8
+).map(lambda parts: "".join(p.format(w=w) for p, w in parts).encode())
+
+
+def named_reference(src: bytes, names: set[str], lo: int, hi: int) -> list[tuple[int, int, str]]:
+    """Every call of the walk whose callee name is one of `names`, inside [lo, hi)."""
+    tree = parse(src)
+    out = []
+    for n in walk(tree.root_node):
+        name = call_name(n) if n.type == "call_expression" else None
+        inside = lo <= n.start_byte and n.end_byte <= hi
+        if name is not None and inside and node_text(name, src) in names:
+            out.append((n.start_byte, n.end_byte, n.type))
+    return sorted(out)
+
+
+@settings(max_examples=200, deadline=None)
+@given(call_texts, st.sets(st.sampled_from(NAMES)), st.integers(0, 400), st.integers(0, 400))
+def test_calls_found_by_name_equal_a_walk(src: bytes, names: set[str], a: int, b: int) -> None:
+    lo, hi = sorted((min(a, len(src)), min(b, len(src))))
+    found = calls_named(parse(src), src, names, lo, hi)
+    assert spans(found) == named_reference(src, names, lo, hi)
+    outer_first = [(n.start_byte, -n.end_byte) for n in found]
+    assert outer_first == sorted(outer_first)  # the order `calls_in` gives
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO)))
+def test_calls_found_by_name_on_every_fixture(path: Path) -> None:
+    src = path.read_bytes()
+    names = {"new", "forward", "ctc_loss", "interpolate", "load_record", "with_mode", "to_device"}
+    tree = parse(src)
+    want = [n for n in calls_in(tree, 0, len(src))
+            if (name := call_name(n)) is not None and node_text(name, src) in names]  # fmt: skip
+    assert spans(calls_named(tree, src, names)) == spans(want)

@@ -23,6 +23,7 @@ from panic_lens.rust.syntax import (
     call_name,
     call_parts,
     calls_in,
+    calls_named,
     child_by_field,
     comments_mentioning,
     index,
@@ -180,6 +181,9 @@ class FileFacts:
     # names `use .. as` may bind where this file's names resolve (RunMemo); None: unknown,
     # every call is resolved
     renames: frozenset[str] | None = field(default=None, repr=False)
+    # calls found by name (`calls` with the renames known), per name set, for `_by_name_range`
+    _by_name: dict[frozenset[str], list[Node]] = field(default_factory=dict, repr=False)
+    _by_name_range: tuple[int, int] | None = field(default=None, repr=False)
 
     @classmethod
     def build(
@@ -197,7 +201,7 @@ class FileFacts:
         tree = tree if tree is not None else parse(src)
         if crate is None:
             crate = run.crate_context(path) if run is not None and path else crate_context(path)
-        nodes = index(tree)
+        nodes = index(tree, calls=run is None)  # with the renames, calls are found by name
         where = _crate_module(path, crate, run)
         loader = _loader(crate) if where is not None else None
         imports = Imports.from_tree(tree, src, nodes, module_path=where, loader=loader)
@@ -287,6 +291,19 @@ class FileFacts:
         wanted: frozenset[str] | None = names
         if names is not None and renamed:
             wanted = None if self.renames is None else names | self.renames
+        if wanted is not None and self.renames is not None:  # a check run: search the names
+            nodes = self._by_name.get(wanted)
+            if nodes is None or self._by_name_range != self.only:
+                if self._by_name_range != self.only:
+                    self._by_name = {}
+                start, end = self.only if self.only is not None else (0, len(self.src))
+                nodes = self._by_name[wanted] = calls_named(self.tree, self.src, wanted, start, end)
+                self._by_name_range = self.only
+            for node in nodes:
+                site = self.call_site(node)
+                if site is not None:
+                    yield site
+            return
         for name, node in self._named_calls():
             if wanted is None or name in wanted:
                 site = self.call_site(node)

@@ -73,14 +73,57 @@ def _imports_of(file: Path, path: tuple[str, ...], load: ModuleLoader) -> Import
     return imports
 
 
-# `as NAME` anywhere (use renames, `extern crate .. as`, casts, text in comments): a superset
-# of the names a `use .. as` binds, found without parsing. A literal first keeps `re` fast.
-_AS_NAME = re.compile(rb"as\s+([A-Za-z_][A-Za-z0-9_]*)")
+# A `use` keyword (the byte before it checked by hand: a literal first keeps `re` fast), the
+# things that end or interrupt its statement, and the renames inside it.
+_USE = re.compile(rb"use\b")
+_STATEMENT_STOP = re.compile(rb";|//|/\*")
+_AS_NAME = re.compile(rb"\bas\s+([A-Za-z_][A-Za-z0-9_]*)")
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
-def as_names(src: bytes) -> frozenset[str]:
-    """Every identifier written after `as` in `src` (a superset of its `use` renames)."""
-    return frozenset(m.decode() for m in _AS_NAME.findall(src))
+def use_renames(src: bytes) -> frozenset[str]:
+    """A superset of the names `use .. as NAME` binds in `src`, found without parsing: every
+    identifier after `as` in a `use` statement, read up to its `;` with comments skipped (a
+    `;` in a comment does not end it). `use` in comments and strings only adds names.
+    `extern crate x as y` is left out: a crate alias only ever stands first in a path."""
+    found: set[str] = set()
+    for match in _USE.finditer(src):
+        if match.start() > 0 and src[match.start() - 1] in _WORD:
+            continue  # `reuse`, `r#use`..: not the keyword
+        end = _statement_end(src, match.end())
+        found.update(name.decode() for name in _AS_NAME.findall(src, match.end(), end))
+    return frozenset(found)
+
+
+def _statement_end(src: bytes, at: int) -> int:
+    """Where the statement that goes on at `at` ends: its `;`, comments skipped (block
+    comments nest in Rust), or the end of the text."""
+    while True:
+        stop = _STATEMENT_STOP.search(src, at)
+        if stop is None:
+            return len(src)
+        if stop.group() == b";":
+            return stop.start()
+        if stop.group() == b"//":
+            newline = src.find(b"\n", stop.end())
+            if newline < 0:
+                return len(src)
+            at = newline
+            continue
+        at = _block_comment_end(src, stop.end())
+
+
+def _block_comment_end(src: bytes, at: int) -> int:
+    depth = 1
+    while depth:
+        opens, closes = src.find(b"/*", at), src.find(b"*/", at)
+        if closes < 0:
+            return len(src)
+        if 0 <= opens < closes:
+            depth, at = depth + 1, opens + 2
+        else:
+            depth, at = depth - 1, closes + 2
+    return at
 
 
 class RenameIndex:
@@ -97,17 +140,17 @@ class RenameIndex:
 
     def for_file(self, src: bytes, src_root: Path | None) -> frozenset[str]:
         """`src`'s own renames, plus its crate's when the file is a module of `src_root`."""
-        own = as_names(src)
+        own = use_renames(src)
         if src_root is None:
             return own
         if src_root not in self._crates:
-            self._crates[src_root] = _crate_as_names(src_root)
+            self._crates[src_root] = _crate_renames(src_root)
         return own | self._crates[src_root]
 
 
-def _crate_as_names(src_root: Path) -> frozenset[str]:
-    """`as_names` of every `.rs` file under `src_root`, symlinked folders included (the loader
-    follows them too)."""
+def _crate_renames(src_root: Path) -> frozenset[str]:
+    """`use_renames` of every `.rs` file under `src_root`, symlinked folders included (the
+    loader follows them too)."""
     found: set[str] = set()
     seen: set[str] = set()
     for dirpath, dirnames, filenames in os.walk(src_root, followlinks=True):
@@ -119,7 +162,7 @@ def _crate_as_names(src_root: Path) -> frozenset[str]:
         for name in filenames:
             if name.endswith(".rs"):
                 try:
-                    found.update(as_names(Path(dirpath, name).read_bytes()))
+                    found.update(use_renames(Path(dirpath, name).read_bytes()))
                 except OSError:
                     continue  # unreadable: the loader cannot read it either
     return frozenset(found)

@@ -25,6 +25,7 @@ _DECLARATIONS = """
     (impl_item) @impl
 """
 _INDEX_QUERY = Query(LANGUAGE, "(call_expression) @call\n" + _DECLARATIONS)
+_DECLARATIONS_QUERY = Query(LANGUAGE, _DECLARATIONS)
 _CALL_QUERY = Query(LANGUAGE, "(call_expression) @call")
 INDEX_KINDS = ("call", "use", "item", "impl")
 FUNCTION_KINDS = frozenset({"function_item", "closure_expression"})
@@ -53,6 +54,7 @@ __all__ = [
     "call_name",
     "call_parts",
     "calls_in",
+    "calls_named",
     "child_by_field",
     "comments_mentioning",
     "enclosing",
@@ -78,12 +80,15 @@ def parse(src: bytes, old_tree: Tree | None = None) -> Tree:
     return _PARSER.parse(src, old_tree) if old_tree is not None else _PARSER.parse(src)
 
 
-def index(tree: Tree) -> dict[str, list[Node]]:
-    """Calls, `use` declarations, items and impl blocks of the tree, each list in source order.
+def index(tree: Tree, *, calls: bool = True) -> dict[str, list[Node]]:
+    """Calls, `use` declarations, items and impl blocks of the tree, each list in source order
+    (`calls=False`: no "call" list, for callers that find calls by name with `calls_named`).
 
     One traversal: a query's cost is its walk over the tree (about 12 ms for a 5,000-line file
     whatever it captures), so every kind is captured in the same pass.
     """
+    if not calls:
+        return _captures(QueryCursor(_DECLARATIONS_QUERY), tree.root_node, INDEX_KINDS[1:])
     return _captures(QueryCursor(_INDEX_QUERY), tree.root_node, INDEX_KINDS)
 
 
@@ -108,6 +113,53 @@ def calls_in(tree: Tree, start: int, end: int) -> list[Node]:
 def _captures(cursor: QueryCursor, root: Node, kinds: tuple[str, ...]) -> dict[str, list[Node]]:
     found = cursor.captures(root)
     return {k: sorted(found.get(k, ()), key=lambda n: n.start_byte) for k in kinds}
+
+
+def calls_named(
+    tree: Tree, src: bytes, names: Iterable[str], start: int = 0, end: int | None = None
+) -> list[Node]:
+    """The call expressions inside bytes [start, end) whose `call_name` is one of `names`, in
+    the order of `calls_in` (source order, an outer call before the inner one it starts with).
+
+    A byte search per name, then one descent per occurrence: every name node's text sits at
+    its byte range, so no call is missed, and a handful of names costs far less than visiting
+    every call of the file."""
+    root = tree.root_node
+    stop = len(src) if end is None else end
+    found: dict[int, Node] = {}
+    for name in names:
+        needle = name.encode()
+        at = src.find(needle, start, stop)
+        while at >= 0:
+            after = at + len(needle)
+            node = root.descendant_for_byte_range(at, after)
+            if node is not None and (node.start_byte, node.end_byte) == (at, after):
+                call = _call_named_by(node)
+                if call is not None and start <= call.start_byte and call.end_byte <= stop:
+                    found[call.id] = call
+            at = src.find(needle, after, stop)
+    return sorted(found.values(), key=lambda n: (n.start_byte, -n.end_byte))
+
+
+_CALLEE_PARTS = frozenset({"field_expression", "scoped_identifier", "generic_function"})
+
+
+def _call_named_by(name: Node) -> Node | None:
+    """The call_expression whose `call_name` is `name`, if any (at most three levels up:
+    `generic_function` > `scoped_identifier` or `field_expression` > the name)."""
+    if name.type not in ("identifier", "field_identifier"):
+        return None
+    node = name
+    for _ in range(3):
+        parent = node.parent
+        if parent is None:
+            return None
+        if parent.type == "call_expression":
+            return parent if call_name(parent) == name else None
+        if parent.type not in _CALLEE_PARTS:
+            return None
+        node = parent
+    return None
 
 
 def word_nodes(
