@@ -20,6 +20,7 @@ from panic_lens.rust.syntax import (
     calls_in,
     calls_named,
     comments_mentioning,
+    declarations,
     index,
     index_in,
     node_text,
@@ -63,6 +64,11 @@ PIECES = (
     "mod m {{ use a::{w}; fn g() {{ let {w}_x = 1; }} }}\n", "fn h() {{ use b::c as {w}2; }}\n",
     "fn k() {{ x.{w}.y(); let _ = B::<{w}>::new(); }}\n", "macro_rules! z {{ () => {{ {w} }} }}\n",
     "fn broken( {{ {w}\n", "impl<B: Backend> T for {w} {{}}\n",
+    "pub(crate) const fn {w}_c() -> impl Fn(u8) {{ |x| x }}\n", "static S: &'static str = \"\";\n",
+    "extern crate {w}_k as k;\nextern \"C\" {{ fn {w}_e(); }}\n",
+    "trait T {{ type A; const B: u8; }}\n",
+    "union U {{ a: u8 }}\nenum E {{ A }}\ntype P = *const u8;\n", "r#type(); let r#fn = 1;\n",
+    "mod {w}_m;\npub mod m2 {{ }}\n", "#[cfg(x)] use a::{{b, c as d}};\n", "use\n",
 )  # fmt: skip
 texts = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(WORDS)), max_size=8).map(
     lambda parts: "".join(p.format(w=w) for p, w in parts).encode()
@@ -79,6 +85,24 @@ def test_the_index_equals_a_walk_on_every_fixture(path: Path) -> None:
 @given(texts)
 def test_the_index_equals_a_walk_on_generated_text(src: bytes) -> None:
     assert {k: spans(v) for k, v in index(parse(src)).items()} == by_walk(src)
+
+
+def without_calls(walked: dict[str, list[tuple[int, int, str]]]) -> dict[str, object]:
+    return {k: v for k, v in walked.items() if k != "call"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO)))
+def test_declarations_by_keyword_equal_a_walk_on_every_fixture(path: Path) -> None:
+    src = path.read_bytes()
+    found = declarations(parse(src), src)
+    assert {k: spans(v) for k, v in found.items()} == without_calls(by_walk(src))
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_declarations_by_keyword_equal_a_walk_on_generated_text(src: bytes) -> None:
+    found = declarations(parse(src), src)
+    assert {k: spans(v) for k, v in found.items()} == without_calls(by_walk(src))
 
 
 @settings(max_examples=150, deadline=None)

@@ -26,6 +26,7 @@ from panic_lens.rust.syntax import (
     calls_named,
     child_by_field,
     comments_mentioning,
+    declarations,
     index,
     method_call,
     node_text,
@@ -201,7 +202,8 @@ class FileFacts:
         tree = tree if tree is not None else parse(src)
         if crate is None:
             crate = run.crate_context(path) if run is not None and path else crate_context(path)
-        nodes = index(tree, calls=run is None)  # with the renames, calls are found by name
+        # a check run finds declarations by keyword and calls by name: no walk over the tree
+        nodes = index(tree) if run is None else declarations(tree, src)
         where = _crate_module(path, crate, run)
         loader = _loader(crate) if where is not None else None
         imports = Imports.from_tree(tree, src, nodes, module_path=where, loader=loader)

@@ -6,6 +6,7 @@ One module-level Language and Parser, built once. Every traversal here is iterat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 import tree_sitter_rust
@@ -57,6 +58,7 @@ __all__ = [
     "calls_named",
     "child_by_field",
     "comments_mentioning",
+    "declarations",
     "enclosing",
     "enclosing_function",
     "has_error",
@@ -90,6 +92,45 @@ def index(tree: Tree, *, calls: bool = True) -> dict[str, list[Node]]:
     if not calls:
         return _captures(QueryCursor(_DECLARATIONS_QUERY), tree.root_node, INDEX_KINDS[1:])
     return _captures(QueryCursor(_INDEX_QUERY), tree.root_node, INDEX_KINDS)
+
+
+# Each indexed declaration has its keyword as a direct child token: found by a byte search,
+# a declaration costs one descent instead of a walk over the whole tree.
+_KEYWORD_KINDS: dict[bytes, tuple[str, frozenset[str]]] = {
+    b"use": ("use", frozenset({"use_declaration"})),
+    b"extern": ("use", frozenset({"extern_crate_declaration"})),
+    b"fn": ("item", frozenset({"function_item", "function_signature_item"})),
+    b"struct": ("item", frozenset({"struct_item"})),
+    b"enum": ("item", frozenset({"enum_item"})),
+    b"union": ("item", frozenset({"union_item"})),
+    b"trait": ("item", frozenset({"trait_item"})),
+    b"type": ("item", frozenset({"type_item"})),
+    b"mod": ("item", frozenset({"mod_item"})),
+    b"const": ("item", frozenset({"const_item"})),
+    b"static": ("item", frozenset({"static_item"})),
+    b"impl": ("impl", frozenset({"impl_item"})),
+}
+_KEYWORDS = re.compile(rb"\b(?:" + b"|".join(_KEYWORD_KINDS) + rb")\b")
+
+
+def declarations(tree: Tree, src: bytes) -> dict[str, list[Node]]:
+    """`index(tree, calls=False)` found from the keywords instead of a walk: each `use`, item
+    and impl node owns its keyword token, so a keyword whose token's parent is such a node
+    finds it (the property tests compare the two on complete and broken text). Keywords in
+    comments, strings, longer words and other constructs (`impl Trait`, `*const T`) land on
+    another node and are dropped. Several times faster on a whole file."""
+    root = tree.root_node
+    found: dict[str, dict[int, Node]] = {"use": {}, "item": {}, "impl": {}}
+    for match in _KEYWORDS.finditer(src):
+        start, end = match.span()
+        token = root.descendant_for_byte_range(start, end)
+        if token is None or (token.start_byte, token.end_byte) != (start, end):
+            continue
+        kind, types = _KEYWORD_KINDS[match.group()]
+        owner = token.parent
+        if owner is not None and owner.type in types:
+            found[kind][owner.id] = owner
+    return {k: sorted(nodes.values(), key=lambda n: n.start_byte) for k, nodes in found.items()}
 
 
 def index_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
