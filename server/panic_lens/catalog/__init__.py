@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from panic_lens.catalog.catalog import Catalog, LoadResult, load_catalog
-from panic_lens.catalog.explain import ExplainResult
 from panic_lens.catalog.model import (
     Advisory,
     Binding,
@@ -15,6 +16,19 @@ from panic_lens.catalog.model import (
     RecordError,
     RuleMatch,
 )
+
+if TYPE_CHECKING:
+    from panic_lens.catalog.explain import ExplainResult
+
+
+def __getattr__(name: str) -> Any:
+    """ExplainResult on first use: explain's modules (ahocorasick, regex) are for explain."""
+    if name == "ExplainResult":
+        from panic_lens.catalog.explain import ExplainResult
+
+        return ExplainResult
+    raise AttributeError(name)
+
 
 __all__ = [
     "Advisory",

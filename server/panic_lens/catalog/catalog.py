@@ -9,14 +9,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from panic_lens.catalog.advisories import advisories_for
 from panic_lens.catalog.binding import bind_record
-from panic_lens.catalog.explain import DEFAULT_TIMEOUT, ExplainIndex, ExplainResult
 from panic_lens.catalog.lines import Lines
 from panic_lens.catalog.load import default_records_root, read_records, record_files
 from panic_lens.catalog.model import Advisory, Binding, Match, Record, RecordError, RuleMatch
-from panic_lens.catalog.runtime import find_runtime_texts
+from panic_lens.catalog.patterns import DEFAULT_TIMEOUT
+
+if TYPE_CHECKING:
+    from panic_lens.catalog.explain import ExplainIndex, ExplainResult
 
 
 class Catalog:
@@ -78,12 +81,16 @@ class Catalog:
     def explain_patterns(self, text: str, *, timeout: float = DEFAULT_TIMEOUT) -> ExplainResult:
         """Like `explain`, plus the ids of patterns skipped after a timeout."""
         if self._index is None:
+            from panic_lens.catalog.explain import ExplainIndex  # explain's alone: ahocorasick
+
             self._index = ExplainIndex([(r.id, r.panic.message_pattern) for r in self.records])
         return self._index.search(text, timeout=timeout)
 
     def explain_rules(self, text: str, *, timeout: float = 1.0) -> list[RuleMatch]:
         """Lines that show a rule's known runtime text, with the records whose knowledge
         half is bound to that rule (found even when no record's pattern matches)."""
+        from panic_lens.catalog.runtime import find_runtime_texts
+
         return [
             RuleMatch(
                 h.rule,

@@ -16,9 +16,9 @@ import ahocorasick
 from panic_lens.catalog.lines import Lines
 from panic_lens.catalog.literals import ascii_lower, required_factor
 from panic_lens.catalog.model import Match
-from panic_lens.catalog.patterns import compile_pattern
+from panic_lens.catalog.patterns import DEFAULT_TIMEOUT, compile_pattern
 
-DEFAULT_TIMEOUT = 0.1  # seconds per regex call; real patterns take microseconds
+__all__ = ["DEFAULT_TIMEOUT", "ExplainIndex", "ExplainResult"]
 
 
 @dataclass(slots=True)

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import regex
+if TYPE_CHECKING:
+    import regex
 
 MAX_CACHED = 65_536
+DEFAULT_TIMEOUT = 0.1  # seconds per regex call in explain; real patterns take microseconds
 
 # Plain text (no metacharacters), ASCII punctuation or space escaped with a backslash, and
 # capture groups of one simple repeated class: `(.+?)`, `(.*)`, `(\d+)`, `(\S+?)`, ...
@@ -28,5 +31,8 @@ def is_plain(pattern: str) -> bool:
 
 @lru_cache(maxsize=MAX_CACHED)
 def compile_pattern(pattern: str, multiline: bool = False) -> regex.Pattern[str]:
-    """`regex.compile(pattern)`; raises regex.error like it."""
+    """`regex.compile(pattern)`; raises regex.error like it. The package is imported here: a
+    `check` whose records are all plain never pays for it."""
+    import regex
+
     return regex.compile(pattern, regex.MULTILINE if multiline else 0)

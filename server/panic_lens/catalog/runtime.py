@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
-import regex
+if TYPE_CHECKING:
+    import regex
 
 from panic_lens.catalog.lines import Lines
 
@@ -97,4 +99,6 @@ def find_runtime_texts(lines: Lines, timeout: float) -> list[RuntimeHit]:
 
 @cache
 def _compiled(pattern: str) -> regex.Pattern[str]:
+    import regex  # explain's alone
+
     return regex.compile(pattern)

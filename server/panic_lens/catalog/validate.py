@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import regex
-
 from panic_lens.catalog.model import Knowledge, Origin, PanicSite, Record, RecordError
 from panic_lens.catalog.patterns import compile_pattern, is_plain
 
@@ -103,6 +101,8 @@ def pattern_problem(pattern: str) -> str | None:
         return "empty pattern would match every line"
     if is_plain(pattern):
         return None  # valid by construction; compiled when explain first needs it
+    import regex  # only for patterns that are not plain
+
     try:
         compile_pattern(pattern)
     except (regex.error, ValueError, OverflowError) as exc:
