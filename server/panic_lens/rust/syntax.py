@@ -173,7 +173,10 @@ def calls_named(
         at = src.find(needle, start, stop)
         while at >= 0:
             after = at + len(needle)
-            node = root.descendant_for_byte_range(at, after)
+            inside_word = (at > 0 and src[at - 1] in _WORD_BYTES) or (
+                after < len(src) and src[after] in _WORD_BYTES
+            )  # `new` of `renew` or `new_tensor`: no node to descend to
+            node = None if inside_word else root.descendant_for_byte_range(at, after)
             if node is not None and (node.start_byte, node.end_byte) == (at, after):
                 call = _call_named_by(node)
                 if call is not None and start <= call.start_byte and call.end_byte <= stop:
@@ -182,6 +185,7 @@ def calls_named(
     return sorted(found.values(), key=lambda n: (n.start_byte, -n.end_byte))
 
 
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _CALLEE_PARTS = frozenset({"field_expression", "scoped_identifier", "generic_function"})
 
 
