@@ -20,7 +20,7 @@ from panic_lens.rules.base import Analysis, Point, Related, Span
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, TrainingSignal
 from panic_lens.rust.incremental import changed_range, point, point_after, reparse
-from panic_lens.rust.syntax import Node, Tree, index_in
+from panic_lens.rust.syntax import Node, Tree, declarations, index_in
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
@@ -152,7 +152,11 @@ def _relocated(
     )  # fmt: skip
     if any(r.start_byte <= body[0] or r.end_byte >= body[1] for r in edited.changed_ranges(tree)):
         return None
-    found = index_in(tree, body[0], body[1])
+    # with the renames known, calls are found by name: only the body's declarations matter
+    if old.renames is not None:
+        found = declarations(tree, src, body[0], body[1])
+    else:
+        found = index_in(tree, body[0], body[1])
     if _declares(found, *body):
         return None
     root = tree.root_node
@@ -178,7 +182,8 @@ def _relocated(
         for s in old.training_signals()
     )
     facts = old.relocated(src, tree, move, signals)
-    facts.range_calls = (body, found["call"])
+    if "call" in found:
+        facts.range_calls = (body, found["call"])
     inside = [s for s in signals if s.span is not None and _inside(s.span, body)]
     return facts if inside == list(facts.training_signals_in(*body)) else None
 

@@ -20,7 +20,8 @@ FILES = sorted(
 )
 SNIPPETS = ("x", " ", "// c", "1", "let q = 2;", "}", "{", "(", "\n", "InterpolateMode::Bilinear",
             "5000", ".backward()", "use burn::tensor::Tensor;", "panic-lens", "burn_rl", "é", "",
-            "const W: usize = 3;", "ctc_loss(a, b, c, d, 0)", "AsyncPolicy::new(4, p)")  # fmt: skip
+            "const W: usize = 3;", "ctc_loss(a, b, c, d, 0)", "AsyncPolicy::new(4, p)",
+            "crate::ops::ctc(a, b, c, d, 0)", "super::x()", "crat")  # fmt: skip
 
 
 def start(path: Path) -> Snapshot:
@@ -269,3 +270,26 @@ def test_a_fault_in_the_reuse_falls_back_to_a_full_analysis(
     at = inside_first_body(src)
     after, partial = step(start(RL), src[:at] + b" let _unused = 1;" + src[at:])
     assert not partial and after is not None
+
+
+def test_typing_crate_in_a_self_contained_file_turns_its_gate_off(tmp_path: Path) -> None:
+    """A file that reached no other file has its calls found by name; once `crate::` is typed
+    in a body, another file may rename a name: the re-analysis resolves every call again."""
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\n', encoding="utf-8")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text("pub mod a;\npub mod ops;\n", encoding="utf-8")
+    (tmp_path / "src" / "ops.rs").write_text(
+        "pub use burn::tensor::module::ctc_loss as ctc;\n", encoding="utf-8"
+    )
+    file = tmp_path / "src" / "a.rs"
+    file.write_text("fn f(a: A) {\n    let x = 1;\n}\n", encoding="utf-8")
+    snap = start(file)
+    assert snap.facts.renames == frozenset()
+    src = file.read_bytes()
+    at = src.index(b"let x")
+    for typed, renames in ((b"crat", frozenset()), (b"crate::ops::ctc(a, b, c, d, 0); ", None)):
+        new_snap, partial = step(snap, src[:at] + typed + src[at:])
+        assert partial and new_snap is not None
+        assert new_snap.facts.renames == renames
+        if renames is None:  # resolved through ops.rs: a ctc hover, as a fresh analysis gives
+            assert [h.api for h in new_snap.analysis.hovers] == ["burn::tensor::module::ctc_loss"]

@@ -179,3 +179,31 @@ def test_run_memo_answers_like_the_uncached_lookups(tmp_path: Path) -> None:
         assert memo.module_path(str(file), src_a) == module_path(file, src_a)
     assert memo.crate_context(str(link)).manifest == (tmp_path / "b" / "Cargo.toml").resolve()
     assert memo.module_path(str(link), src_a) is None  # its target is not under a/src
+
+
+def test_a_file_that_reaches_no_other_file_is_gated_without_a_run(tmp_path: Path) -> None:
+    """The server has no crate-wide index: it gates a file only when no name of it can resolve
+    in another file (outside `src/`, or no `crate`, `super` or `mod x;` in it)."""
+    from panic_lens.rust.facts import FileFacts
+
+    crate(tmp_path)
+    inside = FileFacts.build(b"use a::b as c;\nfn f() { c(1); }\n", str(tmp_path / "src/x.rs"))
+    assert inside.renames == {"c"}
+    for text in (b"use crate::ops::*;\n", b"fn f() { super::g(); }\n", b"mod m;\n"):
+        assert FileFacts.build(text, str(tmp_path / "src" / "x.rs")).renames is None
+    outside = FileFacts.build(b"use crate::x as y;\n", str(tmp_path / "examples" / "e.rs"))
+    assert outside.renames == {"y"}  # no module loader: `crate::` cannot leave the file
+
+
+@pytest.mark.parametrize(
+    "file",
+    sorted((REPO / "tests" / "golden").rglob("*.rs")) + sorted((REPO / "examples").rglob("*.rs")),
+    ids=lambda p: str(p.relative_to(REPO)),
+)
+def test_the_servers_gate_changes_no_analysis(file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from panic_lens.rust import facts as facts_module
+
+    data = file.read_bytes()
+    gated = analyze(data, file)
+    monkeypatch.setattr(facts_module, "self_contained_renames", lambda *args: None)
+    assert analyze(data, file) == gated

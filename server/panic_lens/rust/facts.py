@@ -135,6 +135,21 @@ class CallSite:
 _NO_TARGET = object()
 
 
+def self_contained_renames(
+    src: bytes, reads_other_files: bool, items: list[Node]
+) -> frozenset[str] | None:
+    """The renames of a file whose names cannot resolve through another file (without a
+    check run's crate-wide index): one outside a crate's `src/` (no module loader), or one
+    that writes neither `crate` nor `super` (in code, comments or strings alike) and
+    declares no out-of-line `mod x;`. None when another file may rename its names."""
+    if reads_other_files:
+        if b"crate" in src or b"super" in src:
+            return None
+        if any(i.type == "mod_item" and child_by_field(i, "body") is None for i in items):
+            return None
+    return modules.use_renames(src)
+
+
 @lru_cache(maxsize=64)
 def _last_names(paths: frozenset[str]) -> dict[str, frozenset[str] | None]:
     """Each target's last segment -> the type names written before it (`AsyncPolicy` of
@@ -211,6 +226,8 @@ class FileFacts:
         if run is not None:
             src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
             facts.renames = run.renames.for_file(src, src_root)
+        else:
+            facts.renames = self_contained_renames(src, loader is not None, nodes["item"])
         return facts
 
     def relocated(
@@ -225,6 +242,12 @@ class FileFacts:
         imports = self.imports.relocated(src, tree.root_node, move)
         facts = FileFacts(src, tree, self.path, imports, self.crate, self.settings, nodes)
         facts._signals = signals
+        # No `use` or item changed (the caller checked): the renames stand while the text
+        # still reaches no other file (`crate::` or `super::` may have been typed)
+        if self.renames is not None and not (
+            imports.reads_other_files and (b"crate" in src or b"super" in src)
+        ):
+            facts.renames = self.renames
         return facts
 
     def training_signals_in(self, start: int, end: int) -> tuple[TrainingSignal, ...]:

@@ -135,6 +135,11 @@ class Imports:
             found.sort(key=lambda n: n.start_byte)
         return cls.from_tree(tree, src, nodes, module_path=module_path, loader=loader)
 
+    @property
+    def reads_other_files(self) -> bool:
+        """Whether `crate::`, `super::` or `mod x;` can make a name resolve in another file."""
+        return self._loader is not None
+
     def relocated(self, src: bytes, root: Node, move: Callable[[Node], Node]) -> Imports:
         """These names in an edited text whose scopes and items are all still there: `move`
         maps each old node to the same node of the new tree (and raises when it cannot)."""

@@ -113,22 +113,26 @@ _KEYWORD_KINDS: dict[bytes, tuple[str, frozenset[str]]] = {
 _KEYWORDS = re.compile(rb"\b(?:" + b"|".join(_KEYWORD_KINDS) + rb")\b")
 
 
-def declarations(tree: Tree, src: bytes) -> dict[str, list[Node]]:
+def declarations(
+    tree: Tree, src: bytes, start: int = 0, end: int | None = None
+) -> dict[str, list[Node]]:
     """`index(tree, calls=False)` found from the keywords instead of a walk: each `use`, item
     and impl node owns its keyword token, so a keyword whose token's parent is such a node
     finds it (the property tests compare the two on complete and broken text). Keywords in
     comments, strings, longer words and other constructs (`impl Trait`, `*const T`) land on
-    another node and are dropped. Several times faster on a whole file."""
+    another node and are dropped. Several times faster on a whole file. With a byte range:
+    the declarations that start inside it."""
     root = tree.root_node
+    stop = len(src) if end is None else end
     found: dict[str, dict[int, Node]] = {"use": {}, "item": {}, "impl": {}}
-    for match in _KEYWORDS.finditer(src):
-        start, end = match.span()
-        token = root.descendant_for_byte_range(start, end)
-        if token is None or (token.start_byte, token.end_byte) != (start, end):
+    for match in _KEYWORDS.finditer(src, start, stop):
+        at, after = match.span()
+        token = root.descendant_for_byte_range(at, after)
+        if token is None or (token.start_byte, token.end_byte) != (at, after):
             continue
         kind, types = _KEYWORD_KINDS[match.group()]
         owner = token.parent
-        if owner is not None and owner.type in types:
+        if owner is not None and owner.type in types and start <= owner.start_byte < stop:
             found[kind][owner.id] = owner
     return {k: sorted(nodes.values(), key=lambda n: n.start_byte) for k, nodes in found.items()}
 
