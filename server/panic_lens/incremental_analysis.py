@@ -20,7 +20,8 @@ from panic_lens.rules.base import Analysis, Point, Related, Span
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, TrainingSignal
 from panic_lens.rust.incremental import changed_range, point, point_after, reparse
-from panic_lens.rust.syntax import Node, Tree, declarations, index_in
+from panic_lens.rust.search import declarations
+from panic_lens.rust.syntax import Node, Tree, index_in
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:

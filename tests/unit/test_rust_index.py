@@ -13,14 +13,12 @@ from hypothesis import strategies as st
 from panic_lens.rust import facts as facts_module
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.names import Imports
+from panic_lens.rust.search import calls_named, comments_mentioning, declarations
 from panic_lens.rust.syntax import (
     Node,
     ancestors,
     call_name,
     calls_in,
-    calls_named,
-    comments_mentioning,
-    declarations,
     index,
     index_in,
     node_text,

@@ -117,3 +117,13 @@ def test_use_cycles_end_as_unknown() -> None:
     assert (
         resolve_marked("use self::B as A; use self::A as B; fn f() { A::new(/*here*/); }") is None
     )
+
+
+def test_a_broken_glob_of_no_path_resolves_to_nothing() -> None:
+    """`use super:X:*;` (a half-typed `::`) parses as a glob of no path: names looked up
+    through it are unknown, and no rule fails on them."""
+    from panic_lens.engine import analyze
+
+    src = "mod t { use super:Autodiff:*; fn f(x: T) { interpolate(x); } }"
+    assert resolve_marked(src.replace("interpolate(x)", "X::new(/*here*/)")) is None
+    assert analyze(src).notes == ()

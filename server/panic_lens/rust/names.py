@@ -181,7 +181,7 @@ class Imports:
         self, segs: tuple[str, ...], at: Node, hops: int, inclusive: bool = True
     ) -> str | None:
         """Resolve `segs` as written at `at` (`inclusive`: `at` may itself be a scope)."""
-        if hops > _MAX_HOPS:
+        if hops > _MAX_HOPS or not segs:  # no segments: a glob of nothing (`use ::*;`)
             return None
         first, rest = segs[0], segs[1:]
         if first == "":

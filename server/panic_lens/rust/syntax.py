@@ -6,8 +6,7 @@ One module-level Language and Parser, built once. Every traversal here is iterat
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
@@ -55,10 +54,7 @@ __all__ = [
     "call_name",
     "call_parts",
     "calls_in",
-    "calls_named",
     "child_by_field",
-    "comments_mentioning",
-    "declarations",
     "enclosing",
     "enclosing_function",
     "has_error",
@@ -73,7 +69,6 @@ __all__ = [
     "statement_of",
     "strip_wrappers",
     "walk",
-    "word_nodes",
 ]
 
 
@@ -84,7 +79,7 @@ def parse(src: bytes, old_tree: Tree | None = None) -> Tree:
 
 def index(tree: Tree, *, calls: bool = True) -> dict[str, list[Node]]:
     """Calls, `use` declarations, items and impl blocks of the tree, each list in source order
-    (`calls=False`: no "call" list, for callers that find calls by name with `calls_named`).
+    (`calls=False`: no "call" list, for callers that find calls by name: `search.calls_named`).
 
     One traversal: a query's cost is its walk over the tree (about 12 ms for a 5,000-line file
     whatever it captures), so every kind is captured in the same pass.
@@ -92,49 +87,6 @@ def index(tree: Tree, *, calls: bool = True) -> dict[str, list[Node]]:
     if not calls:
         return _captures(QueryCursor(_DECLARATIONS_QUERY), tree.root_node, INDEX_KINDS[1:])
     return _captures(QueryCursor(_INDEX_QUERY), tree.root_node, INDEX_KINDS)
-
-
-# Each indexed declaration has its keyword as a direct child token: found by a byte search,
-# a declaration costs one descent instead of a walk over the whole tree.
-_KEYWORD_KINDS: dict[bytes, tuple[str, frozenset[str]]] = {
-    b"use": ("use", frozenset({"use_declaration"})),
-    b"extern": ("use", frozenset({"extern_crate_declaration"})),
-    b"fn": ("item", frozenset({"function_item", "function_signature_item"})),
-    b"struct": ("item", frozenset({"struct_item"})),
-    b"enum": ("item", frozenset({"enum_item"})),
-    b"union": ("item", frozenset({"union_item"})),
-    b"trait": ("item", frozenset({"trait_item"})),
-    b"type": ("item", frozenset({"type_item"})),
-    b"mod": ("item", frozenset({"mod_item"})),
-    b"const": ("item", frozenset({"const_item"})),
-    b"static": ("item", frozenset({"static_item"})),
-    b"impl": ("impl", frozenset({"impl_item"})),
-}
-_KEYWORDS = re.compile(rb"\b(?:" + b"|".join(_KEYWORD_KINDS) + rb")\b")
-
-
-def declarations(
-    tree: Tree, src: bytes, start: int = 0, end: int | None = None
-) -> dict[str, list[Node]]:
-    """`index(tree, calls=False)` found from the keywords instead of a walk: each `use`, item
-    and impl node owns its keyword token, so a keyword whose token's parent is such a node
-    finds it (the property tests compare the two on complete and broken text). Keywords in
-    comments, strings, longer words and other constructs (`impl Trait`, `*const T`) land on
-    another node and are dropped. Several times faster on a whole file. With a byte range:
-    the declarations that start inside it."""
-    root = tree.root_node
-    stop = len(src) if end is None else end
-    found: dict[str, dict[int, Node]] = {"use": {}, "item": {}, "impl": {}}
-    for match in _KEYWORDS.finditer(src, start, stop):
-        at, after = match.span()
-        token = root.descendant_for_byte_range(at, after)
-        if token is None or (token.start_byte, token.end_byte) != (at, after):
-            continue
-        kind, types = _KEYWORD_KINDS[match.group()]
-        owner = token.parent
-        if owner is not None and owner.type in types and start <= owner.start_byte < stop:
-            found[kind][owner.id] = owner
-    return {k: sorted(nodes.values(), key=lambda n: n.start_byte) for k, nodes in found.items()}
 
 
 def index_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
@@ -158,102 +110,6 @@ def calls_in(tree: Tree, start: int, end: int) -> list[Node]:
 def _captures(cursor: QueryCursor, root: Node, kinds: tuple[str, ...]) -> dict[str, list[Node]]:
     found = cursor.captures(root)
     return {k: sorted(found.get(k, ()), key=lambda n: n.start_byte) for k in kinds}
-
-
-def calls_named(
-    tree: Tree, src: bytes, names: Iterable[str], start: int = 0, end: int | None = None
-) -> list[Node]:
-    """The call expressions inside bytes [start, end) whose `call_name` is one of `names`, in
-    the order of `calls_in` (source order, an outer call before the inner one it starts with).
-
-    A byte search per name, then one descent per occurrence: every name node's text sits at
-    its byte range, so no call is missed, and a handful of names costs far less than visiting
-    every call of the file."""
-    root = tree.root_node
-    stop = len(src) if end is None else end
-    found: dict[int, Node] = {}
-    for name in names:
-        needle = name.encode()
-        at = src.find(needle, start, stop)
-        while at >= 0:
-            after = at + len(needle)
-            inside_word = (at > 0 and src[at - 1] in _WORD_BYTES) or (
-                after < len(src) and src[after] in _WORD_BYTES
-            )  # `new` of `renew` or `new_tensor`: no node to descend to
-            node = None if inside_word else root.descendant_for_byte_range(at, after)
-            if node is not None and (node.start_byte, node.end_byte) == (at, after):
-                call = _call_named_by(node)
-                if call is not None and start <= call.start_byte and call.end_byte <= stop:
-                    found[call.id] = call
-            at = src.find(needle, after, stop)
-    return sorted(found.values(), key=lambda n: (n.start_byte, -n.end_byte))
-
-
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_CALLEE_PARTS = frozenset({"field_expression", "scoped_identifier", "generic_function"})
-
-
-def _call_named_by(name: Node) -> Node | None:
-    """The call_expression whose `call_name` is `name`, if any (at most three levels up:
-    `generic_function` > `scoped_identifier` or `field_expression` > the name)."""
-    if name.type not in ("identifier", "field_identifier"):
-        return None
-    node = name
-    for _ in range(3):
-        parent = node.parent
-        if parent is None:
-            return None
-        if parent.type == "call_expression":
-            return parent if call_name(parent) == name else None
-        if parent.type not in _CALLEE_PARTS:
-            return None
-        node = parent
-    return None
-
-
-def word_nodes(
-    tree: Tree, src: bytes, words: Iterable[str], kinds: frozenset[str],
-    start: int = 0, end: int | None = None,
-) -> list[Node]:  # fmt: skip
-    """Nodes of `kinds` whose text is exactly one of `words`, in source order (those that lie
-    in bytes [start, end) when given).
-
-    A byte search then one descent per occurrence: for a handful of rare words this is far
-    cheaper than a query, which walks the whole tree. Every such node's text sits at its byte
-    range, so no node is missed; occurrences inside longer tokens, strings or comments land on
-    another node and are dropped.
-    """
-    root = tree.root_node
-    found: dict[int, Node] = {}
-    for word in words:
-        needle = word.encode()
-        at = src.find(needle, start, end)
-        while at >= 0:
-            stop = at + len(needle)
-            node = root.descendant_for_byte_range(at, stop)
-            exact = node is not None and (node.start_byte, node.end_byte) == (at, stop)
-            if exact and node is not None and node.type in kinds:
-                found[at] = node
-            at = src.find(needle, at + 1, end)
-    return [found[k] for k in sorted(found)]
-
-
-def comments_mentioning(tree: Tree, src: bytes, word: bytes) -> list[Node]:
-    """Line and block comments whose text contains `word`, in source order (found by a byte
-    search, as `word_nodes`: no walk over the whole tree)."""
-    root = tree.root_node
-    found: dict[int, Node] = {}
-    at = src.find(word)
-    while at >= 0:
-        node = root.descendant_for_byte_range(at, at + len(word))
-        for _ in range(3):  # a doc comment's text is a child of the comment node
-            if node is None or node.type in _COMMENT_KINDS:
-                break
-            node = node.parent if node.type in _COMMENT_PARTS else None
-        if node is not None and node.type in _COMMENT_KINDS:
-            found[node.start_byte] = node
-        at = src.find(word, at + 1)
-    return [found[k] for k in sorted(found)]
 
 
 def span_of(node: Node) -> Span:
