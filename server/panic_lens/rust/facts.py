@@ -79,9 +79,10 @@ class FileFacts:
     # names `use .. as` may bind where this file's names resolve (RunMemo); None: unknown,
     # every call is resolved
     renames: frozenset[str] | None = field(default=None, repr=False)
-    # calls found by name (`calls` with the renames known), per name set, for `_by_name_range`
-    _by_name: dict[frozenset[str], list[Node]] = field(default_factory=dict, repr=False)
-    _by_name_range: tuple[int, int] | None = field(default=None, repr=False)
+    # calls found by name (`calls` with the renames known), by (`only`, name set)
+    _by_name: dict[tuple[tuple[int, int] | None, frozenset[str]], list[Node]] = field(
+        default_factory=dict, repr=False
+    )
 
     @classmethod
     def build(
@@ -199,14 +200,11 @@ class FileFacts:
         if names is not None and renamed:
             wanted = None if self.renames is None else names | self.renames
         if wanted is not None and self.renames is not None:  # a check run: search the names
-            nodes = self._by_name.get(wanted)
-            if nodes is None or self._by_name_range != self.only:
-                if self._by_name_range != self.only:
-                    self._by_name = {}
+            key = (self.only, wanted)
+            if key not in self._by_name:
                 start, end = self.only if self.only is not None else (0, len(self.src))
-                nodes = self._by_name[wanted] = calls_named(self.tree, self.src, wanted, start, end)
-                self._by_name_range = self.only
-            for node in nodes:
+                self._by_name[key] = calls_named(self.tree, self.src, wanted, start, end)
+            for node in self._by_name[key]:
                 site = self.call_site(node)
                 if site is not None:
                     yield site

@@ -10,7 +10,7 @@ which walks the whole tree (the property tests compare every function here with 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from panic_lens.rust.syntax import _COMMENT_KINDS, _COMMENT_PARTS, Node, Tree, call_name
 
@@ -36,12 +36,12 @@ _KEYWORDS = re.compile(rb"\b(?:" + b"|".join(_KEYWORD_KINDS) + rb")\b")
 def declarations(
     tree: Tree, src: bytes, start: int = 0, end: int | None = None
 ) -> dict[str, list[Node]]:
-    """`index(tree, calls=False)` found from the keywords instead of a walk: each `use`, item
-    and impl node owns its keyword token, so a keyword whose token's parent is such a node
-    finds it (the property tests compare the two on complete and broken text). Keywords in
-    comments, strings, longer words and other constructs (`impl Trait`, `*const T`) land on
-    another node and are dropped. Several times faster on a whole file. With a byte range:
-    the declarations that start inside it."""
+    """`index(tree)`'s use, item and impl lists, found from the keywords instead of a walk:
+    each `use`, item and impl node owns its keyword token, so a keyword whose token's parent
+    is such a node finds it (the property tests compare the two on complete and broken
+    text). Keywords in comments, strings, longer words and other constructs (`impl Trait`,
+    `*const T`) land on another node and are dropped. Several times faster on a whole file.
+    With a byte range: the declarations that start inside it."""
     root = tree.root_node
     stop = len(src) if end is None else end
     found: dict[str, dict[int, Node]] = {"use": {}, "item": {}, "impl": {}}
@@ -66,24 +66,34 @@ def calls_named(
     A byte search per name, then one descent per occurrence: every name node's text sits at
     its byte range, so no call is missed, and a handful of names costs far less than visiting
     every call of the file."""
-    root = tree.root_node
     stop = len(src) if end is None else end
     found: dict[int, Node] = {}
-    for name in names:
-        needle = name.encode()
-        at = src.find(needle, start, stop)
+    for node in _exact_nodes(tree, src, names, start, stop):
+        call = _call_named_by(node)
+        if call is not None and start <= call.start_byte and call.end_byte <= stop:
+            found[call.id] = call
+    return sorted(found.values(), key=lambda n: (n.start_byte, -n.end_byte))
+
+
+def _exact_nodes(
+    tree: Tree, src: bytes, words: Iterable[str], start: int, end: int | None
+) -> Iterator[Node]:
+    """The node at each occurrence of one of `words` in bytes [start, end) whose byte range
+    is exactly that occurrence; occurrences inside a longer word have none and are skipped
+    before any descent (`new` of `renew` or `new_tensor`)."""
+    root = tree.root_node
+    for word in words:
+        needle = word.encode()
+        at = src.find(needle, start, end)
         while at >= 0:
             after = at + len(needle)
             inside_word = (at > 0 and src[at - 1] in _WORD_BYTES) or (
                 after < len(src) and src[after] in _WORD_BYTES
-            )  # `new` of `renew` or `new_tensor`: no node to descend to
+            )
             node = None if inside_word else root.descendant_for_byte_range(at, after)
             if node is not None and (node.start_byte, node.end_byte) == (at, after):
-                call = _call_named_by(node)
-                if call is not None and start <= call.start_byte and call.end_byte <= stop:
-                    found[call.id] = call
-            at = src.find(needle, after, stop)
-    return sorted(found.values(), key=lambda n: (n.start_byte, -n.end_byte))
+                yield node
+            at = src.find(needle, after, end)
 
 
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -120,18 +130,7 @@ def word_nodes(
     range, so no node is missed; occurrences inside longer tokens, strings or comments land on
     another node and are dropped.
     """
-    root = tree.root_node
-    found: dict[int, Node] = {}
-    for word in words:
-        needle = word.encode()
-        at = src.find(needle, start, end)
-        while at >= 0:
-            stop = at + len(needle)
-            node = root.descendant_for_byte_range(at, stop)
-            exact = node is not None and (node.start_byte, node.end_byte) == (at, stop)
-            if exact and node is not None and node.type in kinds:
-                found[at] = node
-            at = src.find(needle, at + 1, end)
+    found = {n.start_byte: n for n in _exact_nodes(tree, src, words, start, end) if n.type in kinds}
     return [found[k] for k in sorted(found)]
 
 

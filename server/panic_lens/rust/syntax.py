@@ -25,7 +25,6 @@ _DECLARATIONS = """
     (impl_item) @impl
 """
 _INDEX_QUERY = Query(LANGUAGE, "(call_expression) @call\n" + _DECLARATIONS)
-_DECLARATIONS_QUERY = Query(LANGUAGE, _DECLARATIONS)
 _CALL_QUERY = Query(LANGUAGE, "(call_expression) @call")
 INDEX_KINDS = ("call", "use", "item", "impl")
 FUNCTION_KINDS = frozenset({"function_item", "closure_expression"})
@@ -77,15 +76,12 @@ def parse(src: bytes, old_tree: Tree | None = None) -> Tree:
     return _PARSER.parse(src, old_tree) if old_tree is not None else _PARSER.parse(src)
 
 
-def index(tree: Tree, *, calls: bool = True) -> dict[str, list[Node]]:
-    """Calls, `use` declarations, items and impl blocks of the tree, each list in source order
-    (`calls=False`: no "call" list, for callers that find calls by name: `search.calls_named`).
+def index(tree: Tree) -> dict[str, list[Node]]:
+    """Calls, `use` declarations, items and impl blocks of the tree, each list in source order.
 
     One traversal: a query's cost is its walk over the tree (about 12 ms for a 5,000-line file
     whatever it captures), so every kind is captured in the same pass.
     """
-    if not calls:
-        return _captures(QueryCursor(_DECLARATIONS_QUERY), tree.root_node, INDEX_KINDS[1:])
     return _captures(QueryCursor(_INDEX_QUERY), tree.root_node, INDEX_KINDS)
 
 
