@@ -7,11 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from panic_lens.engine import analyze
 from panic_lens.rust import modules, names
+from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.modules import RenameIndex, use_renames
+from panic_lens.rust.names import Imports
 from panic_lens.rust.run import RunMemo
+from panic_lens.rust.syntax import parse
 
 REPO = Path(__file__).resolve().parents[2]
 MANIFEST = """[package]
@@ -137,6 +142,50 @@ def test_use_renames_reads_use_statements_whole() -> None:
         b"extern crate burn_rl as rl;\nlet n = x as usize; // as well\nfn reuse() { y as z }\n"
     )
     assert use_renames(src) == {"c", "f", "i"}
+
+
+USE_PIECES = (
+    "use a::{b as c};\n",
+    "use a::{",
+    "use x as y",
+    "/* use q as r; */\n",
+    "// use s as t\n",
+    'let v = "use u as w;";\n',
+    "use m::{n::{o as p}};\n",
+    "mod z { use k as l; }\n",
+    "}",
+    ";",
+    "use d::{e, f as g, /* ; */ h as i};\n",
+    "fn reuse() {}\n",
+    "use j as\n",
+)
+
+
+def resolver_renames(src: bytes) -> set[str]:
+    imports = Imports.from_tree(parse(src), src)
+    return {name for scope in imports._scopes.values() for name, path in scope.uses.items()
+            if path[-1:] != (name,)}  # fmt: skip
+
+
+use_texts = st.lists(st.sampled_from(USE_PIECES), max_size=10).map(lambda p: "".join(p).encode())
+
+
+@settings(max_examples=300, deadline=None)
+@given(use_texts)
+def test_use_renames_holds_every_rename_of_a_file_that_parses(src: bytes) -> None:
+    """Every name a `use` binds to a path ending in another name is among the names found
+    without parsing (what the gate reads from the crate's other files)."""
+    assume(not parse(src).root_node.has_error)
+    assert resolver_renames(src) <= use_renames(src)
+
+
+@settings(max_examples=300, deadline=None)
+@given(use_texts)
+def test_a_files_gate_holds_every_rename_its_parse_binds(src: bytes) -> None:
+    """Half-typed text too: error recovery may bind a name across a comment or a brace
+    (`use j as` + `}fn reuse() {}` binds `reuse`), and the file's own parse says so."""
+    renames = FileFacts.build(src).renames
+    assert renames is not None and resolver_renames(src) <= renames
 
 
 def test_the_index_reads_each_crate_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

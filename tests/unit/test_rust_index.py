@@ -4,7 +4,10 @@ file and on generated text with the words in strings, comments and longer identi
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +16,7 @@ from hypothesis import strategies as st
 from panic_lens.rust import facts as facts_module
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.names import Imports
-from panic_lens.rust.search import calls_named, comments_mentioning, declarations
+from panic_lens.rust.search import Descents, TooDeep, calls_named, comments_mentioning, declarations
 from panic_lens.rust.syntax import (
     Node,
     ancestors,
@@ -34,6 +37,24 @@ ITEMS = {"function_item", "struct_item", "enum_item", "union_item", "trait_item"
          "mod_item", "const_item", "static_item", "function_signature_item"}  # fmt: skip
 USES = {"use_declaration", "extern_crate_declaration"}
 COMMENTS = {"line_comment", "block_comment"}
+
+
+WALKED = pytest.mark.parametrize("walked", [False, True], ids=["searched", "walked"])
+
+
+@contextmanager
+def lookups(walked: bool) -> Iterator[None]:
+    """With `walked`, every byte-search lookup is over its budget at the first descent and
+    answers by walking the tree instead, as on a pathologically deep tree."""
+    if not walked:
+        yield
+        return
+
+    def over_budget(self: Descents) -> None:
+        raise TooDeep
+
+    with mock.patch.object(Descents, "tick", over_budget):
+        yield
 
 
 def by_walk(src: bytes) -> dict[str, list[tuple[int, int, str]]]:
@@ -89,17 +110,21 @@ def without_calls(walked: dict[str, list[tuple[int, int, str]]]) -> dict[str, ob
     return {k: v for k, v in walked.items() if k != "call"}
 
 
+@WALKED
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO)))
-def test_declarations_by_keyword_equal_a_walk_on_every_fixture(path: Path) -> None:
+def test_declarations_by_keyword_equal_a_walk_on_every_fixture(path: Path, walked: bool) -> None:
     src = path.read_bytes()
-    found = declarations(parse(src), src)
+    with lookups(walked):
+        found = declarations(parse(src), src)
     assert {k: spans(v) for k, v in found.items()} == without_calls(by_walk(src))
 
 
+@WALKED
 @settings(max_examples=300, deadline=None)
 @given(texts)
-def test_declarations_by_keyword_equal_a_walk_on_generated_text(src: bytes) -> None:
-    found = declarations(parse(src), src)
+def test_declarations_by_keyword_equal_a_walk_on_generated_text(walked: bool, src: bytes) -> None:
+    with lookups(walked):
+        found = declarations(parse(src), src)
     assert {k: spans(v) for k, v in found.items()} == without_calls(by_walk(src))
 
 
@@ -120,13 +145,18 @@ def test_range_queries_give_the_walk_restricted_to_the_range(src: bytes, a: int,
         ]
 
 
+@WALKED
 @settings(max_examples=150, deadline=None)
 @given(texts)
-def test_comments_found_by_byte_search_are_all_comments_mentioning_the_word(src: bytes) -> None:
+def test_comments_found_by_byte_search_are_all_comments_mentioning_the_word(
+    walked: bool, src: bytes
+) -> None:
     tree = parse(src)
     want = [(n.start_byte, n.end_byte, n.type) for n in walk(tree.root_node)
             if n.type in COMMENTS and b"panic-lens" in src[n.start_byte : n.end_byte]]  # fmt: skip
-    assert spans(comments_mentioning(tree, src, b"panic-lens")) == sorted(want)
+    with lookups(walked):
+        found = comments_mentioning(tree, src, b"panic-lens")
+    assert spans(found) == sorted(want)
 
 
 def signal_reference(src: bytes) -> list[tuple[int, int, str]]:
@@ -143,16 +173,22 @@ def signal_reference(src: bytes) -> list[tuple[int, int, str]]:
     return out
 
 
+@WALKED
 @settings(max_examples=150, deadline=None)
 @given(texts)
-def test_training_signal_candidates_equal_a_walk(src: bytes) -> None:
-    assert spans(facts_module._signal_candidates(parse(src), src)) == signal_reference(src)
+def test_training_signal_candidates_equal_a_walk(walked: bool, src: bytes) -> None:
+    with lookups(walked):
+        found = facts_module._signal_candidates(parse(src), src)
+    assert spans(found) == signal_reference(src)
 
 
+@WALKED
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO)))
-def test_signal_candidates_on_every_fixture(path: Path) -> None:
+def test_signal_candidates_on_every_fixture(path: Path, walked: bool) -> None:
     src = path.read_bytes()
-    assert spans(facts_module._signal_candidates(parse(src), src)) == signal_reference(src)
+    with lookups(walked):
+        found = facts_module._signal_candidates(parse(src), src)
+    assert spans(found) == signal_reference(src)
 
 
 def test_scopes_come_from_each_declarations_parent() -> None:
@@ -237,6 +273,26 @@ def test_a_module_files_names_are_its_module_scopes_of_a_full_read(src: bytes) -
             assert kind == "block" or any(a.type == "block" for a in ancestors(node))
 
 
+@pytest.mark.parametrize("src", [MODULE_TEXT, *(p.read_bytes() for p in FILES)])
+def test_scopes_are_the_same_when_the_declarations_parents_are_walked(src: bytes) -> None:
+    tree = parse(src)
+    asked = scope_table(Imports.from_tree(tree, src))
+    with lookups(walked=True):
+        walked = scope_table(Imports.from_tree(tree, src))
+    assert walked == asked
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO)))
+def test_an_analysis_is_the_same_when_every_lookup_walks_the_tree(path: Path) -> None:
+    from panic_lens import engine
+
+    src = path.read_bytes()
+    searched = engine.analyze(src, str(path))
+    with lookups(walked=True):
+        walked = engine.analyze(src, str(path))
+    assert walked == searched
+
+
 CALL_SHAPES = (
     "fn a() {{ {w}(1); }}\n", "fn b() {{ x.{w}(1).{w}(2); }}\n", "fn c() {{ m::{w}::<T>(x); }}\n",
     "fn d() {{ y.{w}::<u8>(); }}\n", "fn e() {{ {w}(1)(2); T::{w}({w}(3)); }}\n",
@@ -262,21 +318,28 @@ def named_reference(src: bytes, names: set[str], lo: int, hi: int) -> list[tuple
     return sorted(out)
 
 
+@WALKED
 @settings(max_examples=200, deadline=None)
 @given(call_texts, st.sets(st.sampled_from(NAMES)), st.integers(0, 400), st.integers(0, 400))
-def test_calls_found_by_name_equal_a_walk(src: bytes, names: set[str], a: int, b: int) -> None:
+def test_calls_found_by_name_equal_a_walk(
+    walked: bool, src: bytes, names: set[str], a: int, b: int
+) -> None:
     lo, hi = sorted((min(a, len(src)), min(b, len(src))))
-    found = calls_named(parse(src), src, names, lo, hi)
+    with lookups(walked):
+        found = calls_named(parse(src), src, names, lo, hi)
     assert spans(found) == named_reference(src, names, lo, hi)
     outer_first = [(n.start_byte, -n.end_byte) for n in found]
     assert outer_first == sorted(outer_first)  # the order `calls_in` gives
 
 
+@WALKED
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO)))
-def test_calls_found_by_name_on_every_fixture(path: Path) -> None:
+def test_calls_found_by_name_on_every_fixture(path: Path, walked: bool) -> None:
     src = path.read_bytes()
     names = {"new", "forward", "ctc_loss", "interpolate", "load_record", "with_mode", "to_device"}
     tree = parse(src)
     want = [n for n in calls_in(tree, 0, len(src))
             if (name := call_name(n)) is not None and node_text(name, src) in names]  # fmt: skip
-    assert spans(calls_named(tree, src, names)) == spans(want)
+    with lookups(walked):
+        found = calls_named(tree, src, names)
+    assert spans(found) == spans(want)

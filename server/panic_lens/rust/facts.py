@@ -25,7 +25,6 @@ from panic_lens.rust.syntax import (
     call_parts,
     calls_in,
     child_by_field,
-    index,
     method_call,
     node_text,
     parse,
@@ -100,8 +99,9 @@ class FileFacts:
         tree = tree if tree is not None else parse(src)
         if crate is None:
             crate = run.crate_context(path) if run is not None and path else crate_context(path)
-        # a check run finds declarations by keyword and calls by name: no walk over the tree
-        nodes = index(tree) if run is None else declarations(tree, src)
+        # declarations by keyword, calls by name (all of them, by a query, only when asked
+        # for): no walk over the whole tree
+        nodes = declarations(tree, src)
         where = _crate_module(path, crate, run)
         loader = _loader(crate) if where is not None else None
         imports = Imports.from_tree(tree, src, nodes, module_path=where, loader=loader)
@@ -111,6 +111,8 @@ class FileFacts:
             facts.renames = run.renames.for_file(src, src_root)
         else:
             facts.renames = self_contained_renames(src, loader is not None, nodes["item"])
+        if facts.renames is not None:  # the byte scan's, and exactly what the parse binds
+            facts.renames |= imports.renamed()
         return facts
 
     def relocated(
@@ -199,7 +201,7 @@ class FileFacts:
         wanted: frozenset[str] | None = names
         if names is not None and renamed:
             wanted = None if self.renames is None else names | self.renames
-        if wanted is not None and self.renames is not None:  # a check run: search the names
+        if wanted is not None:  # search the names
             key = (self.only, wanted)
             if key not in self._by_name:
                 start, end = self.only if self.only is not None else (0, len(self.src))

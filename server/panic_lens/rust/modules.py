@@ -84,30 +84,40 @@ _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 def use_renames(src: bytes) -> frozenset[str]:
     """A superset of the names `use .. as NAME` binds in `src`, found without parsing: every
     identifier after `as` in a `use` statement, read up to its `;` with comments skipped (a
-    `;` in a comment does not end it). `use` in comments and strings only adds names.
-    `extern crate x as y` is left out: a crate alias only ever stands first in a path."""
+    `;` in a comment does not end it, a comment between `as` and the name is passed over).
+    `use` and `as` in comments and strings only add names. `extern crate x as y` is left out: a
+    crate alias only ever stands first in a path."""
     found: set[str] = set()
+    read_to = 0  # a `use` before this is inside the statement read last: its names are found
     for match in _USE.finditer(src):
+        if match.start() < read_to:
+            continue
         if match.start() > 0 and src[match.start() - 1] in _WORD:
             continue  # `reuse`, `r#use`..: not the keyword
-        end = _statement_end(src, match.end())
-        found.update(name.decode() for name in _AS_NAME.findall(src, match.end(), end))
+        read_to, code = _statement(src, match.end())
+        # the names in the comments too: error recovery may read a comment's text as code
+        names = _AS_NAME.findall(code) + _AS_NAME.findall(src, match.end(), read_to)
+        found.update(name.decode() for name in names)
     return frozenset(found)
 
 
-def _statement_end(src: bytes, at: int) -> int:
-    """Where the statement that goes on at `at` ends: its `;`, comments skipped (block
-    comments nest in Rust), or the end of the text."""
+def _statement(src: bytes, at: int) -> tuple[int, bytes]:
+    """Where the statement that goes on at `at` ends (its `;`, comments skipped: block
+    comments nest in Rust, or the end of the text) and its text with each comment a space."""
+    code = []
     while True:
         stop = _STATEMENT_STOP.search(src, at)
         if stop is None:
-            return len(src)
+            code.append(src[at:])
+            return len(src), b"".join(code)
+        code.append(src[at : stop.start()])
         if stop.group() == b";":
-            return stop.start()
+            return stop.start(), b"".join(code)
+        code.append(b" ")
         if stop.group() == b"//":
             newline = src.find(b"\n", stop.end())
             if newline < 0:
-                return len(src)
+                return len(src), b"".join(code)
             at = newline
             continue
         at = _block_comment_end(src, stop.end())

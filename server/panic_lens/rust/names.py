@@ -10,12 +10,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from panic_lens.rust import burn_api
+from panic_lens.rust.search import Descents, TooDeep
 from panic_lens.rust.syntax import (
     Node,
     Tree,
     child_by_field,
     index,
     node_text,
+    nodes_of_kinds,
     path_segments,
 )
 
@@ -134,6 +136,12 @@ class Imports:
         for found in nodes.values():
             found.sort(key=lambda n: n.start_byte)
         return cls.from_tree(tree, src, nodes, module_path=module_path, loader=loader)
+
+    def renamed(self) -> frozenset[str]:
+        """The names this file's `use`s bind to a path ending in another name (`as`), as
+        parsed (error recovery included)."""
+        return frozenset(name for scope in self._scopes.values()
+                         for name, path in scope.uses.items() if path[-1:] != (name,))  # fmt: skip
 
     @property
     def reads_other_files(self) -> bool:
@@ -342,13 +350,25 @@ def _containers(root: Node, declared: Iterable[Node]) -> dict[int, Node]:
     """`use` or item id -> its block, declaration list or file (absent: declared elsewhere).
 
     Each declaration's parent, asked in C: a few hundred lookups cost far less than a query
-    for every block of the file (which walks the whole tree).
+    for every block of the file (which walks the whole tree). Asking costs the node's depth,
+    so on a pathologically deep tree the blocks are walked instead (`search.Descents`).
     """
+    declared = list(declared)
     out: dict[int, Node] = {}
-    for node in declared:
-        parent = node.parent
-        if parent is not None and (parent.type in _CONTAINER_KINDS or parent.id == root.id):
-            out[node.id] = parent  # the root too, also when recovery made it an ERROR
+    descents = Descents()
+    try:
+        for node in declared:
+            descents.tick()
+            parent = node.parent
+            if parent is not None and (parent.type in _CONTAINER_KINDS or parent.id == root.id):
+                out[node.id] = parent  # the root too, also when recovery made it an ERROR
+    except TooDeep:
+        wanted = {node.id for node in declared}
+        out = {}
+        for container in (root, *nodes_of_kinds(root, _CONTAINER_KINDS, 0, root.end_byte)):
+            for child in container.named_children:
+                if child.id in wanted:
+                    out[child.id] = container
     return out
 
 

@@ -5,14 +5,54 @@ A byte search, then one descent to the node at each occurrence: every such node'
 its byte range, so nothing is missed, and occurrences inside longer words, strings or comments
 land on another node and are dropped. For a handful of words this is far cheaper than a query,
 which walks the whole tree (the property tests compare every function here with a walk).
+
+A descent (and a step to a parent) costs the node's depth: tree-sitter nodes keep no parent
+pointer. On a pathologically deep tree (10,000 nested blocks, each with its `fn`) thousands
+of descents cost quadratic time, so each lookup watches its clock and, past a budget no
+ordinary file comes near, gives the same answer by one walk instead (`Descents`).
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Iterator
 
-from panic_lens.rust.syntax import _COMMENT_KINDS, _COMMENT_PARTS, Node, Tree, call_name
+from panic_lens.rust.syntax import (
+    _COMMENT_KINDS,
+    _COMMENT_PARTS,
+    Node,
+    Tree,
+    call_name,
+    calls_in,
+    declarations_in,
+    node_text,
+    nodes_of_kinds,
+)
+
+# Seconds of descents one lookup may spend before it walks the tree instead: a whole 5,000-line
+# file's declarations take about 2 ms, one walk over it about 12 ms.
+DESCENT_BUDGET_S = 0.025
+
+
+class TooDeep(Exception):
+    """The descents went over budget: the caller answers by one walk."""
+
+
+class Descents:
+    """Counts one lookup's descents and checks the clock every 128 of them."""
+
+    __slots__ = ("_count", "_deadline")
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._deadline = time.perf_counter() + DESCENT_BUDGET_S
+
+    def tick(self) -> None:
+        self._count += 1
+        if not self._count & 127 and time.perf_counter() > self._deadline:
+            raise TooDeep
+
 
 # Each indexed declaration has its keyword as a direct child token: found by a byte search,
 # a declaration costs one descent instead of a walk over the whole tree.
@@ -42,10 +82,19 @@ def declarations(
     text). Keywords in comments, strings, longer words and other constructs (`impl Trait`,
     `*const T`) land on another node and are dropped. Several times faster on a whole file.
     With a byte range: the declarations that start inside it."""
-    root = tree.root_node
     stop = len(src) if end is None else end
+    try:
+        return _declarations(tree, src, start, stop)
+    except TooDeep:
+        return declarations_in(tree, start, stop)
+
+
+def _declarations(tree: Tree, src: bytes, start: int, stop: int) -> dict[str, list[Node]]:
+    root = tree.root_node
+    descents = Descents()
     found: dict[str, dict[int, Node]] = {"use": {}, "item": {}, "impl": {}}
     for match in _KEYWORDS.finditer(src, start, stop):
+        descents.tick()
         at, after = match.span()
         token = root.descendant_for_byte_range(at, after)
         if token is None or (token.start_byte, token.end_byte) != (at, after):
@@ -68,10 +117,18 @@ def calls_named(
     every call of the file."""
     stop = len(src) if end is None else end
     found: dict[int, Node] = {}
-    for node in _exact_nodes(tree, src, names, start, stop):
-        call = _call_named_by(node)
-        if call is not None and start <= call.start_byte and call.end_byte <= stop:
-            found[call.id] = call
+    try:
+        for node in _exact_nodes(tree, src, names, start, stop):
+            call = _call_named_by(node)
+            if call is not None and start <= call.start_byte and call.end_byte <= stop:
+                found[call.id] = call
+    except TooDeep:
+        wanted = frozenset(names)
+        found = {}
+        for call in calls_in(tree, start, stop):
+            name = call_name(call)
+            if name is not None and node_text(name, src) in wanted:
+                found[call.id] = call
     return sorted(found.values(), key=lambda n: (n.start_byte, -n.end_byte))
 
 
@@ -82,6 +139,7 @@ def _exact_nodes(
     is exactly that occurrence; occurrences inside a longer word have none and are skipped
     before any descent (`new` of `renew` or `new_tensor`)."""
     root = tree.root_node
+    descents = Descents()
     for word in words:
         needle = word.encode()
         at = src.find(needle, start, end)
@@ -90,7 +148,10 @@ def _exact_nodes(
             inside_word = (at > 0 and src[at - 1] in _WORD_BYTES) or (
                 after < len(src) and src[after] in _WORD_BYTES
             )
-            node = None if inside_word else root.descendant_for_byte_range(at, after)
+            node = None
+            if not inside_word:
+                descents.tick()
+                node = root.descendant_for_byte_range(at, after)
             if node is not None and (node.start_byte, node.end_byte) == (at, after):
                 yield node
             at = src.find(needle, after, end)
@@ -130,17 +191,35 @@ def word_nodes(
     range, so no node is missed; occurrences inside longer tokens, strings or comments land on
     another node and are dropped.
     """
-    found = {n.start_byte: n for n in _exact_nodes(tree, src, words, start, end) if n.type in kinds}
+    try:
+        nodes = [n for n in _exact_nodes(tree, src, words, start, end) if n.type in kinds]
+    except TooDeep:
+        wanted = {w.encode() for w in words}
+        stop = len(src) if end is None else end
+        nodes = [n for n in nodes_of_kinds(tree.root_node, kinds, start, stop)
+                 if start <= n.start_byte and n.end_byte <= stop
+                 and src[n.start_byte : n.end_byte] in wanted]  # fmt: skip
+    found = {n.start_byte: n for n in nodes}
     return [found[k] for k in sorted(found)]
 
 
 def comments_mentioning(tree: Tree, src: bytes, word: bytes) -> list[Node]:
     """Line and block comments whose text contains `word`, in source order (found by a byte
     search, as `word_nodes`: no walk over the whole tree)."""
+    try:
+        return _comments_mentioning(tree, src, word)
+    except TooDeep:
+        comments = nodes_of_kinds(tree.root_node, _COMMENT_KINDS, 0, len(src))
+        return [c for c in comments if word in src[c.start_byte : c.end_byte]]
+
+
+def _comments_mentioning(tree: Tree, src: bytes, word: bytes) -> list[Node]:
     root = tree.root_node
+    descents = Descents()
     found: dict[int, Node] = {}
     at = src.find(word)
     while at >= 0:
+        descents.tick()
         node = root.descendant_for_byte_range(at, at + len(word))
         for _ in range(3):  # a doc comment's text is a child of the comment node
             if node is None or node.type in _COMMENT_KINDS:

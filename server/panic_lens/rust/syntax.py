@@ -7,6 +7,7 @@ One module-level Language and Parser, built once. Every traversal here is iterat
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
@@ -26,6 +27,7 @@ _DECLARATIONS = """
 """
 _INDEX_QUERY = Query(LANGUAGE, "(call_expression) @call\n" + _DECLARATIONS)
 _CALL_QUERY = Query(LANGUAGE, "(call_expression) @call")
+_DECLARATION_QUERY = Query(LANGUAGE, _DECLARATIONS)
 INDEX_KINDS = ("call", "use", "item", "impl")
 FUNCTION_KINDS = frozenset({"function_item", "closure_expression"})
 SCOPE_KINDS = frozenset({"block", "declaration_list", "source_file"})
@@ -54,6 +56,7 @@ __all__ = [
     "call_parts",
     "calls_in",
     "child_by_field",
+    "declarations_in",
     "enclosing",
     "enclosing_function",
     "has_error",
@@ -62,6 +65,7 @@ __all__ = [
     "line_indent",
     "method_call",
     "node_text",
+    "nodes_of_kinds",
     "parse",
     "path_segments",
     "span_of",
@@ -101,6 +105,28 @@ def calls_in(tree: Tree, start: int, end: int) -> list[Node]:
     cursor.set_byte_range(start, end)
     found = _captures(cursor, tree.root_node, ("call",))["call"]
     return [n for n in found if start <= n.start_byte and n.end_byte <= end]
+
+
+def declarations_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
+    """The `use`, item and impl nodes that start inside bytes [start, end), by one walk (what
+    `rust.search.declarations` finds by keyword, when its descents get too costly)."""
+    cursor = QueryCursor(_DECLARATION_QUERY)
+    cursor.set_byte_range(start, end)
+    found = _captures(cursor, tree.root_node, ("use", "item", "impl"))
+    return {k: [n for n in nodes if start <= n.start_byte < end] for k, nodes in found.items()}
+
+
+def nodes_of_kinds(root: Node, kinds: frozenset[str], start: int, end: int) -> list[Node]:
+    """Every node of `kinds` (node types) under `root` that overlaps bytes [start, end), in
+    source order, by one walk."""
+    cursor = QueryCursor(_kinds_query(kinds))
+    cursor.set_byte_range(start, end)
+    return _captures(cursor, root, ("n",))["n"]
+
+
+@lru_cache(maxsize=16)
+def _kinds_query(kinds: frozenset[str]) -> Query:
+    return Query(LANGUAGE, "[" + " ".join(f"({k})" for k in sorted(kinds)) + "] @n")
 
 
 def _captures(cursor: QueryCursor, root: Node, kinds: tuple[str, ...]) -> dict[str, list[Node]]:
