@@ -298,19 +298,36 @@ def _inside(span: Span, body: tuple[int, int]) -> bool:
 
 
 def _reuse(item: Any, shift: _Shift) -> Any:
-    """`item` (a Finding or HoverFact outside the body) with every span in it shifted."""
+    """`item` (a Finding or HoverFact outside the body) with every span in it shifted; the
+    same object when none moved."""
+    kind = type(item)
+    if kind in _PLAIN:
+        return item
     if isinstance(item, Span):
         if _inside(item, shift.body) and item not in shift.signals:
             raise Unmappable(item)  # evidence inside the edited function
         return _shift_span(item, shift)
     if isinstance(item, tuple):
-        return tuple(_reuse(x, shift) for x in item)
+        moved = tuple(_reuse(x, shift) for x in item)
+        return item if all(a is b for a, b in zip(moved, item, strict=True)) else moved
     if isinstance(item, Related) and item.path not in (None, shift.path):
         return item  # evidence in another file
     if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        changes = {f.name: _reuse(getattr(item, f.name), shift) for f in dataclasses.fields(item)}
-        return dataclasses.replace(item, **changes)
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(item))
+        changes = {}
+        for name in names:
+            value = getattr(item, name)
+            moved = _reuse(value, shift)
+            if moved is not value:
+                changes[name] = moved
+        return dataclasses.replace(item, **changes) if changes else item
     return item
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _shift_span(span: Span, shift: _Shift) -> Span:

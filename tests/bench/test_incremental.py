@@ -37,6 +37,29 @@ def test_changed_range(old: bytes, new: bytes, expected: tuple[int, int, int]) -
     assert old[:start] + new[start:new_end] + old[old_end:] == new
 
 
+def test_changed_range_is_the_longest_common_prefix_then_suffix() -> None:
+    """Against a byte-by-byte reference, on texts shorter and longer than the 4 KB chunks the
+    search compares first, edits at and across chunk ends included."""
+    rng = random.Random(11)
+    for _ in range(3000):
+        n = rng.choice((0, 1, 5, 4095, 4096, 4097, 9000))
+        old = bytes(rng.choice(b"ab\n") for _ in range(n))
+        i = rng.choice((rng.randint(0, n), min(n, 4096), max(0, n - 4096)))
+        j = rng.randint(i, n)
+        new = (
+            old[:i]
+            + bytes(rng.choice(b"ab\n") for _ in range(rng.choice((0, 1, 3, 5000))))
+            + old[j:]
+        )
+        prefix = 0
+        while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+            prefix += 1
+        suffix, limit = 0, min(len(old), len(new)) - prefix
+        while suffix < limit and old[-1 - suffix] == new[-1 - suffix]:
+            suffix += 1
+        assert changed_range(old, new) == (prefix, len(old) - suffix, len(new) - suffix)
+
+
 def random_edit(text: str, rng: random.Random) -> str:
     at = rng.randrange(len(text) + 1)
     cut = rng.choice((0, 0, 1, 3, 12))

@@ -59,12 +59,22 @@ def point_after(src: bytes, start: int, at: tuple[int, int], offset: int) -> tup
     return row, (at[1] + offset - start) if line < 0 else offset - line - 1
 
 
+_CHUNK = 4096
+
+
 def _common_prefix(a: bytes, b: bytes) -> int:
-    """Binary search over slice comparisons: each is a memcmp, so this stays fast in Python."""
-    lo, hi = 0, min(len(a), len(b))
+    """Equal 4 KB chunks first, then a binary search inside the first unequal one: every
+    comparison is a memcmp of at most a chunk (slices of the whole text would copy it)."""
+    n = min(len(a), len(b))
+    at = 0
+    while at < n and a[at : at + _CHUNK] == b[at : at + _CHUNK]:
+        at += _CHUNK
+    if at >= n:
+        return n
+    lo, hi = at, min(at + _CHUNK, n)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
+        if a[at:mid] == b[at:mid]:
             lo = mid
         else:
             hi = mid - 1
@@ -72,10 +82,20 @@ def _common_prefix(a: bytes, b: bytes) -> int:
 
 
 def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
-    lo, hi = 0, limit
+    """The length of the longest common suffix of `a` and `b`, at most `limit`."""
+    la, lb = len(a), len(b)
+    got = 0
+    while got < limit:
+        step = min(_CHUNK, limit - got)
+        if a[la - got - step : la - got] != b[lb - got - step : lb - got]:
+            break
+        got += step
+    else:
+        return got
+    lo, hi = got, got + step
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if a[len(a) - mid :] == b[len(b) - mid :]:
+        if a[la - mid : la - got] == b[lb - mid : lb - got]:
             lo = mid
         else:
             hi = mid - 1
