@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import engine
-from panic_lens.rules.base import Analysis, Point, Related, Span
+from panic_lens.rules.base import Analysis, Finding, HoverFact, Point, Related, Span
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, TrainingSignal
 from panic_lens.rust.incremental import changed_range, point, point_after, reparse
@@ -46,15 +47,14 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class _Shift:
-    """The edit [start, old_end) -> [start, new_end) on one row range (rows do not move)."""
+    """The edit [start, old_end) -> [start, new_end), with the points of its ends."""
 
     start: int
     old_end: int
     new_end: int
-    row: int  # the row of old_end (== of new_end: the edit adds or removes no line)
     start_point: tuple[int, int]  # (row, column) of start
-    old_col: int
-    new_col: int
+    old_end_point: tuple[int, int]
+    new_end_point: tuple[int, int]
     body: tuple[int, int]  # the old function body: reused spans may not point into it...
     signals: frozenset[Span]  # ...except at training signals, checked unchanged
     path: str | None
@@ -62,6 +62,11 @@ class _Shift:
     @property
     def delta(self) -> int:
         return self.new_end - self.old_end
+
+    @property
+    def rows(self) -> int:
+        """The lines the edit adds (negative: removes)."""
+        return self.new_end_point[0] - self.old_end_point[0]
 
 
 class Unmappable(Exception):
@@ -126,17 +131,29 @@ def _incremental(
         return None
     if facts is None:
         return None
-    facts.only = (new_lo, new_hi)
-    fresh = engine.rule_run(facts, old.catalog)
-    facts.only = None
+    runs = [((lo, hi), (new_lo, new_hi), _run_in(facts, old.catalog, (new_lo, new_hi)))]
     try:
-        run = _merge(old.run, fresh, shift, (lo, hi), (new_lo, new_hi))
+        if shift.rows:  # lines moved: re-run the functions whose messages quote a moved line
+            bodies = _requoting(old.run, shift, (lo, hi), (new_lo, new_hi), tree)
+            if bodies is None:
+                return None
+            runs += [(was, now, _run_in(facts, old.catalog, now)) for was, now in bodies]
+        run = _merge(old.run, shift, runs)
     except Unmappable:
         return None
     if run is None:
         return None
     analysis = engine.finish(facts, run)
     return analysis, Snapshot(facts, run, analysis, old.settings, old.catalog)
+
+
+def _run_in(facts: FileFacts, catalog: Catalog | None, body: tuple[int, int]) -> engine.RuleRun:
+    """The rules over the calls in bytes `body` of the new text only."""
+    facts.only = body
+    try:
+        return engine.rule_run(facts, catalog)
+    finally:
+        facts.only = None
 
 
 def _relocated(
@@ -148,8 +165,8 @@ def _relocated(
     edited = old.tree.copy()
     edited.edit(
         start_byte=shift.start, old_end_byte=shift.old_end, new_end_byte=shift.new_end,
-        start_point=shift.start_point, old_end_point=(shift.row, shift.old_col),
-        new_end_point=(shift.row, shift.new_col),
+        start_point=shift.start_point, old_end_point=shift.old_end_point,
+        new_end_point=shift.new_end_point,
     )  # fmt: skip
     if any(r.start_byte <= body[0] or r.end_byte >= body[1] for r in edited.changed_ranges(tree)):
         return None
@@ -205,16 +222,15 @@ def _function_edit(
 ) -> tuple[_Shift, tuple[int, int], tuple[int, int]] | None:
     """The edit, and the old and new byte ranges of the function body it lies strictly inside.
 
-    None (full analysis) unless: the edit adds or removes no line (findings quote line numbers
-    of their evidence); it is strictly inside one function body, whose function starts and ends
-    at the same place in the new tree; the old body declares no items, impls or `use`s; and the
-    presence of each FILE_WORDS word is unchanged. (`_relocated` checks the rest: nothing
-    outside the body parses differently, and the new body declares nothing either.)
+    None (full analysis) unless: the edit is strictly inside one function body, whose function
+    starts and ends at the same place in the new tree; the old body declares no items, impls or
+    `use`s; and the presence of each FILE_WORDS word is unchanged. (`_relocated` checks the
+    rest: nothing outside the body parses differently, and the new body declares nothing
+    either.) An edit may add or remove lines: `_requoting` finds the other functions whose
+    messages quote a line number that moved.
     """
     old_src = facts.src
     start, old_end, new_end = changed_range(old_src, src)
-    if old_src.count(b"\n", start, old_end) != src.count(b"\n", start, new_end):
-        return None
     if _file_words_changed(old_src, src, start, old_end, new_end):
         return None
     body = _body_around(facts.tree, start, old_end)
@@ -228,12 +244,12 @@ def _function_edit(
     # (Everything outside the body is checked unchanged by tree-sitter's changed ranges in
     # `_relocated`.)
     start_point = point(old_src, start)
-    row, old_col = point_after(old_src, start, start_point, old_end)
+    old_end_point = point_after(old_src, start, start_point, old_end)
+    new_end_point = point_after(src, start, start_point, new_end)
     signals = frozenset(s.span for s in facts.training_signals() if s.span is not None)
     where = (body.start_byte, body.end_byte)
-    new_col = point_after(src, start, start_point, new_end)[1]
-    shift = _Shift(start, old_end, new_end, row, start_point, old_col, new_col, where, signals,
-                   facts.path)  # fmt: skip
+    shift = _Shift(start, old_end, new_end, start_point, old_end_point, new_end_point, where,
+                   signals, facts.path)  # fmt: skip
     return shift, (body.start_byte, body.end_byte), (new_body.start_byte, new_body.end_byte)
 
 
@@ -271,26 +287,105 @@ def _declares(index: dict[str, list[Node]], lo: int, hi: int) -> bool:
     return False
 
 
+# How findings and hovers quote a line of evidence: "line 12" or "model.rs:12" (the rules'
+# messages and the type facts of rust/bindings.py); tests/bench checks every quote is one.
+LINE_QUOTE = re.compile(r"(?:\bline |:)([0-9]+)")
+MAX_REQUOTED = 32  # functions re-run for their quotes: past this, the full analysis is as quick
+
+
+def _requoting(
+    old: engine.RuleRun, shift: _Shift, old_body: tuple[int, int], new_body: tuple[int, int],
+    tree: Tree,
+) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:  # fmt: skip
+    """After an edit that adds or removes lines: the (old, new) byte ranges of the other function
+    bodies holding a finding or hover that quotes a line at or after the edit (its number may
+    have moved; re-running the rules there quotes it afresh). None: one is in no function body,
+    or there are too many."""
+    first = shift.start_point[0] + 1  # the first line number the edit may move
+    bodies: dict[tuple[int, int], tuple[int, int]] = {}
+    items: list[Finding | HoverFact] = [f for _, found in old.findings for f in found]
+    for item in (*items, *old.hovers):
+        if _inside(item.span, old_body) or not _quotes_from(item, first):
+            continue
+        span = _shift_span(item.span, shift)
+        body = _body_around(tree, span.start_byte, span.end_byte)
+        if body is None:
+            return None
+        now = (body.start_byte, body.end_byte)
+        if now[1] <= new_body[0]:
+            was = now
+        elif now[0] >= new_body[1]:
+            was = (now[0] - shift.delta, now[1] - shift.delta)
+        else:  # around the edited function (a nested fn): not one function's
+            return None
+        bodies[was] = now
+        if len(bodies) > MAX_REQUOTED:
+            return None
+    return sorted(bodies.items())
+
+
+def _quotes_from(item: Any, first: int) -> bool:
+    """Whether a string anywhere in `item` quotes a line numbered `first` or later."""
+    if isinstance(item, str):
+        return any(int(n) >= first for n in LINE_QUOTE.findall(item))
+    if isinstance(item, tuple):
+        return any(_quotes_from(x, first) for x in item)
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        names = _FIELDS.get(type(item))
+        if names is None:
+            names = _FIELDS[type(item)] = tuple(f.name for f in dataclasses.fields(item))
+        return any(_quotes_from(getattr(item, name), first) for name in names)
+    return False
+
+
 def _merge(
-    old: engine.RuleRun, fresh: engine.RuleRun, shift: _Shift,
-    old_body: tuple[int, int], new_body: tuple[int, int],
+    old: engine.RuleRun, shift: _Shift,
+    runs: list[tuple[tuple[int, int], tuple[int, int], engine.RuleRun]],
 ) -> engine.RuleRun | None:  # fmt: skip
-    """Old results outside the body (shifted), the fresh ones inside it, in detect order."""
-    if fresh.failures or [r for r, _ in old.findings] != [r for r, _ in fresh.findings]:
-        return None
-    if not all(_inside(f.span, new_body) for _, fs in fresh.findings for f in fs):
-        return None
-    if not all(_inside(h.span, new_body) for h in fresh.hovers):
-        return None
+    """Old results outside the re-run bodies (shifted), the fresh ones inside them. Each run is
+    (old body, new body, its rules' results); the first is the edited function's."""
+    rules = [r for r, _ in old.findings]
+    for _, body, fresh in runs:
+        if fresh.failures or [r for r, _ in fresh.findings] != rules:
+            return None
+        if not all(_inside(f.span, body) for _, fs in fresh.findings for f in fs):
+            return None
+        if not all(_inside(h.span, body) for h in fresh.hovers):
+            return None
+    olds = [was for was, _, _ in runs]
+
+    def kept(span: Span) -> bool | None:
+        """False: inside a re-run body; None: across one's braces (not one function's)."""
+        for lo, hi in olds:
+            if lo <= span.start_byte and span.end_byte <= hi:
+                return False
+            if span.start_byte < hi and span.end_byte > lo:
+                return None
+        return True
+
     merged = []
-    for (rule, olds), (_, news) in zip(old.findings, fresh.findings, strict=True):
-        before = [_reuse(f, shift) for f in olds if f.span.end_byte <= old_body[0]]
-        after = [_reuse(f, shift) for f in olds if f.span.start_byte >= old_body[1]]
-        if len(before) + len(after) + sum(_inside(f.span, old_body) for f in olds) != len(olds):
-            return None  # a finding straddling the body's braces: not one function's
-        merged.append((rule, (*before, *news, *after)))
-    hovers = [_reuse(h, shift) for h in old.hovers if not _inside(h.span, old_body)]
-    return engine.RuleRun(tuple(merged), (*hovers, *fresh.hovers), ())
+    for i, (rule, found) in enumerate(old.findings):
+        items = []
+        for f in found:
+            keep = kept(f.span)
+            if keep is None:
+                return None
+            if keep:
+                items.append(_reuse(f, shift))
+        for _, _, fresh in runs:
+            items += fresh.findings[i][1]
+        items.sort(key=lambda f: f.span.start_byte)  # source order, as one run yields them
+        merged.append((rule, tuple(items)))
+    hovers = []
+    for h in old.hovers:
+        keep = kept(h.span)
+        if keep is None:
+            return None
+        if keep:
+            hovers.append(_reuse(h, shift))
+    for _, _, fresh in runs:
+        hovers += fresh.hovers
+    return engine.RuleRun(tuple(merged), tuple(hovers), ())
 
 
 def _inside(span: Span, body: tuple[int, int]) -> bool:
@@ -340,6 +435,11 @@ def _shift_span(span: Span, shift: _Shift) -> Span:
 
 
 def _shift_point(point: Point, shift: _Shift) -> Point:
-    if point.row != shift.row:
+    """A point at or after the edit's old end (the caller checked), where the edit moved it."""
+    row = shift.old_end_point[0]
+    if point.row == row:
+        return Point(shift.new_end_point[0], point.col - shift.old_end_point[1]
+                     + shift.new_end_point[1])  # fmt: skip
+    if point.row < row or not shift.rows:
         return point
-    return Point(point.row, point.col - shift.old_col + shift.new_col)
+    return Point(point.row + shift.rows, point.col)

@@ -3,6 +3,7 @@ touches file-level facts (a `use`, a const, a training signal in another functio
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from bench import corpus
 from panic_lens.engine import analyze
-from panic_lens.incremental_analysis import Snapshot, analyze_edit, analyze_full
+from panic_lens.incremental_analysis import LINE_QUOTE, Snapshot, analyze_edit, analyze_full
 from panic_lens.rust.incremental import reparse
 
 REPO = Path(__file__).resolve().parents[2]
@@ -108,7 +109,6 @@ def test_an_edit_inside_a_body_is_reanalysed_per_function(file: Path) -> None:
         ("a use inside the body", b" use burn::tensor::Tensor;"),
         ("a const inside the body", b" const W: usize = 3;"),
         ("a training signal", b" let _ = loss.backward();"),
-        ("a new line", b"\n"),
         ("a word a prefilter looks for", b" // RouterChannel"),
         ("an unbalanced brace", b" }"),
     ],
@@ -118,6 +118,73 @@ def test_edits_that_change_file_level_facts_fall_back(name: str, snippet: bytes)
     at = inside_first_body(src)
     _, partial = step(start(RL), src[:at] + snippet + src[at:])
     assert not partial, name
+
+
+def quotes(snap: Snapshot) -> list[list[str]]:
+    """The line numbers each finding's strings quote, in order."""
+    return [LINE_QUOTE.findall(repr(f)) for f in snap.analysis.findings]
+
+
+@pytest.mark.parametrize("typed", [b"\n", b"\n\n    let _unused = 1;\n"])
+def test_an_edit_adding_lines_is_reanalysed_per_function_and_requotes_moved_lines(
+    typed: bytes,
+) -> None:
+    """A later function's finding quotes a line below the edit: its number moves with it (the
+    function is re-run), while the edited function alone is analysed again."""
+    src = RL.read_bytes()
+    snap = start(RL)
+    before = quotes(snap)
+    assert any(before), "rl.rs has a finding that quotes a line"
+    at = inside_first_body(src)
+    assert src[:at].count(b"\n") + 1 < min(int(n) for q in before for n in q)
+    after, partial = step(snap, src[:at] + typed + src[at:])
+    assert partial and after is not None
+    moved = typed.count(b"\n")
+    assert quotes(after) == [[str(int(n) + moved) for n in q] for q in before]
+    back, partial = step(after, src)  # and the lines removed again
+    assert partial and back is not None and back.analysis == snap.analysis
+
+
+def test_every_line_a_message_quotes_is_written_as_line_quote_matches() -> None:
+    """The re-analysis finds the quotes that an added line moves by LINE_QUOTE: a line added at
+    the top of each file changes its findings' and hovers' strings only in those numbers."""
+    checked = 0
+    for file in FILES:
+        src = file.read_bytes()
+        plain, shifted = analyze(src, str(file)), analyze(b"\n" + src, str(file))
+        for old, new in zip((*plain.findings, *plain.hovers), (*shifted.findings, *shifted.hovers),
+                            strict=True):  # fmt: skip
+            for a, b in zip(strings(old), strings(new), strict=True):
+                assert LINE_QUOTE.sub("#", a) == LINE_QUOTE.sub("#", b), (file, a, b)
+                pairs = zip(LINE_QUOTE.findall(a), LINE_QUOTE.findall(b), strict=True)
+                moves = {int(m) - int(n) for n, m in pairs}
+                assert moves <= {0, 1}, (file, a, b)  # another file's lines stay
+                checked += 1 in moves
+    assert checked >= 20  # quotes were there to check
+
+
+def strings(item: object) -> list[str]:
+    if isinstance(item, str):
+        return [item]
+    if isinstance(item, tuple):
+        return [s for x in item for s in strings(x)]
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return [s for f in dataclasses.fields(item) for s in strings(getattr(item, f.name))]
+    return []
+
+
+def test_enter_and_a_line_joined_in_a_large_file_stay_per_function() -> None:
+    """The bench's keystrokes: Enter at the end of a `let` line, a statement typed, deleted,
+    and the line joined again; every step re-analyses one function (or a few, for quotes)."""
+    src, snap = BIG, start_text(BIG, "big.rs")
+    at = src.index(b";\n", src.index(b"let ", len(src) // 2)) + 1
+    texts = [src[:at] + b"\n        " + src[at:]]
+    texts += [src[:at] + b"\n        " + t + src[at:] for t in keystrokes("let z = 1;")]
+    texts += [src]
+    for text in texts:
+        new, partial = step(snap, text)
+        assert partial and new is not None
+        snap = new
 
 
 def test_an_edit_outside_any_function_falls_back() -> None:
