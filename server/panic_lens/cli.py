@@ -40,6 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["serve"]:
+        import gc
+
+        # The server's start-up collects the youngest generation every 50,000 allocations
+        # instead of 700; its first publish sets the usual thresholds again
+        # (PanicLensServer.start_collector).
+        gc.set_threshold(50_000, 20, 100)
     if argv[:1] != ["check"]:
         return _dispatch(argv)
     from panic_lens.commands import replay

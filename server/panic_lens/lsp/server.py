@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import stat
@@ -29,6 +30,8 @@ from panic_lens.lsp.session import DIAGNOSTIC_IDENTIFIER, PanicLensServer
 
 logger = logging.getLogger(__name__)
 
+STARTUP_COLLECT_S = 2.0  # the usual collector thresholds from this long after initialize on
+
 
 def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
     """initializationOptions apply at once, so documents opened early are analysed right."""
@@ -37,6 +40,8 @@ def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
     config.reload_catalog(ls)
     with contextlib.suppress(RuntimeError):  # no event loop: nothing to overlap with
         asyncio.get_running_loop().call_soon(ls.warm_up)  # runs once our answer is sent
+    if ls.collector_deferred:  # no document opened soon (or a pull client): all the same
+        ls.start_collector_soon(STARTUP_COLLECT_S)
 
 
 async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> None:
@@ -240,6 +245,7 @@ def run(tcp: str | None = None, log_level: str | None = None) -> int:
     """Serve on stdio, or on TCP `[HOST:]PORT` (loopback unless a host is given)."""
     setup_logging(log_level)
     ls = make_server()
+    ls.collector_deferred = gc.get_threshold()[0] > 700  # cli.main raised it for the start-up
     codecache.save()  # lsprotocol's classes are all built by now
     if tcp is None:
         serve_stdio(ls)

@@ -89,6 +89,9 @@ class PanicLensServer(LanguageServer):
         self.snapshots: dict[str, incremental_analysis.Snapshot] = {}  # same documents
         self.disk: dict[str, FileResult] = {}
         self.generation = 0  # bumps when settings or the catalog change: new result ids
+        # `panic-lens serve` starts with rare cycle collections (cli.main); the first publish
+        # (or STARTUP_COLLECT_S after initialize) sets the usual thresholds: `start_collector`.
+        self.collector_deferred = False
         self.scan_count = 0
         self.reported_record_errors: frozenset[str] = frozenset()
         self.watchers_registered = False
@@ -369,12 +372,30 @@ class PanicLensServer(LanguageServer):
         ]
 
     def publish(self, result: FileResult) -> None:
+        if self.collector_deferred:
+            self.start_collector_soon()
         if self.pull:
             return
         params = types.PublishDiagnosticsParams(
             uri=result.uri, diagnostics=self.diagnostics(result), version=result.version
         )
         self.text_document_publish_diagnostics(params)
+
+    def start_collector_soon(self, delay: float = 0.0) -> None:
+        """`start_collector` once the event loop is free (the message being sent is out)."""
+        with contextlib.suppress(RuntimeError):  # no event loop (tests of the session)
+            asyncio.get_running_loop().call_later(delay, self.start_collector)
+
+    def start_collector(self) -> None:
+        """The start-up ran with the youngest generation collected every 50,000 allocations
+        (cli.main): imports allocate millions of objects that live as long as the server, and
+        the usual 700 meant ~150 collections (a full one among them, ~60 ms of one start) that
+        only moved them to older generations. Once the first diagnostics are out, the usual
+        thresholds keep the pauses of a typing session short."""
+        if not self.collector_deferred:
+            return
+        self.collector_deferred = False
+        gc.set_threshold(700, 10, 10)  # CPython's defaults
 
     def publish_empty(self, uri: str) -> None:
         if not self.pull:
