@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -354,35 +355,31 @@ def _merge(
             return None
     olds = [was for was, _, _ in runs]
 
-    def kept(span: Span) -> bool | None:
-        """False: inside a re-run body; None: across one's braces (not one function's)."""
-        for lo, hi in olds:
-            if lo <= span.start_byte and span.end_byte <= hi:
-                return False
-            if span.start_byte < hi and span.end_byte > lo:
-                return None
-        return True
+    def reused(items: Iterable[Any]) -> list[Any]:
+        """The items outside every re-run body, shifted (one across a body's braces is not
+        one function's: Unmappable)."""
+        out = []
+        for item in items:
+            span = item.span
+            inside = False
+            for lo, hi in olds:
+                if lo <= span.start_byte and span.end_byte <= hi:
+                    inside = True
+                    break
+                if span.start_byte < hi and span.end_byte > lo:
+                    raise Unmappable(span)
+            if not inside:
+                out.append(_reuse(item, shift))
+        return out
 
     merged = []
     for i, (rule, found) in enumerate(old.findings):
-        items = []
-        for f in found:
-            keep = kept(f.span)
-            if keep is None:
-                return None
-            if keep:
-                items.append(_reuse(f, shift))
+        items = reused(found)
         for _, _, fresh in runs:
             items += fresh.findings[i][1]
         items.sort(key=lambda f: f.span.start_byte)  # source order, as one run yields them
         merged.append((rule, tuple(items)))
-    hovers = []
-    for h in old.hovers:
-        keep = kept(h.span)
-        if keep is None:
-            return None
-        if keep:
-            hovers.append(_reuse(h, shift))
+    hovers = reused(old.hovers)
     for _, _, fresh in runs:
         hovers += fresh.hovers
     return engine.RuleRun(tuple(merged), tuple(hovers), ())
