@@ -300,8 +300,8 @@ def _requoting(
 ) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:  # fmt: skip
     """After an edit that adds or removes lines: the (old, new) byte ranges of the other function
     bodies holding a finding or hover that quotes a line at or after the edit (its number may
-    have moved; re-running the rules there quotes it afresh). None: one is in no function body,
-    or there are too many."""
+    have moved; re-running the rules there quotes it afresh), in source order; a body inside
+    another is left to it. None: one is in no function body, or there are too many."""
     first = shift.start_point[0] + 1  # the first line number the edit may move
     bodies: dict[tuple[int, int], tuple[int, int]] = {}
     items: list[Finding | HoverFact] = [f for _, found in old.findings for f in found]
@@ -322,7 +322,13 @@ def _requoting(
         bodies[was] = now
         if len(bodies) > MAX_REQUOTED:
             return None
-    return sorted(bodies.items())
+    # A function nested in another's body is re-run with it: its calls would come twice.
+    # (Two bodies are nested or apart: they are nodes of one tree.)
+    outermost: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for was, now in sorted(bodies.items(), key=lambda b: (b[0][0], -b[0][1])):
+        if not outermost or was[0] >= outermost[-1][0][1]:
+            outermost.append((was, now))
+    return outermost
 
 
 def _quotes_from(item: Any, first: int) -> bool:

@@ -145,6 +145,37 @@ def test_an_edit_adding_lines_is_reanalysed_per_function_and_requotes_moved_line
     assert partial and back is not None and back.analysis == snap.analysis
 
 
+NESTED = b"""use burn::prelude::*;
+use burn::tensor::module::ctc_loss;
+
+fn edited() {
+    let a = 1;
+}
+
+fn outer(log_probs: Tensor<3>, il: Tensor<1, Int>, tl: Tensor<1, Int>, device: &Device) {
+    fn inner(log_probs: Tensor<3>, il: Tensor<1, Int>, tl: Tensor<1, Int>, device: &Device) {
+        let labels = Tensor::<1, Int>::from_data([3i64; 4200], device);
+        let targets = labels.unsqueeze::<2>();
+        ctc_loss(log_probs, targets, il, tl, 0);
+    }
+    let labels = Tensor::<1, Int>::from_data([3i64; 5000], device);
+    let targets = labels.unsqueeze::<2>();
+    ctc_loss(log_probs, targets, il, tl, 0);
+}
+"""
+
+
+def test_a_line_added_above_nested_functions_requotes_each_finding_once() -> None:
+    """Both functions' findings quote a line below the edit; the inner function lies inside
+    the outer one's body, so re-running both would report the inner call twice."""
+    snap = start_text(NESTED, "lib.rs")
+    assert len(quotes(snap)) == 2 and all(quotes(snap))
+    at = NESTED.index(b"let a = 1;")
+    after, partial = step(snap, NESTED[:at] + b"\n    " + NESTED[at:])
+    assert partial and after is not None
+    assert len(after.analysis.findings) == 2
+
+
 def test_every_line_a_message_quotes_is_written_as_line_quote_matches() -> None:
     """The re-analysis finds the quotes that an added line moves by LINE_QUOTE: a line added at
     the top of each file changes its findings' and hovers' strings only in those numbers."""
