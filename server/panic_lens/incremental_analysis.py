@@ -338,10 +338,7 @@ def _quotes_from(item: Any, first: int) -> bool:
     if isinstance(item, tuple):
         return any(_quotes_from(x, first) for x in item)
     if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        names = _FIELDS.get(type(item))
-        if names is None:
-            names = _FIELDS[type(item)] = tuple(f.name for f in dataclasses.fields(item))
-        return any(_quotes_from(getattr(item, name), first) for name in names)
+        return any(_quotes_from(getattr(item, name), first) for name in _field_names(item))
     return False
 
 
@@ -411,11 +408,8 @@ def _reuse(item: Any, shift: _Shift) -> Any:
     if isinstance(item, Related) and item.path not in (None, shift.path):
         return item  # evidence in another file
     if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        names = _FIELDS.get(kind)
-        if names is None:
-            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(item))
         changes = {}
-        for name in names:
+        for name in _field_names(item):
             value = getattr(item, name)
             moved = _reuse(value, shift)
             if moved is not value:
@@ -426,6 +420,14 @@ def _reuse(item: Any, shift: _Shift) -> Any:
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 _FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(item: Any) -> tuple[str, ...]:
+    """The field names of dataclass instance `item`, read once per type."""
+    names = _FIELDS.get(type(item))
+    if names is None:
+        names = _FIELDS[type(item)] = tuple(f.name for f in dataclasses.fields(item))
+    return names
 
 
 def _shift_span(span: Span, shift: _Shift) -> Span:
@@ -443,6 +445,4 @@ def _shift_point(point: Point, shift: _Shift) -> Point:
     if point.row == row:
         return Point(shift.new_end_point[0], point.col - shift.old_end_point[1]
                      + shift.new_end_point[1])  # fmt: skip
-    if point.row < row or not shift.rows:
-        return point
-    return Point(point.row + shift.rows, point.col)
+    return Point(point.row + shift.rows, point.col) if shift.rows else point

@@ -23,6 +23,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
+from panic_lens.cli import START_UP_GC_THRESHOLDS
 from panic_lens.lsp import actions, codecache, commands, config, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
@@ -245,7 +246,7 @@ def run(tcp: str | None = None, log_level: str | None = None) -> int:
     """Serve on stdio, or on TCP `[HOST:]PORT` (loopback unless a host is given)."""
     setup_logging(log_level)
     ls = make_server()
-    ls.collector_deferred = gc.get_threshold()[0] > 700  # cli.main raised it for the start-up
+    ls.collector_deferred = gc.get_threshold() == START_UP_GC_THRESHOLDS  # set by cli.main
     codecache.save()  # lsprotocol's classes are all built by now
     if tcp is None:
         serve_stdio(ls)
