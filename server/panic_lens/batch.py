@@ -10,10 +10,10 @@ from __future__ import annotations
 import gc
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from panic_lens.cache import (
     AnalysisCache,
@@ -51,8 +51,16 @@ if TYPE_CHECKING:
 PARALLEL_MIN_BYTES = 256 * 1024
 # At most this much source goes to a worker at a time (a crate's run of files is split above).
 BATCH_BYTES = 256 * 1024
+# Without a cache, a tree of at least this much Rust source is read, prefiltered and analysed
+# by the workers, SCAN_BATCH_BYTES of files as walked at a time: the parent only walks, where
+# reading and prefiltering every file on its own would keep one core busy while the other
+# waits for the first candidates.
+SCAN_MIN_BYTES = 2 * 1024 * 1024
+SCAN_BATCH_BYTES = 1024 * 1024
 Item = tuple[str, bytes, str | None]  # path, content, cache key (None: do not store)
 Done = tuple[str, Analysis, bool]  # path, findings and notes, whether an entry was stored
+# path, its read error (None: read), and its analysis (None: the prefilter skipped it)
+Scanned = tuple[str, str | None, Analysis | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,21 +104,27 @@ def run_check(
 ) -> tuple[CheckResult, BatchStats]:
     """check_paths plus the run's statistics (the benchmark and the tests read them).
 
-    Candidates go to the analyser as the prefilter finds them: once there is enough source to
-    pay for worker processes, the workers analyse while this process still reads, prefilters
-    and looks up the cache."""
+    Without a cache, a large tree is read, prefiltered and analysed by worker processes
+    (`_scan_in_workers`). Otherwise candidates go to the analyser as the prefilter finds them:
+    once there is enough source to pay for worker processes, the workers analyse while this
+    process still reads, prefilters and looks up the cache."""
     errors = [PathError(str(p), "no such file or directory") for p in paths if not Path(p).exists()]
+    files = [str(f) for f in iter_rust_files([p for p in paths if Path(p).exists()])]
+    catalog = catalog if catalog is not None else default_catalog()
+    jobs = jobs if jobs is not None else default_jobs()
+    sizes = _sizes(files) if cache is None and jobs > 1 else None
+    if sizes is not None and sum(sizes) >= SCAN_MIN_BYTES:
+        return _scan_in_workers(files, sizes, errors, settings, catalog, jobs)
     index = cache.stat_index() if cache is not None else None
     sources = Sources(index)
     order: list[str] = []
-    for file in iter_rust_files([p for p in paths if Path(p).exists()]):
+    for file in files:
         try:
-            sources.open(str(file))
+            sources.open(file)
         except OSError as exc:
-            errors.append(PathError(str(file), exc.strerror or str(exc)))
+            errors.append(PathError(file, exc.strerror or str(exc)))
             continue
-        order.append(str(file))
-    catalog = catalog if catalog is not None else default_catalog()
+        order.append(file)
     analyser = Analyser(settings, catalog, cache, jobs)
     try:
         if cache is None:
@@ -143,6 +157,76 @@ def run_check(
         len(sources.data),
     )
     return CheckResult(findings, tuple(errors), len(order), tuple(notes)), stats
+
+
+def _scan_in_workers(
+    files: list[str],
+    sizes: list[int],
+    errors: list[PathError],
+    settings: Settings | None,
+    catalog: Catalog | None,
+    jobs: int,
+) -> tuple[CheckResult, BatchStats]:
+    """`run_check` without a cache, with the reading and prefiltering in the workers too: runs
+    of files as walked (mostly one crate's, which each worker's prefilter and rename index
+    then read once) go to whichever worker is free, largest first (so that no large run is
+    left for last while the other workers idle)."""
+    tasks = _scan_tasks(files, sizes)
+    size_of = dict(zip(files, sizes, strict=True))
+    pool = _fork_pool(jobs, settings, catalog, None)
+    try:
+        largest = sorted(range(len(tasks)), key=lambda i: -sum(size_of[f] for f in tasks[i]))
+        submitted = {i: pool.submit(_scan_in_worker, tasks[i]) for i in largest}
+        futures = [submitted[i] for i in range(len(tasks))]
+        order: list[str] = []
+        done: dict[str, Analysis] = {}
+        for future in futures:  # in walk order
+            for path, error, analysis in future.result():
+                if error is not None:
+                    errors.append(PathError(path, error))
+                    continue
+                order.append(path)
+                if analysis is not None:
+                    done[path] = analysis
+    finally:
+        pool.shutdown(cancel_futures=True)
+        gc.unfreeze()
+    findings = _ordered(order, done)
+    notes = dict.fromkeys(n for path in order if path in done for n in done[path].notes)
+    stats = BatchStats(len(order), len(done), 0, len(done), jobs, len(order))
+    return CheckResult(findings, tuple(errors), len(order), tuple(notes)), stats
+
+
+def _scan_tasks(files: list[str], sizes: list[int]) -> list[list[str]]:
+    """The files as walked, in runs of one crate's files (split above SCAN_BATCH_BYTES)."""
+    tasks: list[list[str]] = []
+    key, size = None, 0
+    for file, file_size in zip(files, sizes, strict=True):
+        crate = _crate_key(file)
+        if not tasks or crate != key or size >= SCAN_BATCH_BYTES:
+            tasks.append([])
+            key, size = crate, 0
+        tasks[-1].append(file)
+        size += file_size
+    return tasks
+
+
+def _crate_key(path: str) -> str:
+    """Where a file's crate most likely is, without a lookup: the folder above its `src/`,
+    else its own folder. Only for grouping: a wrong guess costs time, never results."""
+    head, sep, _ = path.rpartition(f"{os.sep}src{os.sep}")
+    return head if sep else os.path.dirname(path)
+
+
+def _sizes(files: list[str]) -> list[int]:
+    """Stat sizes; a file that cannot be stat'ed counts as empty (reading it reports why)."""
+    sizes = []
+    for file in files:
+        try:
+            sizes.append(os.stat(file).st_size)
+        except OSError:
+            sizes.append(0)
+    return sizes
 
 
 def _from_cache(
@@ -184,8 +268,13 @@ class CheckFilter(Prefilter):
     (binary, over the size limit, in a crate with a broken Cargo.toml or panic-lens table):
     analysing those keeps `CheckResult.notes` exactly the engine's."""
 
-    def __init__(self, contents: Mapping[str, bytes], manifests: Manifests) -> None:
-        super().__init__(contents, manifests.of)
+    def __init__(
+        self,
+        contents: Mapping[str, bytes],
+        manifests: Manifests,
+        read: Callable[[str], bytes] | None = None,
+    ) -> None:
+        super().__init__(contents, manifests.of, read)
         self._manifests_of = manifests.of
         self._noted: dict[Path, bool] = {}  # by manifest
 
@@ -341,22 +430,9 @@ class Analyser:
             self._batch, self._batch_bytes = [], 0
 
     def _start_pool(self) -> None:
-        # fork shares the loaded parsers, rules and catalog with the workers for free; frozen,
-        # those objects are never traversed by the workers' collections (nor copied on write
-        # by them)
-        import multiprocessing  # here: a warm run with nothing to analyse needs no processes
-        from concurrent.futures import ProcessPoolExecutor
-
-        gc.freeze()
+        # here, not at start: a warm run with nothing to analyse needs no processes
+        self._pool = _fork_pool(self._jobs, self._settings, self._catalog, self._cache)
         self._frozen = True
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        self._pool = ProcessPoolExecutor(
-            self._jobs,
-            mp_context=context,
-            initializer=_init_worker,
-            initargs=(self._settings, self._catalog, self._cache),
-        )
         self.workers = self._jobs
         for item, crate in self._queued:
             self._add(item, crate)
@@ -384,6 +460,23 @@ class Analyser:
             self._frozen = False
 
 
+def _fork_pool(
+    jobs: int, settings: Settings | None, catalog: Catalog | None, cache: AnalysisCache | None
+) -> ProcessPoolExecutor:
+    """`jobs` workers, forked where the platform can. Fork shares the loaded parsers, rules
+    and catalog with the workers for free; frozen (the caller unfreezes after shutdown), those
+    objects are never traversed by the workers' collections (nor copied on write by them)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    gc.freeze()
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_init_worker, initargs=(settings, catalog, cache)
+    )
+
+
 def _analyse_one(
     path: str,
     data: bytes,
@@ -409,6 +502,8 @@ class _WorkerState:
     catalog: Catalog | None = None
     cache: AnalysisCache | None = None
     run = RunMemo()  # crate lookups and renames, read once per worker (one run)
+    contents: ClassVar[dict[str, bytes]] = {}  # what this worker read, by absolute path
+    prefilter: CheckFilter | None = None  # made on the first scan (crate aliases, once each)
 
 
 def _init_worker(
@@ -417,7 +512,9 @@ def _init_worker(
     _WorkerState.settings = settings
     _WorkerState.catalog = catalog
     _WorkerState.cache = cache
-    _WorkerState.run = RunMemo()
+    _WorkerState.contents = {}
+    _WorkerState.run = RunMemo(_read_stored)
+    _WorkerState.prefilter = None
     # Python's default collection thresholds (the CLI raises them for its own short run): with
     # higher ones the analyses' cycles pile up, +30 to +80 MB of peak memory for no clear gain
     gc.set_threshold(700, 10, 10)
@@ -429,3 +526,34 @@ def _analyse_in_worker(items: list[Item]) -> list[Done]:
         _analyse_one(path, data, key, state.settings, state.catalog, state.cache, state.run)
         for path, data, key in items
     ]
+
+
+def _scan_in_worker(files: list[str]) -> list[Scanned]:
+    """Read, prefilter and analyse `files`: what `run_check` does for each in the parent."""
+    state = _WorkerState
+    if state.prefilter is None:
+        state.prefilter = CheckFilter(state.contents, Manifests(), _read_stored)
+    out: list[Scanned] = []
+    for path in files:
+        try:
+            data = _read_stored(path)
+        except OSError as exc:
+            out.append((path, exc.strerror or str(exc), None))
+            continue
+        if not state.prefilter.keeps(path, data):
+            out.append((path, None, None))
+            continue
+        done = _analyse_one(path, data, None, state.settings, state.catalog, None, state.run)
+        out.append((path, None, done[1]))
+    return out
+
+
+def _read_stored(path: str) -> bytes:
+    """A file's bytes, read once per worker: its prefilter, rename index and analyses all read
+    the crate's sources (a `check` run trusts a file not to change while it runs)."""
+    key = os.path.abspath(path)
+    data = _WorkerState.contents.get(key)
+    if data is None:
+        with open(path, "rb") as file:
+            data = _WorkerState.contents[key] = file.read()
+    return data

@@ -162,10 +162,14 @@ class Prefilter:
         self,
         contents: Mapping[str, bytes],
         manifest_of: Callable[[str], Path | None] | None = None,
+        read: Callable[[str], bytes] | None = None,
     ) -> None:
         """`manifest_of` finds a file's Cargo.toml (`rust.crate.find_manifest` by default; a
-        run shares one memoised finder between its prefilter and its crate digests)."""
+        run shares one memoised finder between its prefilter and its crate digests). `read`
+        reads a crate source missing from `contents` (a run that keeps what it reads passes
+        its store)."""
         self._contents = contents
+        self._read = read or _read_file
         self._manifest_of = manifest_of or self._find_manifest
         self._manifests: dict[str, Path | None] = {}
         self._aliases: dict[Path, dict[bytes, frozenset[bytes]]] = {}
@@ -249,7 +253,12 @@ class Prefilter:
                 data = self._contents.get(path)
                 if data is None:
                     try:
-                        data = Path(path).read_bytes()
+                        data = self._read(path)
                     except OSError:
                         continue
                 yield path, data
+
+
+def _read_file(path: str) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()

@@ -70,6 +70,38 @@ def test_no_cache_serial_and_parallel_equal_the_engine(
     assert result == cold
 
 
+@pytest.mark.parametrize("batch_bytes", [1, 64 * 1024, batch.SCAN_BATCH_BYTES])
+def test_reading_and_prefiltering_in_the_workers_equals_the_engine(
+    generated: Path,
+    make_crate: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    batch_bytes: int,
+) -> None:
+    """A large tree without a cache: the workers read, prefilter and analyse runs of files
+    (one file each, a few, whole crates). Errors, notes, findings and counts are the engine's,
+    with an unreadable file and a crate whose Cargo.toml is broken among them."""
+    broken = small_crate(make_crate)
+    (broken / "Cargo.toml").write_text("[package\n")
+    (broken / "src" / "gone.rs").symlink_to(broken / "src" / "missing.rs")
+    paths = [generated, REPO / "examples", broken, *GOLDEN, broken / "absent.rs"]
+    cold = engine.check_paths(paths)
+    assert cold.findings and cold.notes and len(cold.errors) == 2
+    monkeypatch.setattr(batch, "SCAN_MIN_BYTES", 0)
+    monkeypatch.setattr(batch, "SCAN_BATCH_BYTES", batch_bytes)
+    monkeypatch.setattr(batch, "Analyser", None)  # the other path would fail here
+    result, stats = batch.run_check(paths, jobs=2)
+    assert result == cold
+    assert stats.workers == 2 and stats.files == cold.files
+    assert 0 < stats.candidates == stats.analysed < stats.files
+
+
+def test_a_small_tree_or_one_job_stays_in_this_process(generated: Path) -> None:
+    _, stats = batch.run_check([generated], jobs=1)
+    assert stats.workers == 1
+    _, stats = batch.run_check([REPO / "examples"], jobs=2)  # far below SCAN_MIN_BYTES
+    assert stats.workers == 1
+
+
 def test_parallel_workers_store_entries_a_warm_run_reads(
     generated: Path, private_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -193,13 +193,31 @@ def test_the_index_reads_each_crate_once(tmp_path: Path, monkeypatch: pytest.Mon
     index = RenameIndex()
     walks: list[Path] = []
     scan = modules._crate_renames
-    monkeypatch.setattr(modules, "_crate_renames", lambda root: (walks.append(root), scan(root))[1])
+    monkeypatch.setattr(
+        modules, "_crate_renames", lambda root, read: (walks.append(root), scan(root, read))[1]
+    )
     first = index.for_file(b"", tmp_path / "src")
     second = index.for_file(b"use x as own;", tmp_path / "src")
     assert walks == [tmp_path / "src"]
     assert {"ctc", "resize", "Ap", "Up", "Mode"} <= first
     assert second == first | {"own"}
     assert index.for_file(b"use y as z;", None) == {"z"}  # not a module of a crate: its own
+
+
+def test_the_index_reads_through_the_runs_store(tmp_path: Path) -> None:
+    """A run that keeps the bytes it read hands them to the index: no file is read again, and
+    the names are those read from disk."""
+    crate(tmp_path)
+    store: dict[str, bytes] = {}
+
+    def read(path: str) -> bytes:
+        if path not in store:
+            store[path] = Path(path).read_bytes()
+        return store[path]
+
+    through_store = RenameIndex(read).for_file(b"", tmp_path / "src")
+    assert through_store == RenameIndex().for_file(b"", tmp_path / "src")
+    assert sorted(store) == sorted(str(p) for p in (tmp_path / "src").rglob("*.rs"))
 
 
 @pytest.mark.parametrize(

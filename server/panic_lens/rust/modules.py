@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from panic_lens.rust.names import Imports, ModuleLoader
@@ -145,8 +146,11 @@ class RenameIndex:
     for one `check` run (crate sources are read once, never re-read: a long-lived process
     must not keep one across edits)."""
 
-    def __init__(self) -> None:
+    def __init__(self, read: Callable[[str], bytes] | None = None) -> None:
+        """`read` gives a file's bytes (raising OSError like a read): a run that read the
+        crate's sources already passes its store."""
         self._crates: dict[Path, frozenset[str]] = {}
+        self._read = read or _read_bytes
 
     def for_file(self, src: bytes, src_root: Path | None) -> frozenset[str]:
         """`src`'s own renames, plus its crate's when the file is a module of `src_root`."""
@@ -154,11 +158,16 @@ class RenameIndex:
         if src_root is None:
             return own
         if src_root not in self._crates:
-            self._crates[src_root] = _crate_renames(src_root)
+            self._crates[src_root] = _crate_renames(src_root, self._read)
         return own | self._crates[src_root]
 
 
-def _crate_renames(src_root: Path) -> frozenset[str]:
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def _crate_renames(src_root: Path, read: Callable[[str], bytes]) -> frozenset[str]:
     """`use_renames` of every `.rs` file under `src_root`, symlinked folders included (the
     loader follows them too)."""
     found: set[str] = set()
@@ -172,7 +181,7 @@ def _crate_renames(src_root: Path) -> frozenset[str]:
         for name in filenames:
             if name.endswith(".rs"):
                 try:
-                    found.update(use_renames(Path(dirpath, name).read_bytes()))
+                    found.update(use_renames(read(os.path.join(dirpath, name))))
                 except OSError:
                     continue  # unreadable: the loader cannot read it either
     return frozenset(found)

@@ -5,6 +5,7 @@ server) never keeps one across edits; a run's files are analysed exactly as with
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from panic_lens.rust import modules
@@ -16,8 +17,9 @@ class RunMemo:
     """Per `check` run (one per worker process): lookups that climb folders, stat manifests
     and resolve symlinks are done once per folder instead of once per file."""
 
-    def __init__(self) -> None:
-        self.renames = RenameIndex()
+    def __init__(self, read: Callable[[str], bytes] | None = None) -> None:
+        """`read`: the run's store of file bytes, by path (the rename index reads through it)."""
+        self.renames = RenameIndex(read)
         self._crates: dict[str, CrateContext] = {}  # folder as given -> its crate
         self._real: dict[str, str] = {}  # folder as given -> resolved
         self._roots: dict[Path, Path] = {}  # a crate's src/ -> resolved

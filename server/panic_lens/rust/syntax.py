@@ -7,7 +7,7 @@ One module-level Language and Parser, built once. Every traversal here is iterat
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
@@ -25,9 +25,11 @@ _DECLARATIONS = """
      (const_item) (static_item) (function_signature_item)] @item
     (impl_item) @impl
 """
-_INDEX_QUERY = Query(LANGUAGE, "(call_expression) @call\n" + _DECLARATIONS)
-_CALL_QUERY = Query(LANGUAGE, "(call_expression) @call")
-_DECLARATION_QUERY = Query(LANGUAGE, _DECLARATIONS)
+_QUERIES = {
+    "index": "(call_expression) @call\n" + _DECLARATIONS,
+    "call": "(call_expression) @call",
+    "declaration": _DECLARATIONS,
+}
 INDEX_KINDS = ("call", "use", "item", "impl")
 FUNCTION_KINDS = frozenset({"function_item", "closure_expression"})
 SCOPE_KINDS = frozenset({"block", "declaration_list", "source_file"})
@@ -80,19 +82,26 @@ def parse(src: bytes, old_tree: Tree | None = None) -> Tree:
     return _PARSER.parse(src, old_tree) if old_tree is not None else _PARSER.parse(src)
 
 
+@cache
+def _query(name: str) -> Query:
+    """Compiled on first use (a few ms each): a `check` run finds calls and declarations by
+    byte search and mostly never needs them."""
+    return Query(LANGUAGE, _QUERIES[name])
+
+
 def index(tree: Tree) -> dict[str, list[Node]]:
     """Calls, `use` declarations, items and impl blocks of the tree, each list in source order.
 
     One traversal: a query's cost is its walk over the tree (about 12 ms for a 5,000-line file
     whatever it captures), so every kind is captured in the same pass.
     """
-    return _captures(QueryCursor(_INDEX_QUERY), tree.root_node, INDEX_KINDS)
+    return _captures(QueryCursor(_query("index")), tree.root_node, INDEX_KINDS)
 
 
 def index_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
     """The calls inside bytes [start, end) and the `use`, item and impl nodes that overlap
     them, in one walk that stays in the range."""
-    cursor = QueryCursor(_INDEX_QUERY)
+    cursor = QueryCursor(_query("index"))
     cursor.set_byte_range(start, end)
     found = _captures(cursor, tree.root_node, INDEX_KINDS)
     found["call"] = [n for n in found["call"] if start <= n.start_byte and n.end_byte <= end]
@@ -101,7 +110,7 @@ def index_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
 
 def calls_in(tree: Tree, start: int, end: int) -> list[Node]:
     """The call expressions that lie inside bytes [start, end), in source order."""
-    cursor = QueryCursor(_CALL_QUERY)
+    cursor = QueryCursor(_query("call"))
     cursor.set_byte_range(start, end)
     found = _captures(cursor, tree.root_node, ("call",))["call"]
     return [n for n in found if start <= n.start_byte and n.end_byte <= end]
@@ -110,7 +119,7 @@ def calls_in(tree: Tree, start: int, end: int) -> list[Node]:
 def declarations_in(tree: Tree, start: int, end: int) -> dict[str, list[Node]]:
     """The `use`, item and impl nodes that start inside bytes [start, end), by one walk (what
     `rust.search.declarations` finds by keyword, when its descents get too costly)."""
-    cursor = QueryCursor(_DECLARATION_QUERY)
+    cursor = QueryCursor(_query("declaration"))
     cursor.set_byte_range(start, end)
     found = _captures(cursor, tree.root_node, ("use", "item", "impl"))
     return {k: [n for n in nodes if start <= n.start_byte < end] for k, nodes in found.items()}
