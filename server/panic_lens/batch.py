@@ -56,7 +56,7 @@ BATCH_BYTES = 256 * 1024
 # reading and prefiltering every file on its own would keep one core busy while the other
 # waits for the first candidates.
 SCAN_MIN_BYTES = 2 * 1024 * 1024
-SCAN_BATCH_BYTES = 1024 * 1024
+SCAN_BATCH_BYTES = 512 * 1024
 Item = tuple[str, bytes, str | None]  # path, content, cache key (None: do not store)
 Done = tuple[str, Analysis, bool]  # path, findings and notes, whether an entry was stored
 # path, its read error (None: read), and its analysis (None: the prefilter skipped it)

@@ -4,6 +4,7 @@ spares resolving calls no rule can own.
 
 from __future__ import annotations
 
+import weakref
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,11 @@ class CallSite:
     `path` is the canonical burn path of a path callee (None when not burn's or unknown);
     for a qualified call, `self_type` and `trait_path` are the resolved `T` and `Trait`.
     They are resolved on first use: most rules look at the name first.
+
+    A call site refers to its facts weakly: the facts cache their call sites, and a strong
+    reference both ways made every edit's facts (tree, imports, scopes) cyclic garbage that
+    only the cycle collector could free, in pauses of up to tens of ms while typing. A call
+    site is used while its facts are (rules get both from the engine).
     """
 
     def __init__(
@@ -34,7 +40,7 @@ class CallSite:
         owner: Node | None = None,
         callee: Node | None = None,
     ) -> None:
-        self._facts = facts
+        self._facts_ref = weakref.ref(facts)
         self.node = node
         self.kind = kind
         self.name_node = name_node
@@ -46,6 +52,13 @@ class CallSite:
 
     def __repr__(self) -> str:
         return f"CallSite({self.kind} {self.name} at {self.node.start_point})"
+
+    @property
+    def _facts(self) -> FileFacts:
+        facts = self._facts_ref()
+        if facts is None:
+            raise ReferenceError("the facts of this call site are gone")
+        return facts
 
     @cached_property
     def path(self) -> str | None:

@@ -53,7 +53,7 @@ class TrainingSignal:
     span: Span | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class FileFacts:
     """One file's parsed source and what the analysis layer knows about it."""
 

@@ -41,12 +41,21 @@ def module_path_resolved(file: Path, src_root: Path) -> tuple[str, ...] | None:
 
 def loader_for(src_root: Path) -> ModuleLoader:
     """Imports of the module at a path of the crate whose sources live in `src_root`."""
+    return _Loader(src_root)
 
-    def load(path: tuple[str, ...]) -> Imports | None:
-        file = _module_file(src_root, path)
-        return _imports_of(file, path, load) if file is not None else None
 
-    return load
+class _Loader:
+    """`loader_for`'s loader. An object, not a closure: a closure that passes itself on refers
+    to itself through its cell, a cycle that left every analysis's loader to the collector."""
+
+    __slots__ = ("_src_root",)
+
+    def __init__(self, src_root: Path) -> None:
+        self._src_root = src_root
+
+    def __call__(self, path: tuple[str, ...]) -> Imports | None:
+        file = _module_file(self._src_root, path)
+        return _imports_of(file, path, self) if file is not None else None
 
 
 def _module_file(src_root: Path, path: tuple[str, ...]) -> Path | None:
