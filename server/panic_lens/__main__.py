@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
+from panic_lens.cli import entry
 
-from panic_lens.cli import main
-
-sys.exit(main())
+entry()

@@ -155,3 +155,38 @@ def test_records_setting_in_cargo_toml_is_loaded(capsys, tmp_path: Path, write_r
     code, _, err = run(capsys, "check", str(tmp_path / "crate"))
     assert code == 0
     assert "dump.jsonl:2" in err  # the manifest's folder was loaded (its bad line reported)
+
+
+PANIC_LOG = "thread 'main' panicked at crates/burn-rl/src/policy/async_policy.rs:1:1\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("check", str(APP), "--format", "json"),
+        ("check", str(APP), "--format", "sarif"),
+        ("check", str(APP / "src" / "missing.rs")),
+        ("explain", "LOG"),
+    ],
+    ids=["json", "sarif", "missing path", "explain"],
+)
+def test_the_command_ends_with_its_output_and_exit_code(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    """`panic-lens` leaves through os._exit after a one-shot command: what it printed and its
+    exit code are those of `main`, to the last byte (nothing is left in a buffer)."""
+    import os
+    import subprocess
+    import sys
+
+    log = tmp_path / "panic.log"
+    log.write_text(PANIC_LOG)
+    argv = tuple(str(log) if a == "LOG" else a for a in argv)
+    env = {**os.environ, "PANIC_LENS_NO_CACHE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "panic_lens", *argv],
+        capture_output=True, text=True, env=env, check=False, cwd=REPO,
+    )  # fmt: skip
+    expected = run(capsys, *argv)
+    assert (done.returncode, done.stdout, done.stderr) == expected
+    assert done.stdout.endswith("\n") and done.stdout.strip()
