@@ -34,7 +34,7 @@ from panic_lens.engine import (
     analyze,
     default_catalog,
     is_binary,
-    iter_rust_files,
+    iter_rust_paths,
 )
 from panic_lens.prefilter import Prefilter
 from panic_lens.rules.base import Analysis, Finding
@@ -109,7 +109,7 @@ def run_check(
     once there is enough source to pay for worker processes, the workers analyse while this
     process still reads, prefilters and looks up the cache."""
     errors = [PathError(str(p), "no such file or directory") for p in paths if not Path(p).exists()]
-    files = [str(f) for f in iter_rust_files([p for p in paths if Path(p).exists()])]
+    files = list(iter_rust_paths([p for p in paths if Path(p).exists()]))
     catalog = catalog if catalog is not None else default_catalog()
     jobs = jobs if jobs is not None else default_jobs()
     sizes = _sizes(files) if cache is None and jobs > 1 else None

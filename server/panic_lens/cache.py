@@ -10,7 +10,6 @@ half an entry, and the folder is pruned (oldest first) above a size bound.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import tempfile
@@ -62,6 +61,8 @@ def default_dir() -> Path:
 
 
 def digest(data: bytes) -> str:
+    import hashlib  # here: a run without the cache never needs it (~3 ms of OpenSSL loading)
+
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 

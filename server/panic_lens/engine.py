@@ -224,6 +224,26 @@ def iter_rust_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:
                     yield Path(dirpath) / name
 
 
+def iter_rust_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[str]:
+    """`str(p) for p in iter_rust_files(paths)`, the same strings in the same order, without a
+    Path object per file (a third of the time of walking a large tree)."""
+    for raw in paths:
+        root = Path(raw)
+        if root.is_file():
+            yield str(root)
+            continue
+        top = str(root)  # normalised as Path spells it: `./x/` -> `x`, `` -> `.`
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(
+                d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
+            )
+            # Path drops a leading `.` component (`./src/a.rs` is `src/a.rs`)
+            folder = "" if dirpath == "." else dirpath[2:] if top == "." else dirpath
+            for name in sorted(filenames):
+                if name.endswith(".rs"):
+                    yield os.path.join(folder, name)
+
+
 def check_paths(
     paths: Sequence[str | os.PathLike[str]],
     *,

@@ -238,3 +238,25 @@ def test_changed_settings_never_reuse_entries(
     small = Settings(ctc_capacity=4096)
     assert "ctc-target-capacity:error" in warm_equals_fresh(crate, private_cache, small)
     assert "ctc-target-capacity:error" not in warm_equals_fresh(crate, private_cache)
+
+
+@pytest.mark.parametrize(
+    "roots",
+    [["."], [""], ["./"], ["./x"], ["x/"], ["ABS"], ["ABS/"], ["x/y/z.rs"], ["./x/y/z.rs"],
+     [".", "x"], ["link"], ["src//"], ["x/../src"]],
+)  # fmt: skip
+def test_the_string_walk_yields_what_the_path_walk_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, roots: list[str]
+) -> None:
+    """`iter_rust_paths` (check's walk) and `iter_rust_files` (the engine's) name the same
+    files the same way, in the same order: hidden folders, target/ and non-Rust files out,
+    `.` components and doubled slashes as Path spells them, a symlinked folder walked."""
+    for rel in ("a.rs", "src/b.rs", "src/.hidden/c.rs", "target/d.rs", "x/y/z.rs", "x/.e.rs",
+                "x/notes.txt", "x/y/w.rs"):  # fmt: skip
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("fn f() {}\n")
+    (tmp_path / "link").symlink_to(tmp_path / "x")
+    monkeypatch.chdir(tmp_path)
+    roots = [str(tmp_path) + r[3:] if r.startswith("ABS") else r for r in roots]
+    expected = [str(p) for p in engine.iter_rust_files(roots)]
+    assert expected and list(engine.iter_rust_paths(roots)) == expected
