@@ -78,5 +78,19 @@ def reparse_after_edit(tree: Tree, old: bytes, start: int, old_end: int, new: by
     return parse(new, tree)
 
 
+def same_tree(a: Tree, b: Tree) -> bool:
+    """The two trees have the same nodes (kind, byte range, missing or not) in the same order."""
+
+    def nodes(tree: Tree) -> list[tuple[str, int, int, bool]]:
+        out, stack = [], [tree.root_node]
+        while stack:
+            node = stack.pop()
+            out.append((node.type, node.start_byte, node.end_byte, node.is_missing))
+            stack.extend(reversed(node.children))
+        return out
+
+    return nodes(a) == nodes(b)
+
+
 def _tuple(point: Point) -> tuple[int, int]:
     return (point.row, point.col)
