@@ -146,8 +146,6 @@ def run_check(
         index.save()
         if cache.writes or analyser.writes:
             cache.prune()
-    findings = _ordered(order, done)
-    notes = dict.fromkeys(n for path in order if path in done for n in done[path].notes)
     stats = BatchStats(
         len(order),
         len(candidates),
@@ -156,7 +154,7 @@ def run_check(
         analyser.workers,
         len(sources.data),
     )
-    return CheckResult(findings, tuple(errors), len(order), tuple(notes)), stats
+    return _check_result(order, done, errors), stats
 
 
 def _scan_in_workers(
@@ -171,11 +169,10 @@ def _scan_in_workers(
     of files as walked (mostly one crate's, which each worker's prefilter and rename index
     then read once) go to whichever worker is free, largest first (so that no large run is
     left for last while the other workers idle)."""
-    tasks = _scan_tasks(files, sizes)
-    size_of = dict(zip(files, sizes, strict=True))
+    tasks, task_sizes = _scan_tasks(files, sizes)
     pool = _fork_pool(jobs, settings, catalog, None)
     try:
-        largest = sorted(range(len(tasks)), key=lambda i: -sum(size_of[f] for f in tasks[i]))
+        largest = sorted(range(len(tasks)), key=lambda i: -task_sizes[i])
         submitted = {i: pool.submit(_scan_in_worker, tasks[i]) for i in largest}
         futures = [submitted[i] for i in range(len(tasks))]
         order: list[str] = []
@@ -191,24 +188,33 @@ def _scan_in_workers(
     finally:
         pool.shutdown(cancel_futures=True)
         gc.unfreeze()
-    findings = _ordered(order, done)
-    notes = dict.fromkeys(n for path in order if path in done for n in done[path].notes)
     stats = BatchStats(len(order), len(done), 0, len(done), jobs, len(order))
-    return CheckResult(findings, tuple(errors), len(order), tuple(notes)), stats
+    return _check_result(order, done, errors), stats
 
 
-def _scan_tasks(files: list[str], sizes: list[int]) -> list[list[str]]:
-    """The files as walked, in runs of one crate's files (split above SCAN_BATCH_BYTES)."""
+def _check_result(
+    order: list[str], done: dict[str, Analysis], errors: list[PathError]
+) -> CheckResult:
+    """The files' findings and notes in the engine's order (`order`: the files read)."""
+    notes = dict.fromkeys(n for path in order if path in done for n in done[path].notes)
+    return CheckResult(_ordered(order, done), tuple(errors), len(order), tuple(notes))
+
+
+def _scan_tasks(files: list[str], sizes: list[int]) -> tuple[list[list[str]], list[int]]:
+    """The files as walked, in runs of one crate's files (split above SCAN_BATCH_BYTES), and
+    each run's bytes."""
     tasks: list[list[str]] = []
-    key, size = None, 0
+    task_sizes: list[int] = []
+    key = None
     for file, file_size in zip(files, sizes, strict=True):
         crate = _crate_key(file)
-        if not tasks or crate != key or size >= SCAN_BATCH_BYTES:
+        if not tasks or crate != key or task_sizes[-1] >= SCAN_BATCH_BYTES:
             tasks.append([])
-            key, size = crate, 0
+            task_sizes.append(0)
+            key = crate
         tasks[-1].append(file)
-        size += file_size
-    return tasks
+        task_sizes[-1] += file_size
+    return tasks, task_sizes
 
 
 def _crate_key(path: str) -> str:
