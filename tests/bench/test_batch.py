@@ -3,6 +3,7 @@ and after edits of a source, a neighbouring source (crate constants), Cargo.toml
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -258,5 +259,22 @@ def test_the_string_walk_yields_what_the_path_walk_does(
     (tmp_path / "link").symlink_to(tmp_path / "x")
     monkeypatch.chdir(tmp_path)
     roots = [str(tmp_path) + r[3:] if r.startswith("ABS") else r for r in roots]
-    expected = [str(p) for p in engine.iter_rust_files(roots)]
+    expected = [str(p) for p in _path_walk(roots)]
     assert expected and list(engine.iter_rust_paths(roots)) == expected
+    assert list(engine.iter_rust_files(roots)) == [Path(p) for p in expected]
+
+
+def _path_walk(roots: list[str]) -> list[Path]:
+    """The walk with Path joins, as the engine's was written first: the spelling to match."""
+    found = []
+    for raw in roots:
+        root = Path(raw)
+        if root.is_file():
+            found.append(root)
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(
+                d for d in dirnames if not d.startswith(".") and d not in engine.SKIP_DIRS
+            )
+            found += [Path(dirpath) / n for n in sorted(filenames) if n.endswith(".rs")]
+    return found
