@@ -52,11 +52,15 @@ PARALLEL_MIN_BYTES = 256 * 1024
 # At most this much source goes to a worker at a time (a crate's run of files is split above).
 BATCH_BYTES = 256 * 1024
 # Without a cache, a tree of at least this much Rust source is read, prefiltered and analysed
-# by the workers, SCAN_BATCH_BYTES of files as walked at a time: the parent only walks, where
-# reading and prefiltering every file on its own would keep one core busy while the other
-# waits for the first candidates.
+# by the workers (`_scan_in_workers`): the parent only walks, where reading and prefiltering
+# every file on its own would keep one core busy while the other waits for the first
+# candidates.
 SCAN_MIN_BYTES = 2 * 1024 * 1024
-SCAN_BATCH_BYTES = 512 * 1024
+# A crate's run of files goes to one worker whole unless it is more than 1/(SCAN_SHARE * jobs)
+# of the work not yet handed out; then it is split into pieces of at most that, and at least
+# SCAN_PIECE_BYTES (`_scan_tasks`).
+SCAN_SHARE = 2
+SCAN_PIECE_BYTES = 64 * 1024
 Item = tuple[str, bytes, str | None]  # path, content, cache key (None: do not store)
 Done = tuple[str, Analysis, bool]  # path, findings and notes, whether an entry was stored
 # path, its read error (None: read), and its analysis (None: the prefilter skipped it)
@@ -165,29 +169,25 @@ def _scan_in_workers(
     catalog: Catalog | None,
     jobs: int,
 ) -> tuple[CheckResult, BatchStats]:
-    """`run_check` without a cache, with the reading and prefiltering in the workers too: runs
-    of files as walked (mostly one crate's, which each worker's prefilter and rename index
-    then read once) go to whichever worker is free, largest first (so that no large run is
-    left for last while the other workers idle)."""
-    tasks, task_sizes = _scan_tasks(files, sizes)
+    """`run_check` without a cache, with the reading and prefiltering in the workers too: the
+    tasks of `_scan_tasks` go to whichever worker is free, in their order."""
     pool = _fork_pool(jobs, settings, catalog, None)
     try:
-        largest = sorted(range(len(tasks)), key=lambda i: -task_sizes[i])
-        submitted = {i: pool.submit(_scan_in_worker, tasks[i]) for i in largest}
-        futures = [submitted[i] for i in range(len(tasks))]
-        order: list[str] = []
-        done: dict[str, Analysis] = {}
-        for future in futures:  # in walk order
-            for path, error, analysis in future.result():
-                if error is not None:
-                    errors.append(PathError(path, error))
-                    continue
-                order.append(path)
-                if analysis is not None:
-                    done[path] = analysis
+        futures = [pool.submit(_scan_in_worker, task) for task in _scan_tasks(files, sizes, jobs)]
+        scanned = {path: (error, analysis) for f in futures for path, error, analysis in f.result()}
     finally:
         pool.shutdown(cancel_futures=True)
         gc.unfreeze()
+    order: list[str] = []
+    done: dict[str, Analysis] = {}
+    for path in files:  # in walk order
+        error, analysis = scanned[path]
+        if error is not None:
+            errors.append(PathError(path, error))
+            continue
+        order.append(path)
+        if analysis is not None:
+            done[path] = analysis
     stats = BatchStats(len(order), len(done), 0, len(done), jobs, len(order))
     return _check_result(order, done, errors), stats
 
@@ -200,21 +200,36 @@ def _check_result(
     return CheckResult(_ordered(order, done), tuple(errors), len(order), tuple(notes))
 
 
-def _scan_tasks(files: list[str], sizes: list[int]) -> tuple[list[list[str]], list[int]]:
-    """The files as walked, in runs of one crate's files (split above SCAN_BATCH_BYTES), and
-    each run's bytes."""
-    tasks: list[list[str]] = []
-    task_sizes: list[int] = []
+def _scan_tasks(files: list[str], sizes: list[int], jobs: int) -> list[list[str]]:
+    """The workers' tasks, in the order to hand them out: runs of one crate's files as walked,
+    largest first. A run goes to one worker whole, so that the crate's aliases and renames are
+    read once, unless it is more than 1/(SCAN_SHARE * jobs) of the work not yet handed out:
+    then it goes in pieces of at most that. So the tasks shrink towards the end, and no worker
+    waits long for another to finish a large one."""
+    runs: list[tuple[list[str], list[int]]] = []
     key = None
     for file, file_size in zip(files, sizes, strict=True):
         crate = _crate_key(file)
-        if not tasks or crate != key or task_sizes[-1] >= SCAN_BATCH_BYTES:
-            tasks.append([])
-            task_sizes.append(0)
+        if not runs or crate != key:
+            runs.append(([], []))
             key = crate
-        tasks[-1].append(file)
-        task_sizes[-1] += file_size
-    return tasks, task_sizes
+        runs[-1][0].append(file)
+        runs[-1][1].append(file_size)
+    runs.sort(key=lambda run: -sum(run[1]))
+    remaining = sum(sizes)
+    tasks: list[list[str]] = []
+    for run_files, run_sizes in runs:
+        start = 0
+        while start < len(run_files):
+            limit = max(SCAN_PIECE_BYTES, remaining // (SCAN_SHARE * jobs))
+            end, taken = start + 1, run_sizes[start]
+            while end < len(run_files) and taken + run_sizes[end] <= limit:
+                taken += run_sizes[end]
+                end += 1
+            tasks.append(run_files[start:end])
+            remaining -= taken
+            start = end
+    return tasks
 
 
 def _crate_key(path: str) -> str:

@@ -71,16 +71,21 @@ def test_no_cache_serial_and_parallel_equal_the_engine(
     assert result == cold
 
 
-@pytest.mark.parametrize("batch_bytes", [1, 64 * 1024, batch.SCAN_BATCH_BYTES])
+@pytest.mark.parametrize(
+    ("share", "piece_bytes"),
+    [(10**9, 1), (batch.SCAN_SHARE, 1), (batch.SCAN_SHARE, batch.SCAN_PIECE_BYTES), (1, 10**9)],
+    ids=["one-file-each", "pieces-shrink-to-one-file", "default", "whole-crates"],
+)
 def test_reading_and_prefiltering_in_the_workers_equals_the_engine(
     generated: Path,
     make_crate: Callable[..., Path],
     monkeypatch: pytest.MonkeyPatch,
-    batch_bytes: int,
+    share: int,
+    piece_bytes: int,
 ) -> None:
     """A large tree without a cache: the workers read, prefilter and analyse runs of files
-    (one file each, a few, whole crates). Errors, notes, findings and counts are the engine's,
-    with an unreadable file and a crate whose Cargo.toml is broken among them."""
+    (one file each, pieces of crates, whole crates). Errors, notes, findings and counts are
+    the engine's, with an unreadable file and a crate whose Cargo.toml is broken among them."""
     broken = small_crate(make_crate)
     (broken / "Cargo.toml").write_text("[package\n")
     (broken / "src" / "gone.rs").symlink_to(broken / "src" / "missing.rs")
@@ -88,12 +93,39 @@ def test_reading_and_prefiltering_in_the_workers_equals_the_engine(
     cold = engine.check_paths(paths)
     assert cold.findings and cold.notes and len(cold.errors) == 2
     monkeypatch.setattr(batch, "SCAN_MIN_BYTES", 0)
-    monkeypatch.setattr(batch, "SCAN_BATCH_BYTES", batch_bytes)
+    monkeypatch.setattr(batch, "SCAN_SHARE", share)
+    monkeypatch.setattr(batch, "SCAN_PIECE_BYTES", piece_bytes)
     monkeypatch.setattr(batch, "Analyser", None)  # the other path would fail here
     result, stats = batch.run_check(paths, jobs=2)
     assert result == cold
     assert stats.workers == 2 and stats.files == cold.files
     assert 0 < stats.candidates == stats.analysed < stats.files
+
+
+def test_scan_tasks_keep_crates_whole_until_the_end_of_the_work() -> None:
+    """Every file in exactly one task, each task a run of one crate's files in walk order,
+    handed out largest crate first. With two jobs, a crate goes whole while it is at most a
+    quarter of the work not yet handed out, else in pieces of a quarter of what is left."""
+    crates = {"a": 10, "big": 40, "b": 10, "c": 10, "d": 10}
+    files = [
+        os.path.join(os.sep, "t", crate, "src", f"{i}.rs")
+        for crate, n in crates.items()
+        for i in range(n)
+    ]
+    sizes = [batch.SCAN_PIECE_BYTES] * len(files)  # a file per piece at least
+    tasks = batch._scan_tasks(files, sizes, 2)
+    assert sorted(f for task in tasks for f in task) == sorted(files)
+    for task in tasks:
+        start = files.index(task[0])
+        assert task == files[start : start + len(task)]
+    crate = [os.path.basename(batch._crate_key(task[0])) for task in tasks]
+    # big: 40 of 80 files left, pieces of 80/4 and 60/4, then the 5 left (of 45: whole);
+    # a: 10 of 40 (whole); b: 10 of 30 (7, then the 3 left); c: 10 of 20 (5, 3, then 2);
+    # d: the last 10 (2, 2, then single files)
+    assert list(zip(crate, map(len, tasks), strict=True)) == [
+        ("big", 20), ("big", 15), ("big", 5), ("a", 10), ("b", 7), ("b", 3),
+        ("c", 5), ("c", 3), ("c", 2), *[("d", 2)] * 2, *[("d", 1)] * 6,
+    ]  # fmt: skip
 
 
 def test_a_small_tree_or_one_job_stays_in_this_process(generated: Path) -> None:
