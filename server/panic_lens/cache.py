@@ -260,16 +260,9 @@ class AnalysisCache:
         """Write atomically: a temporary file in the same folder, then rename over the entry."""
         file = self._file(key)
         data = json.dumps(encode(analysis), separators=(",", ":")).encode()
-        try:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, file)
+        with contextlib.suppress(OSError):
+            _write_atomically(file, data, ".tmp-", ".json")
             self.writes += 1
-        except OSError:
-            with contextlib.suppress(OSError, UnboundLocalError):
-                os.unlink(tmp)
 
     def prune(self) -> int:
         """Delete the least recently used entries while the folder is above `max_bytes`;
@@ -359,11 +352,22 @@ class StatIndex:
         files = dict(list(self.entries.items())[-MAX_INDEX_ENTRIES:])
         data = json.dumps({"format": FORMAT, "files": files}, separators=(",", ":")).encode()
         with contextlib.suppress(OSError):
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.file.parent, prefix=".tmp-idx-")
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, self.file)
+            _write_atomically(self.file, data, ".tmp-idx-")
+
+
+def _write_atomically(file: Path, data: bytes, prefix: str, suffix: str = "") -> None:
+    """Write `data` to a temporary file in `file`'s folder (made if missing), then rename it
+    over `file`; the temporary file is removed if that fails."""
+    file.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=prefix, suffix=suffix)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, file)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 # --- encoding: exact round trips of the result types -----------------------------------------

@@ -95,3 +95,19 @@ def test_get_reported_decodes_findings_and_notes_alone(private_cache: Path) -> N
         entry.write_text(bad)
         key = entry.parent.name + entry.stem
         assert cache.get_reported(key) is None
+
+
+def test_a_write_that_cannot_land_leaves_no_temporary_file(private_cache: Path) -> None:
+    """An entry or the stat index whose path is taken by a folder: the rename fails, nothing
+    is counted as written, the run goes on, and no `.tmp-` file is left in the folder."""
+    cache = AnalysisCache(private_cache)
+    key = "ab" * 16
+    (private_cache / key[:2] / f"{key[2:]}.json").mkdir(parents=True)
+    cache.put(key, analyses()[0])
+    assert cache.writes == 0 and cache.get(key) is None
+    index = cache.stat_index()
+    index.file.mkdir()
+    index.record(str(EXAMPLES[0]), (1, 2, 3, 4, 5), "d" * 32, 10**18)
+    assert index.changed
+    index.save()
+    assert sorted(p.name for p in private_cache.rglob(".tmp-*")) == []
