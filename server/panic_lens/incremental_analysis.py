@@ -181,20 +181,21 @@ def _relocated(
     root = tree.root_node
     moved: dict[int, Node] = {}  # an item is in the index and in its scope's names
 
-    def move(node: Node) -> Node:
-        if node.id in moved:
-            return moved[node.id]
-        start, end = _moved(node.start_byte, node.end_byte, shift)
+    def move(node: Node) -> Node:  # ~500 calls a keystroke in a 5,000-line file: kept lean
+        found = moved.get(node.id)
+        if found is not None:
+            return found
+        start, end = node.start_byte, node.end_byte
+        if end > shift.start:  # else before the edit: where it was
+            start, end = _moved(start, end, shift)
+        kind = node.type
         found = root.descendant_for_byte_range(start, end)
-        while found is not None and found.type != node.type:
-            if (found.start_byte, found.end_byte) != (start, end):
-                break
+        while found is not None and found.start_byte == start and found.end_byte == end:
+            if found.type == kind:
+                moved[node.id] = found
+                return found
             found = found.parent
-        if found is None or found.type != node.type or (found.start_byte, found.end_byte) != (
-            start, end):  # fmt: skip
-            raise Unmappable(node)
-        moved[node.id] = found
-        return found
+        raise Unmappable(node)
 
     signals = tuple(
         TrainingSignal(s.what, _shift_span(s.span, shift) if s.span is not None else None)

@@ -243,12 +243,13 @@ class PanicLensServer(LanguageServer):
     def analyze_open(self, uri: str) -> FileResult:
         doc = self.workspace.get_text_document(uri)
         source = doc.source
-        tree = self._tree_for(uri, source.encode("utf-8", "surrogatepass"))
+        src = source.encode("utf-8", "surrogatepass")  # once: the tree and the analysis read it
+        tree = self._tree_for(uri, src)
         index = content_id = None
         if isinstance(doc, LspTextDocument):
             index = LineIndex.of_lines(source, doc.line_starts(), self.encoding)
             content_id = doc.content_id
-        result = self.analyze(uri, source, doc.version, tree, index, content_id)
+        result = self.analyze(uri, src, doc.version, tree, index, content_id)
         self.open[uri] = result
         self.dirty.discard(uri)
         if uri in self.unsettled:
