@@ -1,4 +1,4 @@
-"""The attrs code cache gives exactly the code objects attrs compiles itself.
+"""The code cache gives exactly the code objects attrs and cattrs compile themselves.
 
 Each check runs in a fresh interpreter: lsprotocol's classes are built once per process.
 """
@@ -29,11 +29,45 @@ for name in sorted(dir(T)):
             if code is not None and code.co_filename.startswith("<attrs generated"):
                 digest.update(method.encode() + marshal.dumps(code))
                 count += 1
+# cattrs compiles (un)structure functions when a message type is first read or sent
+import gc
+from pygls.protocol import default_converter
+converter = default_converter()
+init = converter.structure(
+    {"processId": 1, "rootUri": "file:///w", "capabilities": {"textDocument": {
+        "publishDiagnostics": {"versionSupport": True}}}}, T.InitializeParams)
+diagnostic = T.Diagnostic(T.Range(T.Position(0, 1), T.Position(0, 4)), "m", code="r")
+sent = converter.unstructure(
+    T.PublishDiagnosticsParams("file:///w/a.rs", [diagnostic], version=3))
+def canon(code):  # marshal's bytes depend on reference counts here: compare the fields
+    if not hasattr(code, "co_code"):
+        return repr(code)
+    return repr((code.co_code, tuple(canon(c) for c in code.co_consts), code.co_names,
+                 code.co_varnames, code.co_freevars, code.co_cellvars, code.co_flags,
+                 code.co_filename, code.co_qualname, code.co_firstlineno, code.co_linetable,
+                 code.co_exceptiontable, code.co_argcount, code.co_kwonlyargcount))
+generated = sorted(
+    (f.__code__.co_filename, f.__name__, canon(f.__code__))
+    for f in gc.get_objects()
+    if callable(f) and getattr(f, "__code__", None) is not None
+    and f.__code__.co_filename.startswith("<cattrs generated")
+)
+cattrs_digest = hashlib.sha256("".join(n + c for _, n, c in generated).encode()).hexdigest()
 cache = codecache._installed
 print(json.dumps({
     "digest": digest.hexdigest(), "count": count,
+    "cattrs_digest": cattrs_digest, "cattrs_count": len(generated),
+    "messages": [init.capabilities.text_document.publish_diagnostics.version_support, sent],
     "compiled": cache.compiled if cache else None,
     "stored": len(cache.stored) if cache else None,
+    "used": len(cache.used) if cache else None,
+    "cattrs_used": sum(
+        1 for c in cache.used.values() if c.co_filename.startswith("<cattrs generated")
+    ) if cache else None,
+    "cattrs_from_file": sum(
+        1 for k, c in cache.used.items()
+        if c.co_filename.startswith("<cattrs generated") and k in cache.stored
+    ) if cache else None,
     "equal": T.Position(1, 2) == T.Position(1, 2) and T.Position(1, 2) != T.Position(1, 3),
 }))
 codecache.save()
@@ -64,8 +98,25 @@ def test_cached_code_objects_equal_compiled_ones(tmp_path: Path) -> None:
 
     cached = probe(tmp_path)
     assert cached["digest"] == plain["digest"] and cached["equal"] is True
-    assert cached["stored"] == filling["compiled"]
+    assert cached["cattrs_digest"] == plain["cattrs_digest"]
+    assert cached["messages"] == plain["messages"]
+    assert cached["stored"] == filling["used"]
     assert isinstance(cached["compiled"], int) and cached["compiled"] <= 2  # per-process seeds
+
+
+def test_cattrs_functions_are_cached_too(tmp_path: Path) -> None:
+    """Reading an InitializeParams and sending a publishDiagnostics make cattrs compile its
+    functions; a second start finds them all in the file, equal to compiled ones."""
+    plain = probe(tmp_path / "off", off=True)
+    assert isinstance(plain["cattrs_count"], int) and plain["cattrs_count"] > 10
+    filling = probe(tmp_path)
+    assert filling["cattrs_from_file"] == 0
+    cached = probe(tmp_path)
+    assert cached["cattrs_digest"] == plain["cattrs_digest"]
+    assert cached["cattrs_count"] == plain["cattrs_count"]
+    assert isinstance(cached["cattrs_used"], int) and cached["cattrs_used"] > 5
+    assert cached["cattrs_from_file"] == cached["cattrs_used"] == filling["cattrs_used"]
+    assert isinstance(cached["compiled"], int) and cached["compiled"] <= 2
 
 
 def test_a_corrupt_cache_file_means_compiling(tmp_path: Path) -> None:

@@ -1,15 +1,18 @@
-"""attrs' generated methods, compiled once and kept between server starts.
+"""attrs' and cattrs' generated functions, compiled once and kept between server starts.
 
 lsprotocol.types defines ~560 attrs classes. For each one attrs writes `__init__`, `__eq__`,
 `__repr__` and friends as Python source and compiles it while the module is imported: in a
 cProfile of `panic-lens serve` up to its first diagnostics, `compile` called by attrs took 160
-of the 850 ms. The same source always compiles to the same code object, so after a start the
-code objects are marshalled to one file in the user cache folder, and the next start looks
-each one up by a hash of what `compile` was given (source, filename, mode, flags) instead.
+of the 850 ms. cattrs does the same for the (un)structure functions of each message type, the
+first time a message of that type is read or sent: 67 compiles, 17-24 ms, before the first
+diagnostics. The same source always compiles to the same code object, so the code objects are
+marshalled to one file in the user cache folder, and the next start looks each one up by a
+hash of what `compile` was given (source, filename, mode, flags) instead.
 
-Only the name `compile` inside `attr._make` is replaced (attrs calls the builtin through it).
-Anything unexpected (another attrs layout, a missing, unreadable or corrupt file, another
-Python) means compiling as before; PANIC_LENS_NO_CACHE=1 turns the cache off.
+Only the name `compile` inside `attr._make`, `cattrs.gen` and `cattrs.gen.typeddicts` is
+replaced (they call the builtin through it). Anything unexpected (another attrs or cattrs
+layout, a missing, unreadable or corrupt file, another Python) means compiling as before;
+PANIC_LENS_NO_CACHE=1 turns the cache off.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import marshal
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
@@ -34,25 +38,32 @@ logger = logging.getLogger(__name__)
 class CodeCache:
     """The code objects of one file, and the ones compiled or used since it was read."""
 
-    def __init__(self, path: Path, module: ModuleType) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
-        self.inherited = _future_flags(module)  # what a plain `compile` in `module` inherits
         self.stored: dict[bytes, CodeType] = _read(path)
         self.used: dict[bytes, CodeType] = {}
         self.compiled = 0
 
-    def compile(
-        self,
-        source: Any,
-        filename: Any,
-        mode: str,
-        flags: int = 0,
-        dont_inherit: bool = False,
-        optimize: int = -1,
-    ) -> Any:
-        """`builtins.compile` as called from the patched module, through the cache."""
-        if not dont_inherit:
-            flags |= self.inherited
+    def compiler_for(self, module: ModuleType) -> Callable[..., Any]:
+        """`builtins.compile` as called from `module`, through the cache: a plain `compile`
+        there inherits the module's `from __future__` flags, so the cached one adds them."""
+        inherited = _future_flags(module)
+
+        def compile(  # stands in for the builtin inside `module`
+            source: Any,
+            filename: Any,
+            mode: str,
+            flags: int = 0,
+            dont_inherit: bool = False,
+            optimize: int = -1,
+        ) -> Any:
+            if not dont_inherit:
+                flags |= inherited
+            return self.compile(source, filename, mode, flags, optimize)
+
+        return compile
+
+    def compile(self, source: Any, filename: Any, mode: str, flags: int, optimize: int) -> Any:
         if not isinstance(source, str) or not isinstance(filename, str):
             return builtins.compile(source, filename, mode, flags, True, optimize)
         key = _key(source, filename, mode, flags, optimize)
@@ -91,7 +102,8 @@ _installed: CodeCache | None = None
 
 
 def install() -> CodeCache | None:
-    """Route attrs' `compile` through the cache; call before lsprotocol is imported."""
+    """Route attrs' and cattrs' `compile` through the cache; call before lsprotocol is
+    imported (attrs compiles while it defines its classes; cattrs only once messages flow)."""
     global _installed
     if _installed is not None or _disabled():
         return _installed
@@ -99,13 +111,34 @@ def install() -> CodeCache | None:
         from attr import _make
     except ImportError:
         return None
-    compiles = getattr(getattr(_make, "_compile_and_eval", None), "__code__", None)
-    if compiles is None or "compile" not in compiles.co_names or "compile" in vars(_make):
+    if not _compiles_through_name(_make, "_compile_and_eval"):
         return None  # not the attrs layout this was written for: leave it alone
-    cache = CodeCache(_path(), _make)
-    _make.compile = cache.compile  # type: ignore[attr-defined]
+    cache = CodeCache(_path())
+    _make.compile = cache.compiler_for(_make)  # type: ignore[attr-defined]
+    try:
+        import cattrs.gen
+        import cattrs.gen.typeddicts
+    except ImportError:
+        pass
+    else:
+        for module in (cattrs.gen, cattrs.gen.typeddicts):
+            if _compiles_through_name(module):
+                module.compile = cache.compiler_for(module)  # type: ignore[attr-defined]
     _installed = cache
     return cache
+
+
+def _compiles_through_name(module: ModuleType, function: str | None = None) -> bool:
+    """`module.function` (or any function of `module`) calls `compile` by its global name,
+    which nothing has taken yet."""
+    if "compile" in vars(module):
+        return False
+    names = [function] if function else [n for n, v in vars(module).items() if callable(v)]
+    for name in names:
+        code = getattr(getattr(module, name, None), "__code__", None)
+        if code is not None and code.co_filename == module.__file__ and "compile" in code.co_names:
+            return True
+    return False
 
 
 def save() -> None:

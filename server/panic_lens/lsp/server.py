@@ -32,6 +32,7 @@ from panic_lens.lsp.session import DIAGNOSTIC_IDENTIFIER, PanicLensServer
 logger = logging.getLogger(__name__)
 
 STARTUP_COLLECT_S = 2.0  # the usual collector thresholds from this long after initialize on
+CODE_SAVE_DELAY_S = 3.0  # after initialized: the code cache keeps cattrs' functions too
 
 
 def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
@@ -53,6 +54,8 @@ async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> N
     ls.settle(changed)
     await scan.register_watchers(ls)
     scan.start_scan(ls, delay=scan.FIRST_SCAN_DELAY_S)
+    # by then cattrs has compiled the (un)structure functions of the start-up messages
+    asyncio.get_running_loop().call_later(CODE_SAVE_DELAY_S, codecache.save)
 
 
 def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> None:
