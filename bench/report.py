@@ -63,7 +63,8 @@ def _machine(
         f"- generated workspace: {stats.files} files, {stats.lines} lines, "
         f"{stats.bytes / 1e6:.1f} MB; {stats.rule_files} files use a rule's call shape "
         f"({stats.risky_shapes} risky)",
-        f"- figures are medians of {args.repeat} run(s); peak MB sums the process tree",
+        f"- figures are medians of {args.repeat} run(s), ast-grep's and the cold check's taken "
+        "in turns; peak MB sums the process tree",
     ]
 
 

@@ -6,6 +6,8 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench import measure, regex_scan, run, shapes
 
 
@@ -57,3 +59,30 @@ def test_quick_run_writes_every_table(tmp_path: Path) -> None:
     assert "didChange -> publish" in text and "files open" in text
     assert "| 200 | " in text and "| yes |" in text.split("## explain")[1].split("##")[0]
     assert "## Targets" in text
+
+
+def test_ast_grep_and_the_cold_check_take_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The headline ratio's two tools alternate (the first of each pair too), three runs each;
+    the cache rows come after, filling before warm."""
+    order: list[str] = []
+
+    def fake_run(cmd: list[str], env: dict[str, str] | None = None) -> measure.Sample:
+        env = env or {}
+        if "ast-grep" in cmd[0]:
+            order.append("sg")
+        elif env.get("PANIC_LENS_NO_CACHE") == "1":
+            order.append("cold")
+        else:
+            order.append("cached" if "PANIC_LENS_CACHE_DIR" in env else "other")
+        return measure.Sample(0.1, 0.1, 1.0, 0, "{}")
+
+    monkeypatch.setattr(measure, "run", fake_run)
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / "lib.rs").write_text("fn main() {}\n")
+    rows = run.check_rows(tmp_path / "tree", "t", tmp_path, 3, False)
+    assert order[0] == "cold"  # the untimed run that writes bytecode
+    assert order[1:7] == ["sg", "cold", "cold", "sg", "sg", "cold"]
+    assert order[7:] == ["cached"] * 7 + ["other"] * 3  # filling 1, warm 3, touched 3, regex 3
+    assert [r.summary.runs for r in rows[:2]] == [3, 3]
