@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from panic_lens import engine
 from panic_lens.rules.base import Analysis, Finding, HoverFact, Point, Related, Span
 from panic_lens.rust.crate import crate_context
-from panic_lens.rust.facts import FileFacts, TrainingSignal
+from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
 from panic_lens.rust.incremental import changed_range, point, point_after, reparse
 from panic_lens.rust.search import declarations
 from panic_lens.rust.syntax import Node, Tree, index_in
@@ -142,7 +142,7 @@ def _incremental(
         run = _merge(old.run, shift, runs)
     except Unmappable:
         return None
-    if run is None:
+    if run is None or facts.lost:  # a rule read a declaration the new tree lacks
         return None
     analysis = engine.finish(facts, run)
     return analysis, Snapshot(facts, run, analysis, old.settings, old.catalog)
@@ -201,7 +201,22 @@ def _relocated(
         TrainingSignal(s.what, _shift_span(s.span, shift) if s.span is not None else None)
         for s in old.training_signals()
     )
-    facts = old.relocated(src, tree, move, signals)
+
+    def move_spans(spans: list[NodeSpan]) -> list[NodeSpan]:  # in source order, kept so
+        start, old_end, delta = shift.start, shift.old_end, shift.delta
+        moved = []
+        for lo, hi, kind in spans:
+            if hi <= start:  # before the edit
+                moved.append((lo, hi, kind))
+            elif lo >= old_end:  # after it
+                moved.append((lo + delta, hi + delta, kind))
+            elif lo <= start and hi >= old_end:  # around it
+                moved.append((lo, hi + delta, kind))
+            else:
+                raise Unmappable((lo, hi))
+        return moved
+
+    facts = old.relocated(src, tree, move, move_spans, signals)
     if "call" in found:
         facts.range_calls = (body, found["call"])
     inside = [s for s in signals if s.span is not None and _inside(s.span, body)]
@@ -236,7 +251,9 @@ def _function_edit(
     if _file_words_changed(old_src, src, start, old_end, new_end):
         return None
     body = _body_around(facts.tree, start, old_end)
-    if body is None or _declares(facts.nodes_index, body.start_byte, body.end_byte):
+    if body is None or any(
+        facts.starts_in(kind, body.start_byte, body.end_byte) for kind in ("item", "use", "impl")
+    ):
         return None
     delta = new_end - old_end
     new_body = _body_around(tree, start, new_end)

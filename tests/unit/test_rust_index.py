@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from panic_lens.rust import facts as facts_module
-from panic_lens.rust.facts import FileFacts
+from panic_lens.rust.facts import FileFacts, LostNode
 from panic_lens.rust.names import Imports
 from panic_lens.rust.search import Descents, TooDeep, calls_named, comments_mentioning, declarations
 from panic_lens.rust.syntax import (
@@ -226,10 +226,15 @@ def test_relocated_facts_equal_facts_built_from_scratch() -> None:
         assert found is not None
         return found
 
-    moved = old.relocated(new_src, new_tree, move, old.training_signals())
+    def move_spans(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        return [(s + (delta if s > at else 0), e + (delta if e > at else 0), t)
+                for s, e, t in found]  # fmt: skip
+
+    moved = old.relocated(new_src, new_tree, move, move_spans, old.training_signals())
     fresh = FileFacts.build(new_src, tree=new_tree)
     for kind in ("use", "item", "impl"):
         assert spans(moved.nodes(kind)) == spans(fresh.nodes(kind))
+        assert not moved.lost
 
     def names(facts: FileFacts) -> dict[tuple[int, int], list[tuple[str, int]]]:
         scopes = facts.imports._scopes.values()
@@ -238,6 +243,29 @@ def test_relocated_facts_equal_facts_built_from_scratch() -> None:
 
     assert names(moved) == names(fresh)
     assert moved.resolve("Tensor") == fresh.resolve("Tensor") == "burn::tensor::Tensor"
+    # relocated again before any was read: the ranges move on, the nodes are found then
+    unread = old.relocated(new_src, new_tree, move, move_spans, old.training_signals())
+    again = unread.relocated(new_src, new_tree, lambda n: n, lambda found: found, ())
+    after = new_src.index(b"struct")
+    assert again.starts_in("item", at, after) is False
+    assert again.starts_in("item", at, after + 1) is True
+    for kind in ("use", "item", "impl"):
+        assert spans(again.nodes(kind)) == spans(fresh.nodes(kind))
+    assert not again.lost
+
+
+def test_a_declaration_the_new_tree_lacks_marks_the_facts_lost() -> None:
+    """A pending node whose range and type are not in the tree: reading it raises, and the
+    facts say they must not be used (the re-analysis then analyses the whole file)."""
+    src = b"fn a() {}\nstruct B;\n"
+    facts = FileFacts.build(src)
+    wrong = facts.relocated(
+        src, facts.tree, lambda n: n, lambda found: [(s + 1, e, t) for s, e, t in found], ()
+    )
+    assert wrong.starts_in("item", 1, 2) is True  # answered from the ranges, no lookup
+    with pytest.raises(LostNode):
+        wrong.nodes("item")
+    assert wrong.lost
 
 
 def scope_table(imports: Imports) -> dict[tuple[int, int], tuple[object, ...]]:

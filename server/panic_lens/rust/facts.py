@@ -6,6 +6,7 @@ types, constants (from `rust.consts`, imported lazily) and call sites (`rust.cal
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,10 @@ from panic_lens.settings import Settings
 if TYPE_CHECKING:
     from panic_lens.rust.run import RunMemo
 
-__all__ = ["CallSite", "FileFacts", "TrainingSignal"]
+__all__ = ["CallSite", "FileFacts", "LostNode", "TrainingSignal"]
+
+# A node known by byte range and type only: where an edit moved it, before it is looked up.
+NodeSpan = tuple[int, int, str]
 
 # Method calls and burn types that mean "this code runs a backward pass".
 _TRAINING_METHODS = frozenset({"backward", "require_grad", "set_require_grad", "autodiff"})
@@ -43,6 +47,10 @@ _TRAINING_TYPES = frozenset(
     {"burn::backend::Autodiff", "burn::module::AutodiffModule", "burn::train::TrainStep",
      "burn::train::Learner", "burn::train::LearnerBuilder", "burn::train::SupervisedTraining"}
 )  # fmt: skip
+
+
+class LostNode(Exception):
+    """A node of the text before an edit has no counterpart in the new tree."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +72,11 @@ class FileFacts:
     crate: CrateContext
     settings: Settings
     nodes_index: dict[str, list[Node]] = field(default_factory=dict, repr=False)
+    # kinds of `nodes_index` known after an edit by byte range and type only, in source
+    # order: looked up in the tree when first read (`nodes`), most edits never read them
+    _pending: dict[str, list[NodeSpan]] = field(default_factory=dict, repr=False)
+    # a pending node was not in the tree: these facts are wrong and must not be used
+    lost: bool = field(default=False, repr=False)
     _calls: list[tuple[str | None, Node]] | None = field(default=None, repr=False)
     _sites: dict[int, CallSite | None] = field(default_factory=dict, repr=False)
     _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
@@ -117,15 +130,23 @@ class FileFacts:
 
     def relocated(
         self, src: bytes, tree: Tree, move: Callable[[Node], Node],
+        move_spans: Callable[[list[NodeSpan]], list[NodeSpan]],
         signals: tuple[TrainingSignal, ...],
     ) -> FileFacts:  # fmt: skip
         """These facts for an edit that changed no declaration, impl or training signal:
-        `move` maps an old node to the same node of `tree` (raising when it cannot), `signals`
-        are the old ones at their new places. Calls and comments are found afresh, lazily."""
-        kinds = ("use", "item", "impl")
-        nodes = {k: [move(n) for n in self.nodes_index.get(k, ())] for k in kinds}
+        `move` maps an old node to the same node of `tree`, `move_spans` old byte ranges to
+        the new ones (both raising when they cannot), `signals` are the old ones at their new
+        places. The declarations are found in `tree` only when read; calls and comments are
+        found afresh, lazily."""
+        pending = {}
+        for kind in ("use", "item", "impl"):
+            spans = self._pending.get(kind)
+            if spans is None:
+                spans = [(n.start_byte, n.end_byte, n.type) for n in self.nodes_index.get(kind, ())]
+            pending[kind] = move_spans(spans)
         imports = self.imports.relocated(src, tree.root_node, move)
-        facts = FileFacts(src, tree, self.path, imports, self.crate, self.settings, nodes)
+        facts = FileFacts(src, tree, self.path, imports, self.crate, self.settings)
+        facts._pending = pending
         facts._signals = signals
         # No `use` or item changed (the caller checked): the renames stand while the text
         # still reaches no other file (`crate::` or `super::` may have been typed)
@@ -146,9 +167,33 @@ class FileFacts:
 
     def nodes(self, kind: str) -> list[Node]:
         """Indexed nodes in source order: "call", "use", "item" or "impl"."""
+        if kind in self._pending:
+            self.nodes_index[kind] = [self._node_at(span) for span in self._pending[kind]]
+            del self._pending[kind]
         if kind == "call" and "call" not in self.nodes_index:  # a re-analysis built without
             self.nodes_index["call"] = calls_in(self.tree, 0, len(self.src))
         return self.nodes_index.get(kind, [])
+
+    def starts_in(self, kind: str, lo: int, hi: int) -> bool:
+        """Whether a "use", "item" or "impl" node starts in bytes [lo, hi) (without looking
+        pending ones up in the tree)."""
+        spans = self._pending.get(kind)
+        if spans is not None:
+            at = bisect_left(spans, (lo,))
+            return at < len(spans) and spans[at][0] < hi
+        nodes = self.nodes_index.get(kind, [])
+        at = bisect_left(nodes, lo, key=lambda n: n.start_byte)
+        return at < len(nodes) and nodes[at].start_byte < hi
+
+    def _node_at(self, span: NodeSpan) -> Node:
+        start, end, kind = span
+        found = self.tree.root_node.descendant_for_byte_range(start, end)
+        while found is not None and found.start_byte == start and found.end_byte == end:
+            if found.type == kind:
+                return found
+            found = found.parent
+        self.lost = True
+        raise LostNode(span)
 
     def allow_comments(self) -> list[Node]:
         """The comments that mention panic-lens (suppressions), in source order."""
