@@ -254,6 +254,21 @@ def test_relocated_facts_equal_facts_built_from_scratch() -> None:
     assert not again.lost
 
 
+def test_nodes_in_a_range_look_up_only_those() -> None:
+    """After an edit, the impls of one byte range are found without looking up the others
+    (a keystroke's re-analysis reads the edited function's only); the same as read whole."""
+    src = b"impl A for B {}\nfn f() { let x = 1; }\nimpl C for D {}\nimpl E for F {}\n"
+    facts = FileFacts.build(src)
+    pending = facts.relocated(src, facts.tree, lambda n: n, lambda found: found, ())
+    second = src.index(b"impl C")
+    inside = pending.nodes_in("impl", second, len(src))
+    assert "impl" in pending._pending  # still pending: nothing was read whole
+    assert spans(inside) == spans(facts.nodes("impl"))[1:]
+    assert pending.nodes_in("impl", src.index(b"fn"), second) == []
+    assert spans(pending.nodes("impl")) == spans(facts.nodes("impl"))
+    assert spans(pending.nodes_in("impl", 0, second)) == spans(facts.nodes("impl"))[:1]
+
+
 def test_a_declaration_the_new_tree_lacks_marks_the_facts_lost() -> None:
     """A pending node whose range and type are not in the tree: reading it raises, and the
     facts say they must not be used (the re-analysis then analyses the whole file)."""

@@ -174,6 +174,17 @@ class FileFacts:
             self.nodes_index["call"] = calls_in(self.tree, 0, len(self.src))
         return self.nodes_index.get(kind, [])
 
+    def nodes_in(self, kind: str, lo: int, hi: int) -> list[Node]:
+        """The "use", "item" or "impl" nodes that start in bytes [lo, hi), in source order;
+        pending ones elsewhere in the file stay pending."""
+        spans = self._pending.get(kind)
+        if spans is None:
+            nodes = self.nodes(kind)
+            return nodes[bisect_left(nodes, lo, key=lambda n: n.start_byte) :
+                         bisect_left(nodes, hi, key=lambda n: n.start_byte)]  # fmt: skip
+        return [self._node_at(span) for span in spans[bisect_left(spans, (lo,)) :
+                                                       bisect_left(spans, (hi,))]]  # fmt: skip
+
     def starts_in(self, kind: str, lo: int, hi: int) -> bool:
         """Whether a "use", "item" or "impl" node starts in bytes [lo, hi) (without looking
         pending ones up in the tree)."""

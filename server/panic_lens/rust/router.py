@@ -72,8 +72,8 @@ def _channel_impls(facts: FileFacts, lo: int = 0, hi: int | None = None) -> Iter
     if b"RouterChannel" not in facts.src:
         return
     hi = len(facts.src) if hi is None else hi
-    for node in facts.nodes("impl"):
-        if lo <= node.start_byte and node.end_byte <= hi and _implements_channel(node, facts):
+    for node in facts.nodes_in("impl", lo, hi):
+        if node.end_byte <= hi and _implements_channel(node, facts):
             yield node
 
 
