@@ -10,7 +10,6 @@ their own function).
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import re
 from collections.abc import Iterable
@@ -23,7 +22,7 @@ from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
 from panic_lens.rust.incremental import changed_range, point, point_after, reparse
 from panic_lens.rust.search import declarations
-from panic_lens.rust.syntax import Node, Tree, index_in
+from panic_lens.rust.syntax import Node, Tree, index_in, node_at, starts_between
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
@@ -188,14 +187,11 @@ def _relocated(
         start, end = node.start_byte, node.end_byte
         if end > shift.start:  # else before the edit: where it was
             start, end = _moved(start, end, shift)
-        kind = node.type
-        found = root.descendant_for_byte_range(start, end)
-        while found is not None and found.start_byte == start and found.end_byte == end:
-            if found.type == kind:
-                moved[node.id] = found
-                return found
-            found = found.parent
-        raise Unmappable(node)
+        found = node_at(root, start, end, node.type)
+        if found is None:
+            raise Unmappable(node)
+        moved[node.id] = found
+        return found
 
     signals = tuple(
         TrainingSignal(s.what, _shift_span(s.span, shift) if s.span is not None else None)
@@ -203,18 +199,7 @@ def _relocated(
     )
 
     def move_spans(spans: list[NodeSpan]) -> list[NodeSpan]:  # in source order, kept so
-        start, old_end, delta = shift.start, shift.old_end, shift.delta
-        moved = []
-        for lo, hi, kind in spans:
-            if hi <= start:  # before the edit
-                moved.append((lo, hi, kind))
-            elif lo >= old_end:  # after it
-                moved.append((lo + delta, hi + delta, kind))
-            elif lo <= start and hi >= old_end:  # around it
-                moved.append((lo, hi + delta, kind))
-            else:
-                raise Unmappable((lo, hi))
-        return moved
+        return [(*_moved(lo, hi, shift), kind) for lo, hi, kind in spans]
 
     facts = old.relocated(src, tree, move, move_spans, signals)
     if "call" in found:
@@ -298,12 +283,7 @@ def _file_words_changed(old: bytes, new: bytes, start: int, old_end: int, new_en
 def _declares(index: dict[str, list[Node]], lo: int, hi: int) -> bool:
     """Whether an item, impl or `use` of `index` (lists in source order) starts in [lo, hi):
     those are file-level facts, and an edit that touches them is analysed in full."""
-    for kind in ("item", "use", "impl"):
-        nodes = index.get(kind, [])
-        first = bisect.bisect_left(nodes, lo, key=lambda n: n.start_byte)
-        if first < len(nodes) and nodes[first].start_byte < hi:
-            return True
-    return False
+    return any(starts_between(index.get(kind, []), lo, hi) for kind in ("item", "use", "impl"))
 
 
 # How findings and hovers quote a line of evidence: "line 12" or "model.rs:12" (the rules'

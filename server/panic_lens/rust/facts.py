@@ -27,9 +27,11 @@ from panic_lens.rust.syntax import (
     calls_in,
     child_by_field,
     method_call,
+    node_at,
     node_text,
     parse,
     span_of,
+    starts_between,
 )
 from panic_lens.settings import Settings
 
@@ -192,19 +194,14 @@ class FileFacts:
         if spans is not None:
             at = bisect_left(spans, (lo,))
             return at < len(spans) and spans[at][0] < hi
-        nodes = self.nodes_index.get(kind, [])
-        at = bisect_left(nodes, lo, key=lambda n: n.start_byte)
-        return at < len(nodes) and nodes[at].start_byte < hi
+        return starts_between(self.nodes_index.get(kind, []), lo, hi)
 
     def _node_at(self, span: NodeSpan) -> Node:
-        start, end, kind = span
-        found = self.tree.root_node.descendant_for_byte_range(start, end)
-        while found is not None and found.start_byte == start and found.end_byte == end:
-            if found.type == kind:
-                return found
-            found = found.parent
-        self.lost = True
-        raise LostNode(span)
+        found = node_at(self.tree.root_node, *span)
+        if found is None:
+            self.lost = True
+            raise LostNode(span)
+        return found
 
     def allow_comments(self) -> list[Node]:
         """The comments that mention panic-lens (suppressions), in source order."""

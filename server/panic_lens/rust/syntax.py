@@ -6,6 +6,7 @@ One module-level Language and Parser, built once. Every traversal here is iterat
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from functools import cache, lru_cache
 
@@ -66,11 +67,13 @@ __all__ = [
     "index_in",
     "line_indent",
     "method_call",
+    "node_at",
     "node_text",
     "nodes_of_kinds",
     "parse",
     "path_segments",
     "span_of",
+    "starts_between",
     "statement_of",
     "strip_wrappers",
     "walk",
@@ -141,6 +144,23 @@ def _kinds_query(kinds: frozenset[str]) -> Query:
 def _captures(cursor: QueryCursor, root: Node, kinds: tuple[str, ...]) -> dict[str, list[Node]]:
     found = cursor.captures(root)
     return {k: sorted(found.get(k, ()), key=lambda n: n.start_byte) for k in kinds}
+
+
+def node_at(root: Node, start: int, end: int, kind: str) -> Node | None:
+    """The node of type `kind` spanning exactly bytes [start, end) under `root`, if any (the
+    innermost node there, or one of its ancestors with the same range)."""
+    found = root.descendant_for_byte_range(start, end)
+    while found is not None and found.start_byte == start and found.end_byte == end:
+        if found.type == kind:
+            return found
+        found = found.parent
+    return None
+
+
+def starts_between(nodes: list[Node], lo: int, hi: int) -> bool:
+    """Whether one of `nodes` (in source order) starts in bytes [lo, hi)."""
+    at = bisect_left(nodes, lo, key=lambda n: n.start_byte)
+    return at < len(nodes) and nodes[at].start_byte < hi
 
 
 def span_of(node: Node) -> Span:
