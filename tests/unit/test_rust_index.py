@@ -267,6 +267,9 @@ def test_nodes_in_a_range_look_up_only_those() -> None:
     assert pending.nodes_in("impl", src.index(b"fn"), second) == []
     assert spans(pending.nodes("impl")) == spans(facts.nodes("impl"))
     assert spans(pending.nodes_in("impl", 0, second)) == spans(facts.nodes("impl"))[:1]
+    whole = facts.relocated(src, facts.tree, lambda n: n, lambda found: found, ())
+    assert spans(whole.nodes_in("impl", 0, len(src))) == spans(facts.nodes("impl"))
+    assert "impl" not in whole._pending  # every impl read: found once and kept
 
 
 def test_a_declaration_the_new_tree_lacks_marks_the_facts_lost() -> None:

@@ -180,12 +180,13 @@ class FileFacts:
         """The "use", "item" or "impl" nodes that start in bytes [lo, hi), in source order;
         pending ones elsewhere in the file stay pending."""
         spans = self._pending.get(kind)
-        if spans is None:
-            nodes = self.nodes(kind)
-            return nodes[bisect_left(nodes, lo, key=lambda n: n.start_byte) :
-                         bisect_left(nodes, hi, key=lambda n: n.start_byte)]  # fmt: skip
-        return [self._node_at(span) for span in spans[bisect_left(spans, (lo,)) :
-                                                       bisect_left(spans, (hi,))]]  # fmt: skip
+        if spans is not None:
+            first, stop = bisect_left(spans, (lo,)), bisect_left(spans, (hi,))
+            if stop - first < len(spans):  # a part: looked up alone, the rest stays pending
+                return [self._node_at(span) for span in spans[first:stop]]
+        nodes = self.nodes(kind)  # all of them: found once and kept
+        return nodes[bisect_left(nodes, lo, key=lambda n: n.start_byte) :
+                     bisect_left(nodes, hi, key=lambda n: n.start_byte)]  # fmt: skip
 
     def starts_in(self, kind: str, lo: int, hi: int) -> bool:
         """Whether a "use", "item" or "impl" node starts in bytes [lo, hi) (without looking
