@@ -62,9 +62,49 @@ def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
     return any(needle in data for needle in needles)
 
 
+@lru_cache(maxsize=1)
+def _word_finder() -> Callable[[bytes], frozenset[bytes]]:
+    """`own_words`' search: one Aho-Corasick pass (SIMD-accelerated, leftmost-first, so
+    non-overlapping) for all group words, then a plain search for each word not found that
+    an occurrence of another word could have hidden (`_hideable`)."""
+    import ahocorasick_rs
+
+    words = group_words()
+    automaton = ahocorasick_rs.BytesAhoCorasick(
+        list(words), matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+    )
+    hideable = _hideable(words)
+
+    def find(data: bytes) -> frozenset[bytes]:
+        found = {words[i] for i, _, _ in automaton.find_matches_as_indexes(data)}
+        found.update(w for w in hideable if w not in found and w in data)
+        return frozenset(found)
+
+    return find
+
+
+def _hideable(words: Sequence[bytes]) -> tuple[bytes, ...]:
+    """The words an occurrence of a word can overlap: one inside another, or starting with
+    what a word (itself included) ends with (`RouterChannel` + `load_record`). The others'
+    occurrences never overlap any, so a non-overlapping search reports every one of them."""
+    return tuple(
+        b
+        for b in words
+        if any(
+            (a != b and b in a) or any(a[-k:] == b[:k] for k in range(1, min(len(a), len(b))))
+            for a in words
+        )
+    )
+
+
+def own_words(data: bytes) -> frozenset[bytes]:
+    """The group words `data` mentions itself."""
+    return _word_finder()(data) if rule_groups() is not None else frozenset()
+
+
 def present_words(data: bytes, aliases: AliasMap | None = None) -> set[bytes]:
     """The group words `data` mentions, itself or by a crate alias."""
-    found = {w for w in group_words() if w in data}
+    found = set(own_words(data))
     for word, names in (aliases or {}).items():
         if word not in found and mentions(data, names):
             found.add(word)
@@ -173,25 +213,18 @@ class Prefilter:
         self._manifest_of = manifest_of or self._find_manifest
         self._manifests: dict[str, Path | None] = {}
         self._aliases: dict[Path, dict[bytes, frozenset[bytes]]] = {}
-        # words looked for in each file, by absolute path: a crate's alias map looks for them
+        # the group words of each file, by absolute path: a crate's alias map looks for them
         # in every source of the crate, and the files' own verdicts need not look again
-        self._words: dict[str, dict[bytes, bool]] = {}
+        self._words: dict[str, frozenset[bytes]] = {}
 
     def keeps(self, path: str, data: bytes) -> bool:
-        """`satisfies(data, crate aliases)`, scanning only for the words that can still
-        complete a group (a pair whose first word is missing needs no second scan) and
-        reading the crate's aliases only when its own words complete none."""
+        """`satisfies(data, crate aliases)`, reading the crate's aliases only when the file's
+        own words complete no group."""
         groups = rule_groups()
         if groups is None:
             return True
         own = self._scanned(os.path.abspath(path), data)
-
-        def has(word: bytes) -> bool:
-            if word not in own:
-                own[word] = word in data
-            return own[word]
-
-        if any(all(has(w) for w in group) for group in groups):
+        if any(all(w in own for w in group) for group in groups):
             return True
         aliases = self._crate_aliases(path)
         if not aliases:
@@ -199,7 +232,7 @@ class Prefilter:
         named: dict[bytes, bool] = {}
 
         def has_or_named(word: bytes) -> bool:
-            if has(word):
+            if word in own:
                 return True
             if word not in named:
                 named[word] = mentions(data, aliases.get(word, ()))
@@ -226,24 +259,18 @@ class Prefilter:
             self._aliases[manifest] = {w: names for w, names in found.items() if names}
         return self._aliases[manifest]
 
-    def _scanned(self, path: str, data: bytes) -> dict[bytes, bool]:
-        """The words looked for in `data` so far; shared only for the run's own bytes of
-        `path` (a file read again may have changed in between)."""
+    def _scanned(self, path: str, data: bytes) -> frozenset[bytes]:
+        """The group words `data` mentions; kept only for the run's own bytes of `path` (a
+        file read again may have changed in between)."""
         if self._contents.get(path) is not data:
-            return {}
+            return own_words(data)
         found = self._words.get(path)
         if found is None:
-            found = self._words[path] = {}
+            found = self._words[path] = own_words(data)
         return found
 
     def _mentions_a_word(self, path: str, data: bytes) -> bool:
-        found = self._scanned(path, data)
-        for word in group_words():
-            if word not in found:
-                found[word] = word in data
-            if found[word]:
-                return True
-        return False
+        return bool(self._scanned(path, data))
 
     def _sources(self, src: Path) -> Iterable[tuple[str, bytes]]:
         for dirpath, dirnames, filenames in os.walk(src):

@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from panic_lens import batch, engine, prefilter
 
 CTC_MODULE = """use burn::prelude::*;
@@ -140,3 +143,32 @@ def test_alias_sites_are_use_items_and_type_statements() -> None:
     )
     assert found[b"AsyncPolicy"] == {b"Served", b"Inner"}
     assert found[b"CTCLoss"] == {b"Loss"}
+
+
+def test_own_words_finds_a_word_that_overlaps_another() -> None:
+    # the one-pass search reports non-overlapping occurrences: `load_record` starting on the
+    # last letter of `RouterChannel` is found by the follow-up search of hideable words
+    assert b"load_record" in prefilter._hideable(prefilter.group_words())
+    found = prefilter.own_words(b"let x = RouterChanneload_record;\n")
+    assert found == {b"RouterChannel", b"load_record"}
+    assert prefilter._hideable([b"abab", b"ba", b"xy"]) == (b"abab", b"ba")
+
+
+def test_own_words_equals_a_search_per_word_for_every_pair_of_words() -> None:
+    # every way two words can meet: apart, touching, and sharing letters where one's end is
+    # the other's start (one inside another included)
+    words = prefilter.group_words()
+    texts = []
+    for a in words:
+        for b in words:
+            texts += [a + b" " + b, a + b]
+            texts += [a + b[k:] for k in range(1, min(len(a), len(b))) if a[-k:] == b[:k]]
+    assert len(texts) > 2 * len(words) ** 2  # some words overlap
+    for data in texts:
+        assert prefilter.own_words(data) == {w for w in words if w in data}, data
+
+
+@given(st.lists(st.sampled_from([*prefilter.group_words(), b"RouterChanne", b"_", b" "])))
+def test_own_words_equals_a_search_per_word(parts: list[bytes]) -> None:
+    data = b"".join(parts)
+    assert prefilter.own_words(data) == {w for w in prefilter.group_words() if w in data}
