@@ -214,3 +214,25 @@ def test_report_columns_count_code_points_on_any_line(line: str, data: st.DataOb
     byte_col = len(line[:cut].encode())
     sources = Sources({"x.rs": line.encode() + b"\n"})
     assert sources.column("x.rs", Point(0, byte_col)) == cut + 1
+
+
+@given(
+    st.text(st.characters(exclude_categories=("Cs",)), max_size=60),
+    st.data(),
+)
+def test_report_regions_from_byte_offsets_equal_the_line_columns(
+    text: str, data: st.DataObject
+) -> None:
+    # region() reads a column from the bytes before the span's offset; column() from the
+    # split line: the same for every offset, inside a character, after a \r or at a line end
+    raw = text.encode()
+    byte = data.draw(st.integers(0, len(raw)))
+    row = raw.count(b"\n", 0, byte)
+    point = Point(row, byte - (raw.rfind(b"\n", 0, byte) + 1))
+    sources = Sources({"x.rs": raw})
+    region = sources.region("x.rs", Span(byte, byte, point, point))
+    assert region.column == region.end_column == Sources({"x.rs": raw}).column("x.rs", point)
+    # a hand-made span whose offset is not on the point's line: the line decides
+    if byte:
+        off = Sources({"x.rs": raw}).region("x.rs", Span(0, 0, point, point))
+        assert off.column == sources.column("x.rs", point)

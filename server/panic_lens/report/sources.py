@@ -31,17 +31,24 @@ class Sources:
     """Lazily read source files; `texts` supplies files that are not on disk (stdin, tests)."""
 
     def __init__(self, texts: Mapping[str, bytes] | None = None) -> None:
+        self._data: dict[str, bytes | None] = dict(texts or {})
         self._lines: dict[str, list[bytes] | None] = {}
-        for path, data in (texts or {}).items():
-            self._lines[path] = data.split(b"\n")
+
+    def data(self, path: str | None) -> bytes | None:
+        """The file's bytes, or None when it cannot be read."""
+        key = path or STDIN_NAME
+        if key not in self._data:
+            try:
+                self._data[key] = Path(key).read_bytes()
+            except OSError:
+                self._data[key] = None
+        return self._data[key]
 
     def lines(self, path: str | None) -> list[bytes] | None:
         key = path or STDIN_NAME
         if key not in self._lines:
-            try:
-                self._lines[key] = Path(key).read_bytes().split(b"\n")
-            except OSError:
-                self._lines[key] = None
+            data = self.data(path)
+            self._lines[key] = data.split(b"\n") if data is not None else None
         return self._lines[key]
 
     def line(self, path: str | None, row: int) -> bytes | None:
@@ -59,10 +66,26 @@ class Sources:
     def region(self, path: str | None, span: Span) -> Region:
         return Region(
             span.start.row + 1,
-            self.column(path, span.start),
+            self._column_at(path, span.start, span.start_byte),
             span.end.row + 1,
-            self.column(path, span.end),
+            self._column_at(path, span.end, span.end_byte),
         )
+
+    def _column_at(self, path: str | None, point: Point, byte: int) -> int:
+        """`column(path, point)` from the point's byte offset: the line's text before it is
+        the `point.col` bytes before `byte`, so the file need not be split into lines. Falls
+        back to `column` when those bytes are not the start of a line (a span made by hand,
+        a file changed since)."""
+        data = self.data(path)
+        start = byte - point.col
+        if data is None or start < 0 or byte > len(data) or (start and data[start - 1] != 10):
+            return self.column(path, point)
+        prefix = data[start:byte]
+        if b"\n" in prefix or b"\r" in prefix:
+            return self.column(path, point)
+        if prefix.isascii():
+            return point.col + 1
+        return len(prefix.decode("utf-8", errors="ignore")) + 1
 
 
 def display_path(path: str | None) -> str:
