@@ -236,3 +236,35 @@ def test_report_regions_from_byte_offsets_equal_the_line_columns(
     if byte:
         off = Sources({"x.rs": raw}).region("x.rs", Span(0, 0, point, point))
         assert off.column == sources.column("x.rs", point)
+
+
+def test_report_json_text_is_the_standard_encoders() -> None:
+    from panic_lens.report.jsontext import indented
+
+    values: list[object] = [
+        {"a": [1, {"b": None, "c": True}], "d": 'é\u2028\x7f\x00"\\/', "e": [], "f": {}},
+        {"path": "src/\udcff.rs"},  # a file name that is not UTF-8 (surrogate escape)
+        {"n": 2**70, "m": -(2**63)},
+        [],
+    ]
+    for value in values:
+        assert indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(st.characters(exclude_categories=())),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.text(st.characters(exclude_categories=()), max_size=5), inner, max_size=4
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@given(_JSON)
+def test_report_json_text_equals_json_dumps_on_any_value(value: object) -> None:
+    from panic_lens.report.jsontext import indented
+
+    assert indented(value) == json.dumps(value, indent=2, ensure_ascii=False)

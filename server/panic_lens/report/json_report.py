@@ -7,12 +7,12 @@ region plus new_text. `version` is the panic-lens version that wrote the report.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from panic_lens import __version__
 from panic_lens.report.errors import ReportError, error_dict
+from panic_lens.report.jsontext import indented
 from panic_lens.report.sources import Region, Sources, display_path
 from panic_lens.report.text import sort_key
 from panic_lens.rules.base import Finding, Fix
@@ -32,7 +32,7 @@ def json_report(
 def render_json(
     findings: Sequence[Finding], errors: Sequence[ReportError], sources: Sources
 ) -> str:
-    return json.dumps(json_report(findings, errors, sources), indent=2, ensure_ascii=False) + "\n"
+    return indented(json_report(findings, errors, sources)) + "\n"
 
 
 def finding_dict(finding: Finding, sources: Sources) -> dict[str, Any]:

@@ -7,7 +7,6 @@ Record and path errors become tool execution notifications.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from urllib.parse import quote
 
 from panic_lens import __version__
 from panic_lens.report.errors import ReportError, error_text
+from panic_lens.report.jsontext import indented
 from panic_lens.report.sources import Region, Sources, display_path
 from panic_lens.report.text import behaviour_note, sort_key
 from panic_lens.rules.base import Finding, Fix, Related, Severity, Span
@@ -46,7 +46,7 @@ def sarif_report(
 def render_sarif(
     findings: Sequence[Finding], errors: Sequence[ReportError], sources: Sources
 ) -> str:
-    return json.dumps(sarif_report(findings, errors, sources), indent=2, ensure_ascii=False) + "\n"
+    return indented(sarif_report(findings, errors, sources)) + "\n"
 
 
 def driver() -> dict[str, Any]:
