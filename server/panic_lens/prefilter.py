@@ -3,8 +3,9 @@
 A file is analysed when, for one of a rule's condition groups (`RuleInfo.prefilter_groups`:
 any-of groups of all-of words), it mentions every word or a name its crate gives that word
 (`pub use burn::tensor::module::ctc_loss as ctc;`, `type L = CTCLoss<B>;`), since rules resolve
-names through the crate's own modules; or it mentions the suppression marker. A rule that
-declares no words turns the prefilter off: then nothing can be skipped soundly.
+names through the crate's own modules; or it mentions the suppression marker. A file's own
+words count outside its line comments (`code_words`). A rule that declares no words turns
+the prefilter off: then nothing can be skipped soundly.
 """
 
 from __future__ import annotations
@@ -195,6 +196,68 @@ def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
     return line.lstrip().startswith(b"//")
 
 
+# A line comment, or what Rust's lexer reads as a string or a char literal (an escape, one
+# ASCII or UTF-8 character) and may hold a `//` that starts none: a literal first lets `re`
+# jump between candidates.
+_LITERAL = (
+    rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+    rb"|'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
+)
+_NOT_CODE = re.compile(rb"//[^\n]*|" + _LITERAL, re.DOTALL)
+_COMMENT_OR_LITERAL = re.compile(rb"//[^\n]*|(" + _LITERAL + rb")", re.DOTALL)
+# Block comments nest and raw strings end at a `"#..` of their own: the lexing skips them.
+_UNLEXED = (b"/*", b'r"', b"r#")
+
+
+def code_words(data: bytes, groups: Groups, own: frozenset[bytes]) -> frozenset[bytes] | None:
+    """None when some group all of whose words `data` mentions (`own`) may name code, else
+    the group words left once its line comments are dropped. burn's sources have 219 KB files
+    that mention `interpolate` in doc comments alone, where no call, type or alias can be.
+
+    Only comments are dropped, and only when the lexing is sure: no block comment or raw
+    string, no string left open or over several lines. A word in a string keeps the file: in
+    a region it cannot parse, the parser may read a string's text as code. The words are
+    first looked for outside comments and literals in the text up to their first mentions
+    (most kept files name them in code early), then in the whole text; the comments are cut
+    out only when neither finds them."""
+    if any(marker in data for marker in _UNLEXED):
+        return None
+    for group in groups:
+        if all(w in own for w in group):
+            end = max(_line_end(data, data.find(w)) for w in group)
+            head = _blanked(data[:end])
+            if head is not None and all(w in head for w in group):
+                return None
+    if _blanked(data) is None:
+        return None
+    found = own_words(_without_comments(data))
+    return None if any(all(w in found for w in group) for group in groups) else found
+
+
+def _blanked(data: bytes) -> bytes | None:
+    """`data` with comments and string and char literals made spaces; None when unsure."""
+    code = _NOT_CODE.sub(b" ", data)
+    if b'"' in code or code.count(b"\n") != data.count(b"\n"):
+        return None  # a string left open, or over several lines
+    return code
+
+
+def _without_comments(data: bytes) -> bytes:
+    """`data` without its line comments (their `//` as the lexer finds them)."""
+    kept, at = [], 0
+    for token in _COMMENT_OR_LITERAL.finditer(data):
+        if token.group(1) is None:  # a comment
+            kept.append(data[at : token.start()])
+            at = token.end()
+    kept.append(data[at:])
+    return b"".join(kept)
+
+
+def _line_end(data: bytes, at: int) -> int:
+    end = data.find(b"\n", at)
+    return len(data) if end < 0 else end
+
+
 class Prefilter:
     """One run's prefilter; `contents` are the bytes already read, by absolute path."""
 
@@ -218,14 +281,19 @@ class Prefilter:
         self._words: dict[str, frozenset[bytes]] = {}
 
     def keeps(self, path: str, data: bytes) -> bool:
-        """`satisfies(data, crate aliases)`, reading the crate's aliases only when the file's
-        own words complete no group."""
+        """`satisfies(data, crate aliases)` with the file's own words counted in its code only
+        (`code_words`), reading the crate's aliases only when those complete no group."""
         groups = rule_groups()
         if groups is None:
             return True
         own = self._scanned(os.path.abspath(path), data)
+        if SUPPRESSION_MARKER in own:
+            return True  # a suppression comment gets its hint: comments count here
         if any(all(w in own for w in group) for group in groups):
-            return True
+            in_code = code_words(data, groups, own)
+            if in_code is None:
+                return True
+            own = in_code  # the words were in comments: only a crate alias can keep it
         aliases = self._crate_aliases(path)
         if not aliases:
             return False
