@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    """ExplainResult on first use: explain's modules (ahocorasick, regex) are for explain."""
+    """ExplainResult on first use: explain's modules (ahocorasick_rs, regex) are for explain."""
     if name == "ExplainResult":
         from panic_lens.catalog.explain import ExplainResult
 

@@ -81,7 +81,7 @@ class Catalog:
     def explain_patterns(self, text: str, *, timeout: float = DEFAULT_TIMEOUT) -> ExplainResult:
         """Like `explain`, plus the ids of patterns skipped after a timeout."""
         if self._index is None:
-            from panic_lens.catalog.explain import ExplainIndex  # explain's alone: ahocorasick
+            from panic_lens.catalog.explain import ExplainIndex  # explain's alone: ahocorasick_rs
 
             self._index = ExplainIndex([(r.id, r.panic.message_pattern) for r in self.records])
         return self._index.search(text, timeout=timeout)
