@@ -20,7 +20,10 @@ def byte_col_to(line: bytes, byte_col: int, encoding: Encoding) -> int:
     byte_col = max(0, min(byte_col, len(line)))
     if encoding == "utf-8":
         return byte_col
-    prefix = line[:byte_col].decode("utf-8", errors="ignore")
+    head = line[:byte_col]
+    if head.isascii():  # most code: one unit per byte in every encoding
+        return byte_col
+    prefix = head.decode("utf-8", errors="ignore")
     if encoding == "utf-32":
         return len(prefix)
     return len(prefix.encode("utf-16-le")) // 2

@@ -83,9 +83,7 @@ class Sources:
         prefix = data[start:byte]
         if b"\n" in prefix or b"\r" in prefix:
             return self.column(path, point)
-        if prefix.isascii():
-            return point.col + 1
-        return len(prefix.decode("utf-8", errors="ignore")) + 1
+        return byte_col_to(prefix, point.col, "utf-32") + 1
 
 
 def display_path(path: str | None) -> str:
