@@ -204,6 +204,8 @@ _LITERAL = (
     rb"|'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
 )
 _NOT_CODE = re.compile(rb"//[^\n]*|" + _LITERAL, re.DOTALL)
+# The same, telling literals (group 1) from comments: a group makes `sub` 3x slower, so
+# `_blanked`, which runs on every kept file, uses the pattern without it.
 _COMMENT_OR_LITERAL = re.compile(rb"//[^\n]*|(" + _LITERAL + rb")", re.DOTALL)
 # Block comments nest and raw strings end at a `"#..` of their own: the lexing skips them.
 _UNLEXED = (b"/*", b'r"', b"r#")
