@@ -20,9 +20,9 @@ from panic_lens import engine
 from panic_lens.rules.base import Analysis, Finding, HoverFact, Point, Related, Span
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
-from panic_lens.rust.incremental import changed_range, point, point_after, reparse
+from panic_lens.rust.incremental import edit_of, reparse
 from panic_lens.rust.search import declarations
-from panic_lens.rust.syntax import Node, Tree, index_in, node_at, starts_between
+from panic_lens.rust.syntax import Node, Tree, index_in, starts_between
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
@@ -141,9 +141,11 @@ def _incremental(
         run = _merge(old.run, shift, runs)
     except Unmappable:
         return None
-    if run is None or facts.lost:  # a rule read a declaration the new tree lacks
-        return None
+    if run is None or facts.lost or facts.imports.lost:  # a rule read a declaration the
+        return None  # new tree lacks
     analysis = engine.finish(facts, run)
+    if facts.lost or facts.imports.lost:
+        return None
     return analysis, Snapshot(facts, run, analysis, old.settings, old.catalog)
 
 
@@ -177,46 +179,30 @@ def _relocated(
         found = index_in(tree, body[0], body[1])
     if _declares(found, *body):
         return None
-    root = tree.root_node
-    moved: dict[int, Node] = {}  # an item is in the index and in its scope's names
-
-    def move(node: Node) -> Node:  # ~500 calls a keystroke in a 5,000-line file: kept lean
-        found = moved.get(node.id)
-        if found is not None:
-            return found
-        start, end = node.start_byte, node.end_byte
-        if end > shift.start:  # else before the edit: where it was
-            start, end = _moved(start, end, shift)
-        found = node_at(root, start, end, node.type)
-        if found is None:
-            raise Unmappable(node)
-        moved[node.id] = found
-        return found
-
     signals = tuple(
         TrainingSignal(s.what, _shift_span(s.span, shift) if s.span is not None else None)
         for s in old.training_signals()
     )
 
-    def move_spans(spans: list[NodeSpan]) -> list[NodeSpan]:  # in source order, kept so
-        return [(*_moved(lo, hi, shift), kind) for lo, hi, kind in spans]
+    start, old_end, delta = shift.start, shift.old_end, shift.delta
 
-    facts = old.relocated(src, tree, move, move_spans, signals)
+    def move_spans(spans: list[NodeSpan]) -> list[NodeSpan]:  # ~450 a keystroke: inline
+        moved = [
+            span if span[1] <= start  # before the edit
+            else (span[0] + delta, span[1] + delta, span[2]) if span[0] >= old_end  # after
+            else (span[0], span[1] + delta, span[2]) if span[0] <= start and span[1] >= old_end
+            else None  # overlaps the edited bytes
+            for span in spans
+        ]  # fmt: skip
+        if None in moved:
+            raise Unmappable(spans[moved.index(None)])
+        return moved  # type: ignore[return-value]  # no None left
+
+    facts = old.relocated(src, tree, move_spans, signals)
     if "call" in found:
         facts.range_calls = (body, found["call"])
     inside = [s for s in signals if s.span is not None and _inside(s.span, body)]
     return facts if inside == list(facts.training_signals_in(*body)) else None
-
-
-def _moved(start: int, end: int, shift: _Shift) -> tuple[int, int]:
-    """A node's byte range after the edit: it lies before, after or around the edited bytes."""
-    if end <= shift.start:
-        return start, end
-    if start >= shift.old_end:
-        return start + shift.delta, end + shift.delta
-    if start <= shift.start and end >= shift.old_end:
-        return start, end + shift.delta
-    raise Unmappable((start, end))
 
 
 def _function_edit(
@@ -232,7 +218,7 @@ def _function_edit(
     messages quote a line number that moved.
     """
     old_src = facts.src
-    start, old_end, new_end = changed_range(old_src, src)
+    start, old_end, new_end, start_point, old_end_point, new_end_point = edit_of(old_src, src)
     if _file_words_changed(old_src, src, start, old_end, new_end):
         return None
     body = _body_around(facts.tree, start, old_end)
@@ -247,9 +233,6 @@ def _function_edit(
         return None
     # (Everything outside the body is checked unchanged by tree-sitter's changed ranges in
     # `_relocated`.)
-    start_point = point(old_src, start)
-    old_end_point = point_after(old_src, start, start_point, old_end)
-    new_end_point = point_after(src, start, start_point, new_end)
     signals = frozenset(s.span for s in facts.training_signals() if s.span is not None)
     where = (body.start_byte, body.end_byte)
     shift = _Shift(start, old_end, new_end, start_point, old_end_point, new_end_point, where,

@@ -12,7 +12,7 @@ from bench import corpus
 from panic_lens.engine import analyze, build_facts
 from panic_lens.rules import async_policy_fixes
 from panic_lens.rust import edits as ed
-from panic_lens.rust.incremental import changed_range, reparse
+from panic_lens.rust.incremental import changed_range, edit_of, point, reparse
 from panic_lens.rust.syntax import has_error, parse
 
 REPO = Path(__file__).resolve().parents[2]
@@ -82,6 +82,28 @@ def test_random_edit_sequences_reparse_to_the_cold_tree_and_analysis(
         cold = parse(new)
         assert str(tree.root_node) == str(cold.root_node), step
         assert analyze(new, path, tree=tree) == analyze(new, path), step
+        src = new
+
+
+def naive_point(src: bytes, offset: int) -> tuple[int, int]:
+    return src.count(b"\n", 0, offset), offset - (src.rfind(b"\n", 0, offset) + 1)
+
+
+def test_edit_points_counted_from_the_last_edit_are_the_counts_from_the_top() -> None:
+    """`point` counts lines from where the previous edit of the same text ended (typing moves
+    a few bytes at a time); before or after it, the points are those counted from byte 0."""
+    rng = random.Random(11)
+    text = corpus.big_file(300, seed=4)
+    src = text.encode()
+    for step in range(200):
+        text = random_edit(text, rng) if step % 3 else text[:-1] + "\n"
+        new = text.encode()
+        start, old_end, new_end, *points = edit_of(src, new)
+        assert (start, old_end, new_end) == changed_range(src, new), step
+        assert points == [naive_point(src, start), naive_point(src, old_end),
+                          naive_point(new, new_end)], step  # fmt: skip
+        for offset in (0, start // 2, new_end, (new_end + len(new)) // 2, len(new)):
+            assert point(new, offset) == naive_point(new, offset), (step, offset)
         src = new
 
 

@@ -371,6 +371,47 @@ def test_a_fault_in_the_reuse_falls_back_to_a_full_analysis(
     assert not partial and after is not None
 
 
+def test_names_resolved_after_many_keystrokes_are_a_fresh_analysis() -> None:
+    """The scopes and items of the names move with each keystroke by byte range only; typing
+    a call that resolves through the file's `use .. as` and a const, after a run of keystrokes
+    that resolved nothing, finds them in the newest tree: a new finding, as a fresh analysis."""
+    file = REPO / "tests" / "golden" / "ctc-free-fn-wgpu" / "src" / "lib.rs"
+    src = file.read_bytes()
+    snap = start(file)
+    before = [f.rule for f in snap.analysis.findings].count("ctc-target-capacity")
+    at = src.index(b"ctc_loss(log_probs, targets, il, tl, 0)")
+    typed = b""
+    for key in b"let q = 2; ":
+        typed += bytes([key])
+        new, partial = step(snap, src[:at] + typed + src[at:])
+        assert partial and new is not None
+        snap = new
+    call = typed + b"let _ = ctc(log_probs.clone(), "
+    call += b"Tensor::<2, Int>::zeros([BATCH, WIDE], device), il.clone(), tl.clone(), 0); "
+    new, partial = step(snap, src[:at] + call + src[at:])
+    assert partial and new is not None
+    assert [f.rule for f in new.analysis.findings].count("ctc-target-capacity") == before + 1
+
+
+def test_a_scope_missing_from_the_new_tree_falls_back_to_a_full_analysis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Were a moved scope not in the new tree when a name is resolved, the names are wrong:
+    the re-analysis is not used, the full one is."""
+    from panic_lens.rust import names
+
+    file = REPO / "tests" / "golden" / "ctc-free-fn-wgpu" / "src" / "lib.rs"
+    src = file.read_bytes()
+    snap = start(file)
+    at = src.index(b"ctc_loss(log_probs, targets, il, tl, 0)")
+    after, partial = step(snap, src[:at] + b"let q = 2; " + src[at:])
+    assert partial and after is not None  # nothing resolved: the scopes were not looked up
+    monkeypatch.setattr(names, "node_at", lambda *args: None)
+    call = b"let _ = ctc(log_probs.clone(), Tensor::<2, Int>::zeros([BATCH, WIDE], device), "
+    after, partial = step(after, src[:at] + b"let q = 2; " + call + b"il, tl, 0); " + src[at:])
+    assert not partial and after is not None
+
+
 def test_typing_crate_in_a_self_contained_file_turns_its_gate_off(tmp_path: Path) -> None:
     """A file that reached no other file has its calls found by name; once `crate::` is typed
     in a body, another file may rename a name: the re-analysis resolves every call again."""

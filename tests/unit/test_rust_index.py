@@ -217,20 +217,11 @@ def test_relocated_facts_equal_facts_built_from_scratch() -> None:
     delta = len(new_src) - len(old_src)
     at = old_src.index(b"let")
 
-    def move(node: Node) -> Node:
-        start = node.start_byte + (delta if node.start_byte > at else 0)
-        end = node.end_byte + (delta if node.end_byte > at else 0)
-        found = new_tree.root_node.descendant_for_byte_range(start, end)
-        while found is not None and found.type != node.type:
-            found = found.parent
-        assert found is not None
-        return found
-
     def move_spans(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
         return [(s + (delta if s > at else 0), e + (delta if e > at else 0), t)
                 for s, e, t in found]  # fmt: skip
 
-    moved = old.relocated(new_src, new_tree, move, move_spans, old.training_signals())
+    moved = old.relocated(new_src, new_tree, move_spans, old.training_signals())
     fresh = FileFacts.build(new_src, tree=new_tree)
     for kind in ("use", "item", "impl"):
         assert spans(moved.nodes(kind)) == spans(fresh.nodes(kind))
@@ -244,14 +235,17 @@ def test_relocated_facts_equal_facts_built_from_scratch() -> None:
     assert names(moved) == names(fresh)
     assert moved.resolve("Tensor") == fresh.resolve("Tensor") == "burn::tensor::Tensor"
     # relocated again before any was read: the ranges move on, the nodes are found then
-    unread = old.relocated(new_src, new_tree, move, move_spans, old.training_signals())
-    again = unread.relocated(new_src, new_tree, lambda n: n, lambda found: found, ())
+    unread = old.relocated(new_src, new_tree, move_spans, old.training_signals())
+    again = unread.relocated(new_src, new_tree, lambda found: found, ())
     after = new_src.index(b"struct")
     assert again.starts_in("item", at, after) is False
     assert again.starts_in("item", at, after + 1) is True
     for kind in ("use", "item", "impl"):
         assert spans(again.nodes(kind)) == spans(fresh.nodes(kind))
     assert not again.lost
+    # the names' scopes too: moved twice by range, found in the tree only when read
+    assert again.imports._unsettled is not None
+    assert names(again) == names(fresh) and not again.imports.lost
 
 
 def test_nodes_in_a_range_look_up_only_those() -> None:
@@ -259,7 +253,7 @@ def test_nodes_in_a_range_look_up_only_those() -> None:
     (a keystroke's re-analysis reads the edited function's only); the same as read whole."""
     src = b"impl A for B {}\nfn f() { let x = 1; }\nimpl C for D {}\nimpl E for F {}\n"
     facts = FileFacts.build(src)
-    pending = facts.relocated(src, facts.tree, lambda n: n, lambda found: found, ())
+    pending = facts.relocated(src, facts.tree, lambda found: found, ())
     second = src.index(b"impl C")
     inside = pending.nodes_in("impl", second, len(src))
     assert "impl" in pending._pending  # still pending: nothing was read whole
@@ -267,7 +261,7 @@ def test_nodes_in_a_range_look_up_only_those() -> None:
     assert pending.nodes_in("impl", src.index(b"fn"), second) == []
     assert spans(pending.nodes("impl")) == spans(facts.nodes("impl"))
     assert spans(pending.nodes_in("impl", 0, second)) == spans(facts.nodes("impl"))[:1]
-    whole = facts.relocated(src, facts.tree, lambda n: n, lambda found: found, ())
+    whole = facts.relocated(src, facts.tree, lambda found: found, ())
     assert spans(whole.nodes_in("impl", 0, len(src))) == spans(facts.nodes("impl"))
     assert "impl" not in whole._pending  # every impl read: found once and kept
 
@@ -277,9 +271,7 @@ def test_a_declaration_the_new_tree_lacks_marks_the_facts_lost() -> None:
     facts say they must not be used (the re-analysis then analyses the whole file)."""
     src = b"fn a() {}\nstruct B;\n"
     facts = FileFacts.build(src)
-    wrong = facts.relocated(
-        src, facts.tree, lambda n: n, lambda found: [(s + 1, e, t) for s, e, t in found], ()
-    )
+    wrong = facts.relocated(src, facts.tree, lambda found: [(s + 1, e, t) for s, e, t in found], ())
     assert wrong.starts_in("item", 1, 2) is True  # answered from the ranges, no lookup
     with pytest.raises(LostNode):
         wrong.nodes("item")

@@ -131,22 +131,20 @@ class FileFacts:
         return facts
 
     def relocated(
-        self, src: bytes, tree: Tree, move: Callable[[Node], Node],
-        move_spans: Callable[[list[NodeSpan]], list[NodeSpan]],
+        self, src: bytes, tree: Tree, move_spans: Callable[[list[NodeSpan]], list[NodeSpan]],
         signals: tuple[TrainingSignal, ...],
     ) -> FileFacts:  # fmt: skip
         """These facts for an edit that changed no declaration, impl or training signal:
-        `move` maps an old node to the same node of `tree`, `move_spans` old byte ranges to
-        the new ones (both raising when they cannot), `signals` are the old ones at their new
-        places. The declarations are found in `tree` only when read; calls and comments are
-        found afresh, lazily."""
+        `move_spans` maps old byte ranges to the new ones (raising when it cannot), `signals`
+        are the old ones at their new places. The declarations and the names' scopes are found
+        in `tree` only when read; calls and comments are found afresh, lazily."""
         pending = {}
         for kind in ("use", "item", "impl"):
             spans = self._pending.get(kind)
             if spans is None:
                 spans = [(n.start_byte, n.end_byte, n.type) for n in self.nodes_index.get(kind, ())]
             pending[kind] = move_spans(spans)
-        imports = self.imports.relocated(src, tree.root_node, move)
+        imports = self.imports.relocated(src, tree.root_node, move_spans)
         facts = FileFacts(src, tree, self.path, imports, self.crate, self.settings)
         facts._pending = pending
         facts._signals = signals

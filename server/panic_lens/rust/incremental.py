@@ -33,22 +33,56 @@ def reparse(old: bytes, old_tree: Tree, new: bytes) -> Tree:
     """The tree of `new`, re-parsed from `old_tree` (the tree of `old`, which stays unchanged)."""
     if old == new:
         return old_tree
-    start, old_end, new_end = changed_range(old, new)
+    start, old_end, new_end, start_point, old_end_point, new_end_point = edit_of(old, new)
     tree = old_tree.copy()
     tree.edit(
         start_byte=start,
         old_end_byte=old_end,
         new_end_byte=new_end,
-        start_point=point(old, start),
-        old_end_point=point(old, old_end),
-        new_end_point=point(new, new_end),
+        start_point=start_point,
+        old_end_point=old_end_point,
+        new_end_point=new_end_point,
     )
     return parse(new, tree)
 
 
+Edit = tuple[int, int, int, tuple[int, int], tuple[int, int], tuple[int, int]]
+
+
+def edit_of(old: bytes, new: bytes) -> Edit:
+    """`changed_range(old, new)` and the (row, column) points of its three ends, as
+    tree-sitter's edits take them. Kept like the range: the re-parse and the re-analysis ask
+    about the same edit."""
+    last = _last_edit[0]
+    if last is not None and last[0] is old and last[1] is new:
+        return last[2]
+    start, old_end, new_end = changed_range(old, new)
+    start_point = point(old, start)
+    found = (start, old_end, new_end, start_point, point_after(old, start, start_point, old_end),
+             point_after(new, start, start_point, new_end))  # fmt: skip
+    _last_edit[0] = (old, new, found)
+    # The next edit is of `new`, near this one: its start is counted from here.
+    _anchor[0] = (new, new_end, found[5])
+    return found
+
+
+_last_edit: list[tuple[bytes, bytes, Edit] | None] = [None]
+# (text, offset, its point): where `point` last counted lines in a text, so that the next
+# edit of that text (typing: a few bytes away) counts the lines in between, not from the top
+_anchor: list[tuple[bytes, int, tuple[int, int]] | None] = [None]
+
+
 def point(src: bytes, offset: int) -> tuple[int, int]:
     """(row, byte column) of `offset`, as tree-sitter's edits take it."""
-    row = src.count(b"\n", 0, offset)
+    anchor = _anchor[0]
+    if anchor is not None and anchor[0] is src:
+        at, (row, _) = anchor[1], anchor[2]
+        if offset >= at:
+            row += src.count(b"\n", at, offset)
+        else:
+            row -= src.count(b"\n", offset, at)
+    else:
+        row = src.count(b"\n", 0, offset)
     return row, offset - (src.rfind(b"\n", 0, offset) + 1)
 
 

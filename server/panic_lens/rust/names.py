@@ -16,6 +16,7 @@ from panic_lens.rust.syntax import (
     Tree,
     child_by_field,
     index,
+    node_at,
     node_text,
     nodes_of_kinds,
     path_segments,
@@ -49,6 +50,26 @@ class ScopeNames:
     items: dict[str, Node] = field(default_factory=dict)
 
 
+# A node known by byte range and type only, after an edit moved it (as facts.NodeSpan).
+Span = tuple[int, int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class _PendingScope:
+    """A ScopeNames of an edited text, its nodes known by byte range only (None: the file)."""
+
+    span: Span | None
+    is_module: bool
+    uses: dict[str, tuple[str, ...]]
+    globs: list[tuple[str, ...]]
+    names: tuple[str, ...]
+    item_spans: list[Span]
+
+
+class LostName(Exception):
+    """A scope or item of the text before an edit has no counterpart in the new tree."""
+
+
 class Imports:
     """All scopes of one file with their `use` bindings and items; answers `resolve`."""
 
@@ -61,7 +82,10 @@ class Imports:
         loader: ModuleLoader | None = None,
     ) -> None:
         self.src = src
-        self._scopes = scopes
+        self._scope_map = scopes
+        # after an edit: the scopes by byte range, looked up in the tree when first read
+        self._unsettled: list[_PendingScope] | None = None
+        self.lost = False  # an unsettled node was not in the tree: these names are wrong
         self._root = root
         # Where this file sits in its crate (`()`: the crate root; None: unknown), and how to
         # read a sibling module file: `crate::`, `super::` and `mod x;` can leave the file.
@@ -148,16 +172,64 @@ class Imports:
         """Whether `crate::`, `super::` or `mod x;` can make a name resolve in another file."""
         return self._loader is not None
 
-    def relocated(self, src: bytes, root: Node, move: Callable[[Node], Node]) -> Imports:
-        """These names in an edited text whose scopes and items are all still there: `move`
-        maps each old node to the same node of the new tree (and raises when it cannot)."""
+    def relocated(
+        self, src: bytes, root: Node, move_spans: Callable[[list[Span]], list[Span]]
+    ) -> Imports:
+        """These names in an edited text whose scopes and items are all still there:
+        `move_spans` maps old byte ranges to the new ones (and raises when it cannot). Only the
+        ranges move; the nodes are looked up in the new tree when a name is first resolved (a
+        keystroke seldom resolves one)."""
+        pending = self._unsettled if self._unsettled is not None else self._pending()
+        flat = [span for scope in pending if scope.span is not None for span in (scope.span,)]
+        for scope in pending:
+            flat += scope.item_spans
+        moved = iter(move_spans(flat))
+        scopes = [
+            _PendingScope(next(moved) if scope.span is not None else None, scope.is_module,
+                          scope.uses, scope.globs, scope.names, [])
+            for scope in pending
+        ]  # fmt: skip
+        for scope, old in zip(scopes, pending, strict=True):
+            scope.item_spans.extend(next(moved) for _ in old.item_spans)
+        found = Imports(src, {}, root, self.module_path, self._loader)
+        found._unsettled = scopes
+        return found
+
+    def _pending(self) -> list[_PendingScope]:
+        root = self._root.id
+        return [
+            _PendingScope(
+                None if scope.node.id == root else _span(scope.node), scope.is_module,
+                scope.uses, scope.globs, tuple(scope.items),
+                [_span(item) for item in scope.items.values()],
+            )
+            for scope in self._scope_map.values()
+        ]  # fmt: skip
+
+    @property
+    def _scopes(self) -> dict[int, ScopeNames]:
+        if self._unsettled is not None:
+            self._settle()
+        return self._scope_map
+
+    def _settle(self) -> None:
+        pending, self._unsettled = self._unsettled, None
+        root = self._root
         scopes: dict[int, ScopeNames] = {}
-        for old in self._scopes.values():
-            node = root if old.node.id == self._root.id else move(old.node)
-            items = {name: move(item) for name, item in old.items.items()}
-            scopes[node.id] = ScopeNames(node, old.is_module, dict(old.uses), list(old.globs),
-                                         items)  # fmt: skip
-        return Imports(src, scopes, root, self.module_path, self._loader)
+        for scope in pending or ():
+            node = root if scope.span is None else self._node_at(scope.span)
+            items = {name: self._node_at(span)
+                     for name, span in zip(scope.names, scope.item_spans, strict=True)}  # fmt: skip
+            scopes[node.id] = ScopeNames(node, scope.is_module, dict(scope.uses),
+                                         list(scope.globs), items)  # fmt: skip
+        self._scope_map = scopes
+
+    def _node_at(self, span: Span) -> Node:
+        found = node_at(self._root, *span)
+        if found is None:
+            self.lost = True
+            raise LostName(span)
+        return found
 
     # -- public API ---------------------------------------------------------------------
 
@@ -300,6 +372,10 @@ class Imports:
             and (inclusive or s.node.id != at.id)
         ]  # fmt: skip
         return sorted(found, key=lambda s: s.node.end_byte - s.node.start_byte)
+
+
+def _span(node: Node) -> Span:
+    return node.start_byte, node.end_byte, node.type
 
 
 _MISSING = object()
