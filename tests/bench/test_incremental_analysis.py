@@ -435,6 +435,25 @@ def test_typing_crate_in_a_self_contained_file_turns_its_gate_off(tmp_path: Path
             assert [h.api for h in new_snap.analysis.hovers] == ["burn::tensor::module::ctc_loss"]
 
 
+def test_crate_completed_key_by_key_turns_the_gate_off(tmp_path: Path) -> None:
+    """Each keystroke's facts come from the last one's: `crat`, then `e` completes the word
+    (and a deletion joins `su` and `per`): the renames become unknown, as a fresh build says."""
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\n', encoding="utf-8")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text("pub mod a;\n", encoding="utf-8")
+    file = tmp_path / "src" / "a.rs"
+    file.write_text("fn f(a: A) {\n    let x = 1;\n}\n", encoding="utf-8")
+    src = file.read_bytes()
+    at = src.index(b"let x")
+    for texts in ((b"crat", b"crate"), (b"suXper", b"super")):
+        snap = start(file)
+        for typed, renames in zip(texts, (frozenset(), None), strict=True):
+            new_snap, partial = step(snap, src[:at] + typed + src[at:])
+            assert partial and new_snap is not None
+            assert new_snap.facts.renames == renames, typed
+            snap = new_snap
+
+
 def test_analyses_and_edits_leave_no_cyclic_garbage() -> None:
     """An analysis's facts, call sites, imports and tree are freed as soon as nothing refers
     to them: a cycle among them made every keystroke's old facts garbage that only the cycle

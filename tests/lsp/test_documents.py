@@ -84,6 +84,20 @@ def test_edits_give_pygls_text_and_fresh_line_starts(
         assert doc.content_id != before
 
 
+ASCII_TEXTS = st.lists(st.sampled_from([p for p in PIECES if p.isascii()]), max_size=30).map(
+    "".join
+)
+
+
+@PROPS
+@given(text=ASCII_TEXTS, changes=st.lists(CHANGES, max_size=6), encoding=ENCODINGS)
+def test_edits_of_ascii_texts_give_pygls_text(
+    text: str, changes: list[types.TextDocumentContentChangePartial], encoding: str
+) -> None:
+    """An ASCII text's positions are converted without pygls's codec: the same clamping."""
+    test_edits_give_pygls_text_and_fresh_line_starts.hypothesis.inner_test(text, changes, encoding)
+
+
 @PROPS
 @given(
     text=TEXTS, changes=st.lists(CHANGES, max_size=4), encoding=st.sampled_from(["utf-16", "utf-8"])

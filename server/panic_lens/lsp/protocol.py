@@ -131,8 +131,13 @@ class LspTextDocument(TextDocument):
         """pygls's edit (its position clamping included) as one splice of the source."""
         source, starts = self.source, self.line_starts()
         lines = SourceLines(source, starts)
-        found = self._position_codec.range_from_client_units(lines, change.range)
-        start, end = found.start, found.end
+        if source.isascii():  # a flag of the string: every encoding counts code points
+            start = _ascii_position(lines, change.range.start)
+            end = _ascii_position(lines, change.range.end)
+        else:
+            found = self._position_codec.range_from_client_units(lines, change.range)
+            start = types.Position(found.start.line, found.start.character)
+            end = types.Position(found.end.line, found.end.character)
         if (start.line, start.character) > (end.line, end.character):
             super()._apply_incremental_change(change)  # a reversed range: pygls's own result
             return
@@ -189,6 +194,23 @@ def _line_starts(source: str) -> list[int]:
     return list(accumulate([len(line) + 1 for line in lines], initial=0))
 
 
+def _ascii_position(lines: SourceLines, position: types.Position) -> types.Position:
+    """pygls's `position_from_client_units` for an ASCII text, without counting its units
+    one character at a time: the same clamping (a column past a line's end is its last
+    character; a line past the end is the end of the last line, its line break included) and
+    a CRLF inside a line counting as one character."""
+    count = len(lines)
+    if count == 0:
+        return types.Position(0, 0)
+    if position.line >= count:
+        return types.Position(count - 1, len(lines[count - 1]))
+    length = len(lines[position.line].replace("\r\n", "\n"))
+    if length == 0:
+        return types.Position(position.line, 0)
+    character = position.character if position.character <= length else length - 1
+    return types.Position(position.line, character)
+
+
 def _offset(source: str, starts: list[int], line: int, character: int) -> int:
     end = starts[line + 1] if line + 1 < len(starts) else len(source)
     return min(starts[line] + character, end)
@@ -210,7 +232,7 @@ def _spliced_starts(starts: list[int], new: str, a: int, b: int, inserted: int) 
     ]
     tail = starts[bisect_right(starts, b) :]
     delta = inserted - (b - a)
-    return head + found + ([s + delta for s in tail] if delta else tail)
+    return head + found + (list(map(delta.__add__, tail)) if delta else tail)
 
 
 class LspWorkspace(Workspace):

@@ -68,12 +68,29 @@ _cache: dict[Path, tuple[tuple[Path | None, ...], tuple[int, ...], CrateContext]
 
 def find_manifest(path: str | os.PathLike[str]) -> Path | None:
     """The nearest Cargo.toml at or above `path`'s directory."""
-    start = Path(path).resolve()
+    start = _resolved(path)
     for folder in [start, *start.parents] if start.is_dir() else start.parents:
         candidate = folder / "Cargo.toml"
         if candidate.is_file():
             return candidate
     return None
+
+
+def _resolved(path: str | os.PathLike[str]) -> Path:
+    """`Path(path).resolve()`, kept per path: a keystroke asks again for the same file, and
+    resolving costs a system call per folder of the path."""
+    key = os.fspath(path)
+    if not os.path.isabs(key):  # relative to the working folder, which may change
+        return Path(key).resolve()
+    found = _resolved_paths.get(key)
+    if found is None:
+        if len(_resolved_paths) >= 4096:
+            _resolved_paths.clear()
+        found = _resolved_paths[key] = Path(key).resolve()
+    return found
+
+
+_resolved_paths: dict[str | bytes, Path] = {}
 
 
 def crate_context(path: str | os.PathLike[str] | None) -> CrateContext:

@@ -93,6 +93,8 @@ class FileFacts:
     # names `use .. as` may bind where this file's names resolve (RunMemo); None: unknown,
     # every call is resolved
     renames: frozenset[str] | None = field(default=None, repr=False)
+    # whether the text writes `crate` or `super` (None: not looked for yet)
+    _crate_words: bool | None = field(default=None, repr=False)
     # calls found by name (`calls` with the renames known), by (`only`, name set)
     _by_name: dict[tuple[tuple[int, int] | None, frozenset[str]], list[Node]] = field(
         default_factory=dict, repr=False
@@ -132,12 +134,13 @@ class FileFacts:
 
     def relocated(
         self, src: bytes, tree: Tree, move_spans: Callable[[list[NodeSpan]], list[NodeSpan]],
-        signals: tuple[TrainingSignal, ...],
+        signals: tuple[TrainingSignal, ...], edit: tuple[int, int, int] | None = None,
     ) -> FileFacts:  # fmt: skip
         """These facts for an edit that changed no declaration, impl or training signal:
         `move_spans` maps old byte ranges to the new ones (raising when it cannot), `signals`
-        are the old ones at their new places. The declarations and the names' scopes are found
-        in `tree` only when read; calls and comments are found afresh, lazily."""
+        are the old ones at their new places, `edit` the (start, old end, new end) bytes of the
+        edit when known. The declarations and the names' scopes are found in `tree` only when
+        read; calls and comments are found afresh, lazily."""
         pending = {}
         for kind in ("use", "item", "impl"):
             spans = self._pending.get(kind)
@@ -151,10 +154,21 @@ class FileFacts:
         # No `use` or item changed (the caller checked): the renames stand while the text
         # still reaches no other file (`crate::` or `super::` may have been typed)
         if self.renames is not None and not (
-            imports.reads_other_files and (b"crate" in src or b"super" in src)
+            imports.reads_other_files and facts._writes_crate_or_super(self, edit)
         ):
             facts.renames = self.renames
         return facts
+
+    def _writes_crate_or_super(self, old: FileFacts, edit: tuple[int, int, int] | None) -> bool:
+        """Whether this text has `crate` or `super` anywhere, from what `old` (the text before
+        `edit`) had: without either there, only the edited bytes can have brought one."""
+        if old._crate_words is False and edit is not None:
+            start, _, new_end = edit
+            near = self.src[max(0, start - 4) : new_end + 4]
+            self._crate_words = b"crate" in near or b"super" in near
+        else:
+            self._crate_words = b"crate" in self.src or b"super" in self.src
+        return self._crate_words
 
     def training_signals_in(self, start: int, end: int) -> tuple[TrainingSignal, ...]:
         """The training signals found in bytes [start, end) (the features excluded)."""
