@@ -54,15 +54,13 @@ def test_serve_starts_with_rare_collections(monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.mark.usefixtures("thresholds")
 def test_the_first_publish_sets_the_usual_thresholds_again() -> None:
-    from lsprotocol import types
 
     from panic_lens.lsp.session import FileResult, LineIndex, PanicLensServer
     from panic_lens.rules.base import Analysis
 
     server = PanicLensServer()
-    sent: list[types.PublishDiagnosticsParams] = []
-    server.text_document_publish_diagnostics = sent.append  # type: ignore[method-assign]
-    server.diagnostics = lambda result: []  # type: ignore[method-assign]
+    sent: list[tuple[str, dict[str, object]]] = []
+    server.notify_json = lambda method, params: sent.append((method, params))  # type: ignore[method-assign]
     gc.set_threshold(50_000, 20, 100)
     server.collector_deferred = True
     result = FileResult("file:///a.rs", "/a.rs", 1, LineIndex.of("", "utf-16"), Analysis(), "r")

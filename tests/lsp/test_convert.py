@@ -6,7 +6,7 @@ from lsprotocol import types
 
 from panic_lens.catalog import load_catalog
 from panic_lens.lsp.actions import fix_all_edits, fix_title
-from panic_lens.lsp.convert import LineIndex, lsp_diagnostic
+from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
 from panic_lens.lsp.markdown import knowledge_markdown, lsp_hover, record_document
 from panic_lens.rules.base import Analysis, Edit, Finding, Fix, Point, Related, Severity, Span
 
@@ -68,6 +68,44 @@ def test_diagnostic_carries_code_link_related_and_data() -> None:
 
 def _edit(start: int, end: int, text: str = "x") -> Edit:
     return Edit(Span(start, end, Point(0, start), Point(0, end)), text)
+
+
+def test_diagnostic_json_is_what_pygls_would_send() -> None:
+    """The push path builds the JSON of each Diagnostic directly: for every finding of the
+    golden crates, the examples and the generated file, in both encodings, it is what
+    lsprotocol's converter makes of `lsp_diagnostic`, keys in the same order (the same bytes
+    on the wire)."""
+    import json
+    from pathlib import Path
+
+    from lsprotocol.converters import get_converter
+
+    from bench import corpus
+    from panic_lens.engine import analyze
+
+    repo = Path(__file__).resolve().parents[2]
+    files = [
+        *(repo / "tests" / "golden").glob("*/src/**/*.rs"),
+        *(repo / "examples").glob("*/src/*.rs"),
+    ]
+    texts = [(str(f), f.read_text(encoding="utf-8")) for f in sorted(files)]
+    texts.append((str(repo / "big.rs"), corpus.big_file(800, seed=2)))
+    converter = get_converter()
+    checked = related = 0
+    for path, text in texts:
+        for encoding in ("utf-16", "utf-8"):
+            index = LineIndex.of(text, encoding)
+            uri, lines = (
+                Path(path).as_uri(),
+                lambda other: LineIndex.of(Path(other).read_bytes(), "utf-16"),
+            )
+            for finding in analyze(text.encode(), path).findings:
+                expected = converter.unstructure(lsp_diagnostic(finding, index, uri, lines))
+                got = diagnostic_json(finding, index, uri, lines)
+                assert json.dumps(got) == json.dumps(expected)
+                checked += 1
+                related += "relatedInformation" in got
+    assert checked > 100 and related > 20
 
 
 def test_fix_all_takes_safe_fixes_and_skips_overlaps() -> None:

@@ -9,7 +9,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Any, overload
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
@@ -168,6 +168,45 @@ def lsp_diagnostic(
             "fixes": [fix.id for fix in finding.fixes],
         },
     )
+
+
+def diagnostic_json(
+    finding: Finding, index: LineIndex, uri: str, lines_for: LinesFor
+) -> dict[str, Any]:
+    """`lsp_diagnostic`'s Diagnostic as the JSON object the protocol sends (what lsprotocol's
+    converter makes of it, tests/lsp check), built directly: a keystroke's publish then
+    makes no attrs objects to validate and unstructure again."""
+    href = _doc_uri(finding.rule)
+    found: dict[str, Any] = {
+        "range": _range_json(index.range(finding.span)),
+        "message": finding.message,
+        "severity": _SEVERITY[finding.severity].value,
+        "code": finding.rule,
+    }
+    if href:
+        found["codeDescription"] = {"href": href}
+    found["source"] = SOURCE
+    related = [
+        {"location": {"uri": info.location.uri, "range": _range_json(info.location.range)},
+         "message": info.message}
+        for info in _related(finding, index, uri, lines_for)
+    ]  # fmt: skip
+    if related:
+        found["relatedInformation"] = related
+    found["data"] = {
+        "rule": finding.rule,
+        "key": finding_key(finding),
+        "records": list(finding.records),
+        "fixes": [fix.id for fix in finding.fixes],
+    }
+    return found
+
+
+def _range_json(found: types.Range) -> dict[str, dict[str, int]]:
+    return {
+        "start": {"line": found.start.line, "character": found.start.character},
+        "end": {"line": found.end.line, "character": found.end.character},
+    }
 
 
 def _doc_uri(rule: str) -> str | None:
