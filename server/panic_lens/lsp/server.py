@@ -16,6 +16,7 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from lsprotocol import types
@@ -24,13 +25,21 @@ from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
 from panic_lens.cli import START_UP_GC_THRESHOLDS
-from panic_lens.lsp import actions, codecache, commands, config, scan
+from panic_lens.lsp import codecache, config, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
 from panic_lens.lsp.session import DIAGNOSTIC_IDENTIFIER, PanicLensServer
 
 logger = logging.getLogger(__name__)
 
+# Code actions and commands are imported on their first use, or once the start-up is over
+# (with the code cache saved): ~15 ms of imports that the first diagnostics do not need.
+FIX_ALL = "source.fixAll.panic-lens"  # actions.FIX_ALL
+COMMANDS = {  # command name -> its function in lsp/commands.py
+    "panic-lens.explainPanic": "explain_panic",
+    "panic-lens.showRecord": "show_record",
+    "panic-lens.scanWorkspace": "scan",
+}
 STARTUP_COLLECT_S = 2.0  # the usual collector thresholds from this long after initialize on
 CODE_SAVE_DELAY_S = 3.0  # after initialized: the code cache keeps cattrs' functions too
 
@@ -55,7 +64,12 @@ async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> N
     await scan.register_watchers(ls)
     scan.start_scan(ls, delay=scan.FIRST_SCAN_DELAY_S)
     # by then cattrs has compiled the (un)structure functions of the start-up messages
-    asyncio.get_running_loop().call_later(CODE_SAVE_DELAY_S, codecache.save)
+    asyncio.get_running_loop().call_later(CODE_SAVE_DELAY_S, _after_start_up)
+
+
+def _after_start_up() -> None:
+    codecache.save()
+    _actions(), _commands()  # before the first code action or command needs them
 
 
 def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -149,7 +163,7 @@ def code_action(
     result = ls.known(params.text_document.uri)
     if result is None:
         return None
-    return actions.lsp_code_actions(ls, result, params) or None
+    return _actions().lsp_code_actions(ls, result, params) or None
 
 
 def code_action_resolve(ls: PanicLensServer, action: types.CodeAction) -> types.CodeAction:
@@ -157,7 +171,7 @@ def code_action_resolve(ls: PanicLensServer, action: types.CodeAction) -> types.
     uri = str(data.get("uri"))
     result = ls.known(uri) if ls.result(uri) is not None else None
     if result is not None and action.edit is None:
-        action.edit = actions.action_edit(result, data)
+        action.edit = _actions().action_edit(result, data)
     return action
 
 
@@ -182,14 +196,26 @@ def did_change_watched_files(
     scan.on_watched_files(ls, list(params.changes))
 
 
-def _command(
-    fn: Callable[[PanicLensServer, list[Any]], Any],
-) -> Callable[..., Awaitable[Any]]:
-    """Wrap a command so bad arguments become an InvalidParams error, not an internal one."""
+def _actions() -> ModuleType:
+    from panic_lens.lsp import actions
+
+    return actions
+
+
+def _commands() -> ModuleType:
+    from panic_lens.lsp import commands
+
+    return commands
+
+
+def _command(name: str) -> Callable[..., Awaitable[Any]]:
+    """The command function `name` of lsp/commands.py, imported when first run; bad arguments
+    become an InvalidParams error, not an internal one."""
 
     async def handler(ls: PanicLensServer, *args: Any) -> Any:
+        commands = _commands()
         try:
-            value = fn(ls, list(args))
+            value = getattr(commands, name)(ls, list(args))
             return await value if isinstance(value, Awaitable) else value
         except commands.CommandError as exc:
             raise JsonRpcInvalidParams(str(exc)) from exc
@@ -219,7 +245,7 @@ _FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
         types.TEXT_DOCUMENT_CODE_ACTION,
         code_action,
         types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL],
+            code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL],
             resolve_provider=True,
         ),
     ),
@@ -228,11 +254,6 @@ _FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
     (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, did_change_watched_files, None),
     (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, did_change_workspace_folders, None),
 ]
-_COMMANDS = {
-    commands.EXPLAIN: commands.explain_panic,
-    commands.SHOW_RECORD: commands.show_record,
-    commands.SCAN: commands.scan,
-}
 
 
 def make_server() -> PanicLensServer:
@@ -240,8 +261,8 @@ def make_server() -> PanicLensServer:
     attach_client_log(ls)
     for method, handler, options in _FEATURES:
         ls.feature(method, options)(handler)
-    for name, fn in _COMMANDS.items():
-        ls.command(name)(_command(fn))
+    for name, function in COMMANDS.items():
+        ls.command(name)(_command(function))
     return ls
 
 
