@@ -141,10 +141,10 @@ def _incremental(
         run = _merge(old.run, shift, runs)
     except Unmappable:
         return None
-    if run is None or facts.lost or facts.imports.lost:  # a rule read a declaration the
-        return None  # new tree lacks
+    if run is None:
+        return None
     analysis = engine.finish(facts, run)
-    if facts.lost or facts.imports.lost:
+    if facts.lost:  # a rule read a declaration or name scope the new tree lacks
         return None
     return analysis, Snapshot(facts, run, analysis, old.settings, old.catalog)
 

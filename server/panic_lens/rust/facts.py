@@ -20,7 +20,9 @@ from panic_lens.rust.locals import LocalBinding
 from panic_lens.rust.names import Imports, ModuleLoader
 from panic_lens.rust.search import calls_named, comments_mentioning, declarations, word_nodes
 from panic_lens.rust.syntax import (
+    LostNode,
     Node,
+    NodeSpan,
     Tree,
     call_name,
     call_parts,
@@ -28,6 +30,7 @@ from panic_lens.rust.syntax import (
     child_by_field,
     method_call,
     node_at,
+    node_span,
     node_text,
     parse,
     span_of,
@@ -38,10 +41,7 @@ from panic_lens.settings import Settings
 if TYPE_CHECKING:
     from panic_lens.rust.run import RunMemo
 
-__all__ = ["CallSite", "FileFacts", "LostNode", "TrainingSignal"]
-
-# A node known by byte range and type only: where an edit moved it, before it is looked up.
-NodeSpan = tuple[int, int, str]
+__all__ = ["CallSite", "FileFacts", "LostNode", "NodeSpan", "TrainingSignal"]
 
 # Method calls and burn types that mean "this code runs a backward pass".
 _TRAINING_METHODS = frozenset({"backward", "require_grad", "set_require_grad", "autodiff"})
@@ -49,10 +49,6 @@ _TRAINING_TYPES = frozenset(
     {"burn::backend::Autodiff", "burn::module::AutodiffModule", "burn::train::TrainStep",
      "burn::train::Learner", "burn::train::LearnerBuilder", "burn::train::SupervisedTraining"}
 )  # fmt: skip
-
-
-class LostNode(Exception):
-    """A node of the text before an edit has no counterpart in the new tree."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +73,8 @@ class FileFacts:
     # kinds of `nodes_index` known after an edit by byte range and type only, in source
     # order: looked up in the tree when first read (`nodes`), most edits never read them
     _pending: dict[str, list[NodeSpan]] = field(default_factory=dict, repr=False)
-    # a pending node was not in the tree: these facts are wrong and must not be used
-    lost: bool = field(default=False, repr=False)
+    # a pending node was not in the tree: these facts are wrong and must not be used (`lost`)
+    _lost: bool = field(default=False, repr=False)
     _calls: list[tuple[str | None, Node]] | None = field(default=None, repr=False)
     _sites: dict[int, CallSite | None] = field(default_factory=dict, repr=False)
     _signals: tuple[TrainingSignal, ...] | None = field(default=None, repr=False)
@@ -145,7 +141,7 @@ class FileFacts:
         for kind in ("use", "item", "impl"):
             spans = self._pending.get(kind)
             if spans is None:
-                spans = [(n.start_byte, n.end_byte, n.type) for n in self.nodes_index.get(kind, ())]
+                spans = [node_span(n) for n in self.nodes_index.get(kind, ())]
             pending[kind] = move_spans(spans)
         imports = self.imports.relocated(src, tree.root_node, move_spans)
         facts = FileFacts(src, tree, self.path, imports, self.crate, self.settings)
@@ -209,10 +205,16 @@ class FileFacts:
             return at < len(spans) and spans[at][0] < hi
         return starts_between(self.nodes_index.get(kind, []), lo, hi)
 
+    @property
+    def lost(self) -> bool:
+        """A moved declaration or name scope read since an edit was not in the new tree:
+        these facts are wrong and must not be used."""
+        return self._lost or self.imports.lost
+
     def _node_at(self, span: NodeSpan) -> Node:
         found = node_at(self.tree.root_node, *span)
         if found is None:
-            self.lost = True
+            self._lost = True
             raise LostNode(span)
         return found
 

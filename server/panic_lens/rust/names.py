@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from panic_lens.rust import burn_api
 from panic_lens.rust.search import Descents, TooDeep
 from panic_lens.rust.syntax import (
+    LostNode,
     Node,
+    NodeSpan,
     Tree,
     child_by_field,
     index,
     node_at,
+    node_span,
     node_text,
     nodes_of_kinds,
     path_segments,
@@ -50,24 +53,16 @@ class ScopeNames:
     items: dict[str, Node] = field(default_factory=dict)
 
 
-# A node known by byte range and type only, after an edit moved it (as facts.NodeSpan).
-Span = tuple[int, int, str]
-
-
 @dataclass(frozen=True, slots=True)
 class _PendingScope:
     """A ScopeNames of an edited text, its nodes known by byte range only (None: the file)."""
 
-    span: Span | None
+    span: NodeSpan | None
     is_module: bool
     uses: dict[str, tuple[str, ...]]
     globs: list[tuple[str, ...]]
     names: tuple[str, ...]
-    item_spans: list[Span]
-
-
-class LostName(Exception):
-    """A scope or item of the text before an edit has no counterpart in the new tree."""
+    item_spans: list[NodeSpan]
 
 
 class Imports:
@@ -173,14 +168,14 @@ class Imports:
         return self._loader is not None
 
     def relocated(
-        self, src: bytes, root: Node, move_spans: Callable[[list[Span]], list[Span]]
+        self, src: bytes, root: Node, move_spans: Callable[[list[NodeSpan]], list[NodeSpan]]
     ) -> Imports:
         """These names in an edited text whose scopes and items are all still there:
         `move_spans` maps old byte ranges to the new ones (and raises when it cannot). Only the
         ranges move; the nodes are looked up in the new tree when a name is first resolved (a
         keystroke seldom resolves one)."""
         pending = self._unsettled if self._unsettled is not None else self._pending()
-        flat = [span for scope in pending if scope.span is not None for span in (scope.span,)]
+        flat = [scope.span for scope in pending if scope.span is not None]
         for scope in pending:
             flat += scope.item_spans
         moved = iter(move_spans(flat))
@@ -199,9 +194,9 @@ class Imports:
         root = self._root.id
         return [
             _PendingScope(
-                None if scope.node.id == root else _span(scope.node), scope.is_module,
+                None if scope.node.id == root else node_span(scope.node), scope.is_module,
                 scope.uses, scope.globs, tuple(scope.items),
-                [_span(item) for item in scope.items.values()],
+                [node_span(item) for item in scope.items.values()],
             )
             for scope in self._scope_map.values()
         ]  # fmt: skip
@@ -224,11 +219,11 @@ class Imports:
                                          list(scope.globs), items)  # fmt: skip
         self._scope_map = scopes
 
-    def _node_at(self, span: Span) -> Node:
+    def _node_at(self, span: NodeSpan) -> Node:
         found = node_at(self._root, *span)
         if found is None:
             self.lost = True
-            raise LostName(span)
+            raise LostNode(span)
         return found
 
     # -- public API ---------------------------------------------------------------------
@@ -372,10 +367,6 @@ class Imports:
             and (inclusive or s.node.id != at.id)
         ]  # fmt: skip
         return sorted(found, key=lambda s: s.node.end_byte - s.node.start_byte)
-
-
-def _span(node: Node) -> Span:
-    return node.start_byte, node.end_byte, node.type
 
 
 _MISSING = object()

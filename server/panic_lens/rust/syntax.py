@@ -146,6 +146,18 @@ def _captures(cursor: QueryCursor, root: Node, kinds: tuple[str, ...]) -> dict[s
     return {k: sorted(found.get(k, ()), key=lambda n: n.start_byte) for k in kinds}
 
 
+# A node known by byte range and type only: where an edit moved it, before it is looked up.
+NodeSpan = tuple[int, int, str]
+
+
+class LostNode(Exception):
+    """A node of the text before an edit has no counterpart in the new tree."""
+
+
+def node_span(node: Node) -> NodeSpan:
+    return node.start_byte, node.end_byte, node.type
+
+
 def node_at(root: Node, start: int, end: int, kind: str) -> Node | None:
     """The node of type `kind` spanning exactly bytes [start, end) under `root`, if any (the
     innermost node there, or one of its ancestors with the same range)."""
