@@ -11,22 +11,11 @@ from panic_lens.rust.syntax import Tree, parse
 
 def changed_range(old: bytes, new: bytes) -> tuple[int, int, int]:
     """(start, old_end, new_end): the smallest byte range whose replacement turns old into new.
-
-    The last answer is kept: the server's re-parse and the re-analysis ask about the same edit
-    (comparing the texts again costs a memcmp, far less than the search).
-    """
-    last = _last[0]
-    if last is not None and last[0] == old and last[1] == new:
-        return last[2]
+    (`edit_of` keeps the last answer, for the re-parse and the re-analysis of one edit.)"""
     start = _common_prefix(old, new)
     limit = min(len(old), len(new)) - start
     tail = _common_suffix(old, new, limit)
-    found = (start, len(old) - tail, len(new) - tail)
-    _last[0] = (old, new, found)
-    return found
-
-
-_last: list[tuple[bytes, bytes, tuple[int, int, int]] | None] = [None]
+    return start, len(old) - tail, len(new) - tail
 
 
 def reparse(old: bytes, old_tree: Tree, new: bytes) -> Tree:
