@@ -161,13 +161,18 @@ def lsp_diagnostic(
         code_description=types.CodeDescription(href=href) if href else None,
         source=SOURCE,
         related_information=_related(finding, index, uri, lines_for) or None,
-        data={
-            "rule": finding.rule,
-            "key": finding_key(finding),
-            "records": list(finding.records),
-            "fixes": [fix.id for fix in finding.fixes],
-        },
+        data=_data(finding),
     )
+
+
+def _data(finding: Finding) -> dict[str, Any]:
+    """A diagnostic's `data`: what code actions need to find the finding and its fixes."""
+    return {
+        "rule": finding.rule,
+        "key": finding_key(finding),
+        "records": list(finding.records),
+        "fixes": [fix.id for fix in finding.fixes],
+    }
 
 
 def diagnostic_json(
@@ -180,7 +185,7 @@ def diagnostic_json(
     found: dict[str, Any] = {
         "range": _range_json(index.range(finding.span)),
         "message": finding.message,
-        "severity": _SEVERITY[finding.severity].value,
+        "severity": lsp_severity(finding.severity).value,
         "code": finding.rule,
     }
     if href:
@@ -193,12 +198,7 @@ def diagnostic_json(
     ]  # fmt: skip
     if related:
         found["relatedInformation"] = related
-    found["data"] = {
-        "rule": finding.rule,
-        "key": finding_key(finding),
-        "records": list(finding.records),
-        "fixes": [fix.id for fix in finding.fixes],
-    }
+    found["data"] = _data(finding)
     return found
 
 
