@@ -23,9 +23,6 @@ if TYPE_CHECKING:
     from panic_lens.lsp.session import PanicLensServer
 
 logger = logging.getLogger(__name__)
-EXPLAIN = "panic-lens.explainPanic"
-SHOW_RECORD = "panic-lens.showRecord"
-SCAN = "panic-lens.scanWorkspace"
 
 
 class CommandError(ValueError):

@@ -25,7 +25,7 @@ from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
 from panic_lens.cli import START_UP_GC_THRESHOLDS
-from panic_lens.lsp import codecache, config, scan
+from panic_lens.lsp import codecache, config, identifiers, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
 from panic_lens.lsp.session import DIAGNOSTIC_IDENTIFIER, PanicLensServer
@@ -34,11 +34,10 @@ logger = logging.getLogger(__name__)
 
 # Code actions and commands are imported on their first use, or once the start-up is over
 # (with the code cache saved): ~15 ms of imports that the first diagnostics do not need.
-FIX_ALL = "source.fixAll.panic-lens"  # actions.FIX_ALL
 COMMANDS = {  # command name -> its function in lsp/commands.py
-    "panic-lens.explainPanic": "explain_panic",
-    "panic-lens.showRecord": "show_record",
-    "panic-lens.scanWorkspace": "scan",
+    identifiers.EXPLAIN: "explain_panic",
+    identifiers.SHOW_RECORD: "show_record",
+    identifiers.SCAN: "scan",
 }
 STARTUP_COLLECT_S = 2.0  # the usual collector thresholds from this long after initialize on
 CODE_SAVE_DELAY_S = 3.0  # after initialized: the code cache keeps cattrs' functions too
@@ -245,7 +244,7 @@ _FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
         types.TEXT_DOCUMENT_CODE_ACTION,
         code_action,
         types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL],
+            code_action_kinds=[types.CodeActionKind.QuickFix, identifiers.FIX_ALL],
             resolve_provider=True,
         ),
     ),
