@@ -9,21 +9,18 @@ skipped for the rest of the text and reported, so one catastrophic pattern canno
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import ahocorasick_rs
 
-from panic_lens.catalog.lines import Lines
+from panic_lens.catalog.lines import Lines, line_starts
 from panic_lens.catalog.literals import required_factor
 from panic_lens.catalog.model import Match
 from panic_lens.catalog.patterns import DEFAULT_TIMEOUT, compile_pattern
 
 __all__ = ["DEFAULT_TIMEOUT", "ExplainIndex", "ExplainResult"]
-
-_NEWLINE = re.compile(b"\n")
 
 
 @dataclass(slots=True)
@@ -145,5 +142,5 @@ def _utf8(text: str) -> bytes:
 
 def _byte_lines(data: bytes) -> Callable[[int], int]:
     """Byte offset -> 1-based line number, as Lines.line_of is for code point offsets."""
-    starts = [0, *(m.end() for m in _NEWLINE.finditer(data))]
+    starts = line_starts(data)
     return lambda offset: bisect_right(starts, offset)

@@ -6,6 +6,13 @@ import re
 from bisect import bisect_right
 
 _NEWLINE = re.compile("\n")
+_NEWLINE_BYTES = re.compile(b"\n")
+
+
+def line_starts(text: str | bytes) -> list[int]:
+    """The offsets where the lines of `text` start (code points of a str, bytes of bytes)."""
+    newline = _NEWLINE if isinstance(text, str) else _NEWLINE_BYTES
+    return [0, *(m.end() for m in newline.finditer(text))]  # type: ignore[arg-type]
 
 
 class Lines:
@@ -13,7 +20,7 @@ class Lines:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
+        self.starts = line_starts(text)
 
     def __len__(self) -> int:
         return len(self.starts)
