@@ -30,49 +30,83 @@ def test_a_collector_turned_off_elsewhere_stays_off() -> None:
         gc.enable()
 
 
-# -- the start-up's thresholds (cli.main raises them for `serve`; the first publish restores) --
+# -- the start-up's collector (cli.main turns it off for `serve`; the first publish restores) --
 
 
 @pytest.fixture
-def thresholds():  # type: ignore[no-untyped-def]
-    before = gc.get_threshold()
-    yield
-    gc.set_threshold(*before)
-
-
-@pytest.mark.usefixtures("thresholds")
-def test_serve_starts_with_rare_collections(monkeypatch: pytest.MonkeyPatch) -> None:
+def collector(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     from panic_lens import cli
 
-    seen: list[tuple[int, int, int]] = []
-    monkeypatch.setattr(cli, "_dispatch", lambda argv: seen.append(gc.get_threshold()) or 0)
-    gc.set_threshold(700, 10, 10)
+    before = gc.get_threshold()
+    monkeypatch.setattr(cli, "serve_collector_off", False)
+    yield
+    gc.set_threshold(*before)
+    gc.enable()
+
+
+@pytest.mark.usefixtures("collector")
+def test_serve_starts_with_the_collector_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from panic_lens import cli
+
+    seen: list[bool] = []
+    monkeypatch.setattr(cli, "_dispatch", lambda argv: seen.append(gc.isenabled()) or 0)
     cli.main(["explain", "x"])
+    assert not cli.serve_collector_off
     cli.main(["serve", "--stdio"])
-    assert seen == [(700, 10, 10), (50_000, 20, 100)]
+    assert seen == [True, False] and cli.serve_collector_off
 
 
-@pytest.mark.usefixtures("thresholds")
-def test_the_first_publish_sets_the_usual_thresholds_again() -> None:
+@pytest.mark.usefixtures("collector")
+def test_a_collector_already_off_is_not_claimed_by_serve(monkeypatch: pytest.MonkeyPatch) -> None:
+    from panic_lens import cli
 
+    monkeypatch.setattr(cli, "_dispatch", lambda argv: 0)
+    gc.disable()
+    cli.main(["serve", "--stdio"])
+    assert not cli.serve_collector_off  # so the first publish will not turn it on
+
+
+def test_serve_parser_has_only_serve_and_the_full_parser_all() -> None:
+    from panic_lens import cli
+
+    serve_only = cli.build_parser("serve")
+    assert serve_only.parse_args(["serve", "--tcp", "9000"]).tcp == "9000"
+    with pytest.raises(SystemExit):
+        serve_only.parse_args(["check"])
+    full = cli.build_parser()
+    assert full.parse_args(["check", "x.rs"]).command == "check"
+    assert full.parse_args(["serve", "--stdio"]).stdio
+
+
+@pytest.mark.usefixtures("collector")
+def test_the_first_publish_turns_the_collector_on_after_one_full_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from panic_lens.lsp.session import FileResult, LineIndex, PanicLensServer
     from panic_lens.rules.base import Analysis
 
     server = PanicLensServer()
     sent: list[tuple[str, dict[str, object]]] = []
     server.notify_json = lambda method, params: sent.append((method, params))  # type: ignore[method-assign]
+    passes: list[int] = []
+    real_collect = gc.collect
+    monkeypatch.setattr(gc, "collect", lambda *a: passes.append(len(a)) or real_collect(*a))
+    gc.disable()
     gc.set_threshold(50_000, 20, 100)
     server.collector_deferred = True
     result = FileResult("file:///a.rs", "/a.rs", 1, LineIndex.of("", "utf-16"), Analysis(), "r")
 
     async def publish_then_yield() -> None:
         server.publish(result)
-        assert gc.get_threshold() == (50_000, 20, 100)  # not before the message is out
+        assert not gc.isenabled() and not passes  # not before the message is out
         await asyncio.sleep(0.01)
 
     asyncio.run(publish_then_yield())
     assert len(sent) == 1
-    assert gc.get_threshold() == (700, 10, 10) and not server.collector_deferred
+    assert passes == [0]  # one full collection (no generation argument)
+    assert gc.isenabled() and gc.get_threshold() == (700, 10, 10)
+    assert not server.collector_deferred
     gc.set_threshold(50_000, 20, 100)
-    server.start_collector()  # once only: a later change of the thresholds is left alone
-    assert gc.get_threshold() == (50_000, 20, 100)
+    gc.disable()
+    server.start_collector()  # once only: a later change is left alone
+    assert gc.get_threshold() == (50_000, 20, 100) and not gc.isenabled()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import stat
@@ -24,7 +23,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
-from panic_lens.cli import START_UP_GC_THRESHOLDS
+from panic_lens import cli
 from panic_lens.lsp import codecache, config, identifiers, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
@@ -269,7 +268,7 @@ def run(tcp: str | None = None, log_level: str | None = None) -> int:
     """Serve on stdio, or on TCP `[HOST:]PORT` (loopback unless a host is given)."""
     setup_logging(log_level)
     ls = make_server()
-    ls.collector_deferred = gc.get_threshold() == START_UP_GC_THRESHOLDS  # set by cli.main
+    ls.collector_deferred = cli.serve_collector_off  # the collector is off until the first publish
     codecache.save()  # lsprotocol's classes are all built by now
     if tcp is None:
         serve_stdio(ls)

@@ -89,8 +89,8 @@ class PanicLensServer(LanguageServer):
         self.snapshots: dict[str, incremental_analysis.Snapshot] = {}  # same documents
         self.disk: dict[str, FileResult] = {}
         self.generation = 0  # bumps when settings or the catalog change: new result ids
-        # `panic-lens serve` starts with rare cycle collections (cli.main); the first publish
-        # (or STARTUP_COLLECT_S after initialize) sets the usual thresholds: `start_collector`.
+        # `panic-lens serve` starts with the cycle collector off (cli.main); the first publish
+        # (or STARTUP_COLLECT_S after initialize) turns it on: `start_collector`.
         self.collector_deferred = False
         self.scan_count = 0
         self.reported_record_errors: frozenset[str] = frozenset()
@@ -400,15 +400,19 @@ class PanicLensServer(LanguageServer):
             asyncio.get_running_loop().call_later(delay, self.start_collector)
 
     def start_collector(self) -> None:
-        """The start-up ran with the youngest generation collected every 50,000 allocations
-        (cli.main): imports allocate millions of objects that live as long as the server, and
-        the usual 700 meant ~150 collections (a full one among them, ~60 ms of one start) that
-        only moved them to older generations. Once the first diagnostics are out, the usual
-        thresholds keep the pauses of a typing session short."""
+        """`panic-lens serve` starts with the cycle collector off (cli.main): the imports and
+        the first analysis allocate ~400,000 objects that live as long as the server, and
+        every pass over them before the first diagnostics was wasted (50,000-allocation
+        thresholds still meant two passes, 30-45 ms of a ~340 ms start). Once the first
+        diagnostics are out, one full pass moves the survivors to the oldest generation, and
+        the usual thresholds keep the pauses of a typing session short. Without that pass,
+        the first young collection would walk everything, and the next middle one again."""
         if not self.collector_deferred:
             return
         self.collector_deferred = False
         gc.set_threshold(700, 10, 10)  # CPython's defaults
+        gc.collect()
+        gc.enable()
 
     def publish_empty(self, uri: str) -> None:
         if not self.pull:
