@@ -1,24 +1,39 @@
 """Engine results to LSP types: ranges in the negotiated encoding, diagnostics, text edits.
 
-Columns go through `panic_lens.positions` only; this module just finds the line they sit on.
+The positions and the JSON diagnostics live in `panic_lens.diagnostics` (no lsprotocol); this
+module makes lsprotocol objects of them for hovers, code actions and pull diagnostics.
 """
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, overload
+from collections.abc import Sequence
 
 from lsprotocol import types
-from pygls.uris import from_fs_path
 
-from panic_lens.positions import Encoding, byte_col_to, col_to_byte
+from panic_lens import diagnostics
+from panic_lens.diagnostics import (
+    SOURCE,
+    LinesFor,
+    diagnostic_data,
+    diagnostic_json,
+    doc_uri,
+    finding_key,
+    path_uri,
+    related_evidence,
+)
 from panic_lens.rules.base import Edit, Finding, Point, Severity, Span
-from panic_lens.rules.meta import RULES_BY_ID
 
-SOURCE = "panic-lens"
+__all__ = [
+    "SOURCE",
+    "LineIndex",
+    "LinesFor",
+    "diagnostic_json",
+    "finding_key",
+    "lsp_diagnostic",
+    "lsp_severity",
+    "lsp_text_edits",
+    "path_uri",
+]
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -28,216 +43,60 @@ _SEVERITY = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class LineIndex:
-    """The UTF-8 lines of one text and the client's encoding: byte points <-> LSP positions.
+class LineIndex(diagnostics.LineIndex):
+    """`diagnostics.LineIndex` with lsprotocol Positions and Ranges."""
 
-    Engine rows count LF only (as tree-sitter does); LSP lines also end at a lone CR. When the
-    text has a lone CR, `lsp_starts` and `row_starts` (byte offsets) map between the two.
-    """
-
-    lines: Sequence[bytes]
-    encoding: Encoding
-    lsp_starts: tuple[int, ...] | None = None
-    row_starts: tuple[int, ...] = ()
-    data: bytes = b""
-
-    @classmethod
-    def of(cls, text: str | bytes, encoding: Encoding) -> LineIndex:
-        data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
-        lines = tuple(data.split(b"\n"))
-        if _LONE_CR.search(data) is None:
-            return cls(lines, encoding)
-        lsp_starts = (0, *(m.end() for m in _LSP_BREAK.finditer(data)))
-        row_starts = (0, *(m.end() for m in re.finditer(rb"\n", data)))
-        return cls(lines, encoding, lsp_starts, row_starts, data)
-
-    @classmethod
-    def of_lines(cls, text: str, line_starts: list[int], encoding: Encoding) -> LineIndex:
-        """`of(text)` for an open document whose LSP line starts (code point offsets, kept up
-        to date per edit) are known: rows are then encoded one at a time, when a finding needs
-        them, instead of the whole text per keystroke. A text with a lone CR (rows and LSP
-        lines differ) takes `of`."""
-        # a line break that is not an LF is a lone CR (a CR alone is found at memchr speed)
-        if "\r" in text and len(line_starts) - 1 != text.count("\n"):
-            return cls.of(text, encoding)
-        return cls(_Rows(text, line_starts), encoding)
-
-    def line(self, row: int) -> bytes:
-        line = self.lines[row] if 0 <= row < len(self.lines) else b""
-        return line[:-1] if line.endswith(b"\r") else line
+    __slots__ = ()
 
     def position(self, point: Point) -> types.Position:
-        if self.lsp_starts is None:
-            col = byte_col_to(self.line(point.row), point.col, self.encoding)
-            return types.Position(line=max(point.row, 0), character=col)
-        row = min(max(point.row, 0), len(self.row_starts) - 1)
-        offset = self.row_starts[row] + point.col
-        line = max(0, bisect_right(self.lsp_starts, offset) - 1)
-        col = byte_col_to(self._lsp_line(line), offset - self.lsp_starts[line], self.encoding)
-        return types.Position(line=line, character=col)
+        line, character = self.line_character(point)
+        return types.Position(line=line, character=character)
 
     def range(self, span: Span) -> types.Range:
         return types.Range(start=self.position(span.start), end=self.position(span.end))
-
-    def point(self, position: types.Position) -> Point:
-        """A client position as a (row, byte column) point."""
-        if self.lsp_starts is None:
-            col = col_to_byte(self.line(position.line), position.character, self.encoding)
-            return Point(position.line, col)
-        if position.line >= len(self.lsp_starts):
-            offset = len(self.data)
-        else:
-            line = self._lsp_line(position.line)
-            offset = self.lsp_starts[position.line] + col_to_byte(
-                line, position.character, self.encoding
-            )
-        row = bisect_right(self.row_starts, offset) - 1
-        return Point(row, offset - self.row_starts[row])
-
-    def _lsp_line(self, line: int) -> bytes:
-        """LSP line `line` without its terminator (lone-CR texts only)."""
-        assert self.lsp_starts is not None
-        start = self.lsp_starts[line]
-        end = self.lsp_starts[line + 1] if line + 1 < len(self.lsp_starts) else len(self.data)
-        return _LSP_BREAK.sub(b"", self.data[start:end])
-
-
-class _Rows(Sequence[bytes]):
-    """`text.encode().split(b"\\n")` row by row, for a text without a lone CR, whose LSP line
-    starts are then its row starts; a row keeps the CR of a CRLF, as `split` does."""
-
-    __slots__ = ("_starts", "_text")
-
-    def __init__(self, text: str, starts: list[int]) -> None:
-        self._text = text
-        self._starts = starts
-
-    def __len__(self) -> int:
-        return len(self._starts)
-
-    @overload
-    def __getitem__(self, row: int) -> bytes: ...
-    @overload
-    def __getitem__(self, row: slice) -> Sequence[bytes]: ...
-    def __getitem__(self, row: int | slice) -> bytes | Sequence[bytes]:
-        if isinstance(row, slice):
-            return tuple(self[i] for i in range(*row.indices(len(self))))
-        if row < 0:
-            row += len(self._starts)
-        if not 0 <= row < len(self._starts):
-            raise IndexError("row out of range")
-        starts = self._starts
-        end = starts[row + 1] - 1 if row + 1 < len(starts) else len(self._text)
-        return self._text[starts[row] : end].encode("utf-8", errors="surrogatepass")
-
-
-_LONE_CR = re.compile(rb"\r(?!\n)")
-_LSP_BREAK = re.compile(rb"\r\n|\r|\n")
-
-
-LinesFor = Callable[[str], LineIndex | None]  # a path -> its LineIndex (None: unreadable)
 
 
 def lsp_severity(severity: Severity) -> types.DiagnosticSeverity:
     return _SEVERITY[severity]
 
 
-def finding_key(finding: Finding) -> str:
-    """Identifies a finding within one analysis of one file (rule and start byte)."""
-    return f"{finding.rule}@{finding.span.start_byte}"
-
-
 def lsp_diagnostic(
-    finding: Finding, index: LineIndex, uri: str, lines_for: LinesFor
+    finding: Finding, index: diagnostics.LineIndex, uri: str, lines_for: LinesFor
 ) -> types.Diagnostic:
     """One Finding as a Diagnostic; `data` carries what code actions need."""
-    href = _doc_uri(finding.rule)
+    href = doc_uri(finding.rule)
     return types.Diagnostic(
-        range=index.range(finding.span),
+        range=_range(index, finding.span),
         message=finding.message,
         severity=lsp_severity(finding.severity),
         code=finding.rule,
         code_description=types.CodeDescription(href=href) if href else None,
         source=SOURCE,
         related_information=_related(finding, index, uri, lines_for) or None,
-        data=_data(finding),
+        data=diagnostic_data(finding),
     )
 
 
-def _data(finding: Finding) -> dict[str, Any]:
-    """A diagnostic's `data`: what code actions need to find the finding and its fixes."""
-    return {
-        "rule": finding.rule,
-        "key": finding_key(finding),
-        "records": list(finding.records),
-        "fixes": [fix.id for fix in finding.fixes],
-    }
-
-
-def diagnostic_json(
-    finding: Finding, index: LineIndex, uri: str, lines_for: LinesFor
-) -> dict[str, Any]:
-    """`lsp_diagnostic`'s Diagnostic as the JSON object the protocol sends (what lsprotocol's
-    converter makes of it, tests/lsp check), built directly: a keystroke's publish then
-    makes no attrs objects to validate and unstructure again."""
-    href = _doc_uri(finding.rule)
-    found: dict[str, Any] = {
-        "range": _range_json(index.range(finding.span)),
-        "message": finding.message,
-        "severity": lsp_severity(finding.severity).value,
-        "code": finding.rule,
-    }
-    if href:
-        found["codeDescription"] = {"href": href}
-    found["source"] = SOURCE
-    related = [
-        {"location": {"uri": info.location.uri, "range": _range_json(info.location.range)},
-         "message": info.message}
-        for info in _related(finding, index, uri, lines_for)
-    ]  # fmt: skip
-    if related:
-        found["relatedInformation"] = related
-    found["data"] = _data(finding)
-    return found
-
-
-def _range_json(found: types.Range) -> dict[str, dict[str, int]]:
-    return {
-        "start": {"line": found.start.line, "character": found.start.character},
-        "end": {"line": found.end.line, "character": found.end.character},
-    }
-
-
-def _doc_uri(rule: str) -> str | None:
-    """The rule's documentation page, once per rule: `doc_uri` resolves a path on disk, which
-    cost more than the rest of a diagnostic's conversion."""
-    if rule not in _DOC_URIS:
-        info = RULES_BY_ID.get(rule)
-        _DOC_URIS[rule] = info.doc_uri if info else None
-    return _DOC_URIS[rule]
-
-
-_DOC_URIS: dict[str, str | None] = {}
+def _range(index: diagnostics.LineIndex, span: Span) -> types.Range:
+    (start_line, start_char), (end_line, end_char) = (
+        index.line_character(span.start), index.line_character(span.end))  # fmt: skip
+    return types.Range(
+        start=types.Position(line=start_line, character=start_char),
+        end=types.Position(line=end_line, character=end_char),
+    )
 
 
 def _related(
-    finding: Finding, index: LineIndex, uri: str, lines_for: LinesFor
+    finding: Finding, index: diagnostics.LineIndex, uri: str, lines_for: LinesFor
 ) -> list[types.DiagnosticRelatedInformation]:
-    out = []
-    for rel in finding.evidence:
-        other = lines_for(rel.path) if rel.path and rel.path != finding.path else index
-        if other is None:
-            continue
-        target = path_uri(rel.path) if other is not index and rel.path else uri
-        location = types.Location(uri=target, range=other.range(rel.span))
-        out.append(types.DiagnosticRelatedInformation(location=location, message=rel.message))
-    return out
+    return [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(uri=target, range=_range(other, rel.span)),
+            message=rel.message,
+        )
+        for rel, other, target in related_evidence(finding, index, uri, lines_for)
+    ]
 
 
-def lsp_text_edits(edits: Sequence[Edit], index: LineIndex) -> list[types.TextEdit]:
-    return [types.TextEdit(range=index.range(e.span), new_text=e.new_text) for e in edits]
-
-
-def path_uri(path: str) -> str:
-    return from_fs_path(path) or path
+def lsp_text_edits(edits: Sequence[Edit], index: diagnostics.LineIndex) -> list[types.TextEdit]:
+    return [types.TextEdit(range=_range(index, e.span), new_text=e.new_text) for e in edits]
