@@ -85,9 +85,14 @@ def _dispatch(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     args.argv = argv
     if args.command == "serve":
+        handover = None
+        if args.tcp is None:  # first diagnostics before pygls is loaded (quickstart.py)
+            from panic_lens.quickstart import quick_start
+
+            handover = quick_start()
         from panic_lens.lsp.server import run
 
-        return run(tcp=args.tcp, log_level=args.log_level)
+        return run(tcp=args.tcp, log_level=args.log_level, handover=handover)
     if hasattr(args, "run"):
         return int(args.run(args))
     parser.error(f"unknown command {args.command}")

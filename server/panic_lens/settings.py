@@ -20,6 +20,7 @@ from typing import Any
 from panic_lens.rules.base import Severity
 from panic_lens.rules.meta import RULES_BY_ID
 
+SECTION = "panicLens"  # the editors' settings section
 SCOPES = ("workspace", "openFiles")
 LOG_LEVELS = ("error", "warning", "info", "debug")
 DEFAULT_CTC_CAPACITY = 8192
@@ -52,6 +53,22 @@ class Settings:
 class SettingsResult:
     settings: Settings
     errors: tuple[str, ...] = field(default=())
+
+
+def section_of(raw: Any) -> Any:
+    """Accept both `{"panicLens": {...}}` (VS Code style) and the keys at the top level."""
+    if isinstance(raw, Mapping) and isinstance(raw.get(SECTION), Mapping):
+        return raw[SECTION]
+    return raw
+
+
+def layered(layers: list[Any]) -> tuple[Settings, list[str]]:
+    """Settings from raw layers, each over the ones before it, and every layer's errors."""
+    settings, errors = Settings(), list[str]()
+    for layer in layers:
+        result = parse_settings(layer, settings)
+        settings, errors = result.settings, errors + list(result.errors)
+    return settings, errors
 
 
 def parse_settings(raw: Mapping[str, Any] | None, base: Settings | None = None) -> SettingsResult:

@@ -85,3 +85,18 @@ async def shared(
 def crate(tmp_path: Path) -> Path:
     """A copy of tests/lsp/data/crate, so tests may edit it."""
     return Path(shutil.copytree(DATA / "crate", tmp_path / "crate"))
+
+
+@pytest.fixture(scope="session")
+def _lsp_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("panic-lens-lsp-cache")
+
+
+@pytest.fixture(autouse=True)
+def _private_cache_dir(_lsp_cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """One cache folder for every server these tests start (overriding the suite's folder per
+    test): the first start of each client set-up keeps its answer to `initialize`, and the
+    later ones start through the quick start (panic_lens/quickstart.py), as an editor does
+    from its second start on."""
+    monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(_lsp_cache_dir))
+    return _lsp_cache_dir

@@ -8,30 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from panic_lens.settings import Settings, parse_settings
+from panic_lens.settings import SECTION, Settings, layered, parse_settings, section_of
 
 if TYPE_CHECKING:
     from panic_lens.lsp.session import PanicLensServer
 
 logger = logging.getLogger(__name__)
-SECTION = "panicLens"
 
 # A client that never answers workspace/configuration must not keep documents unanalysed.
 CONFIG_TIMEOUT_S = 2.0
-
-
-def section_of(raw: Any) -> Any:
-    """Accept both `{"panicLens": {...}}` (VS Code style) and the keys at the top level."""
-    if isinstance(raw, Mapping) and isinstance(raw.get(SECTION), Mapping):
-        return raw[SECTION]
-    return raw
 
 
 def initial_settings(init_options: Any) -> Settings:
@@ -51,10 +42,7 @@ async def refresh_settings(ls: PanicLensServer, pushed: Any = None) -> bool:
         raw.append(section_of(pushed))
     elif ls.client_supports("workspace.configuration"):
         raw.append(await _pull_configuration(ls))
-    settings, errors = Settings(), list[str]()
-    for layer in raw:
-        result = parse_settings(layer, settings)
-        settings, errors = result.settings, errors + list(result.errors)
+    settings, errors = layered(raw)
     if errors:
         _show(ls, types.MessageType.Warning, "panic-lens settings: " + "; ".join(errors))
     changed = settings != ls.settings

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import stat
@@ -23,11 +24,12 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
-from panic_lens import cli
+from panic_lens import cli, quickstart
 from panic_lens.lsp import codecache, config, identifiers, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
 from panic_lens.lsp.session import DIAGNOSTIC_IDENTIFIER, PanicLensServer
+from panic_lens.quickstart import Handover
 
 logger = logging.getLogger(__name__)
 
@@ -264,14 +266,17 @@ def make_server() -> PanicLensServer:
     return ls
 
 
-def run(tcp: str | None = None, log_level: str | None = None) -> int:
-    """Serve on stdio, or on TCP `[HOST:]PORT` (loopback unless a host is given)."""
+def run(
+    tcp: str | None = None, log_level: str | None = None, handover: Handover | None = None
+) -> int:
+    """Serve on stdio, or on TCP `[HOST:]PORT` (loopback unless a host is given). `handover`:
+    what `quickstart` read and sent before pygls was loaded (stdio only)."""
     setup_logging(log_level)
     ls = make_server()
     ls.collector_deferred = cli.serve_collector_off  # the collector is off until the first publish
     codecache.save()  # lsprotocol's classes are all built by now
     if tcp is None:
-        serve_stdio(ls)
+        serve_stdio(ls, handover)
         # LSP: exit code 0 only after a shutdown request (pygls's own sys.exit(1) is swallowed
         # inside its handler, so the process would always report success).
         return 0 if getattr(ls.protocol, "_shutdown", False) else 1
@@ -286,22 +291,29 @@ def run(tcp: str | None = None, log_level: str | None = None) -> int:
     return 0
 
 
-def serve_stdio(ls: PanicLensServer) -> None:
+def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
     """pygls's stdio loop, but reading through an asyncio pipe instead of a thread per line.
 
     Messages already received are then all handled before any queued analysis runs, so a burst
     of didChange is analysed once; pygls's thread reader yielded to the loop after each line.
-    Windows and non-pipe stdin keep pygls's own reader.
+    Windows and non-pipe stdin keep pygls's own reader (the quick start needs a pipe too).
+    `handover`: the bytes the quick start read are read first (see quickstart.py).
     """
     stdin = sys.stdin.buffer
     if sys.platform == "win32" or not stat.S_ISFIFO(os.fstat(stdin.fileno()).st_mode):
         ls.start_io()
         return
     stop = ls._stop_event = threading.Event()  # pygls's shutdown() sets it to end the loop
-    ls.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+    writer: Any = StdoutWriter(sys.stdout.buffer)
+    if handover is not None and handover.init_id is not None:
+        writer = InitializeAnswer(writer, handover)
+        ls.quick_published = dict(handover.published)
+    ls.protocol.set_writer(writer)
 
     async def loop() -> None:
         reader = asyncio.StreamReader(limit=2**26)
+        if handover is not None:
+            reader.feed_data(handover.data)
         await asyncio.get_running_loop().connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader), stdin
         )
@@ -315,3 +327,50 @@ def serve_stdio(ls: PanicLensServer) -> None:
         pass
     finally:
         ls.shutdown()
+
+
+class InitializeAnswer:
+    """pygls's writer, watching for its answer to the `initialize` the quick start read: kept
+    for the next start when the quick start had none to send; else not sent again, and kept
+    anew if it differs from the stored one the client got (then a warning: this session's
+    client has that older answer)."""
+
+    def __init__(self, writer: Any, handover: Handover) -> None:
+        self.writer = writer
+        self.handover = handover
+        self.pending = True
+
+    def write(self, data: bytes) -> Any:
+        if self.pending and (result := self._answer(data)) is not None:
+            self.pending = False
+            handover, store = self.handover, self.handover.store
+            if handover.answered is None:
+                if store is not None:
+                    quickstart.write_answer(store, result)
+            else:
+                if result != handover.answered:
+                    logger.warning("the stored answer to initialize was out of date; renewed")
+                    if store is not None:
+                        quickstart.write_answer(store, result)
+                return None
+        return self.writer.write(data)
+
+    def _answer(self, data: bytes) -> dict[str, Any] | None:
+        """The result in `data` when it is the answer to the quick start's initialize."""
+        _, sep, body = data.partition(b"\r\n\r\n")
+        try:
+            message = json.loads(body if sep else data)
+        except ValueError:
+            return None
+        if not isinstance(message, dict) or "method" in message:
+            return None
+        if message.get("id") != self.handover.init_id or "id" not in message:
+            return None
+        result = message.get("result")
+        if not isinstance(result, dict):  # an error answer: the next start asks pygls again
+            self.pending = False
+            return None
+        return result
+
+    def close(self) -> Any:
+        return self.writer.close()

@@ -93,6 +93,9 @@ class PanicLensServer(LanguageServer):
         # (or STARTUP_COLLECT_S after initialize) turns it on: `start_collector`.
         self.collector_deferred = False
         self.scan_count = 0
+        # uri -> the publishDiagnostics params the quick start sent (quickstart.py): the same
+        # params are not sent again
+        self.quick_published: dict[str, dict[str, Any]] = {}
         self.reported_record_errors: frozenset[str] = frozenset()
         self.watchers_registered = False
         self.noted: set[str] = set()
@@ -386,6 +389,8 @@ class PanicLensServer(LanguageServer):
         }
         if result.version is not None:
             params["version"] = result.version
+        if self.quick_published and self.quick_published.pop(uri, None) == params:
+            return  # the quick start sent these already
         self.notify_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
     def notify_json(self, method: str, params: dict[str, Any]) -> None:
