@@ -5,19 +5,23 @@ editor starting the server and its first diagnostics. The answer to `initialize`
 on the client's capabilities and initializationOptions and on the installed server, so the
 pygls path keeps it (in the cache folder) the first time, and a later start answers from it at
 once. Then, with the client's settings pulled (workspace/configuration), the documents opened
-right after `initialized` are analysed, their diagnostics published, and only then is pygls
-loaded.
+right after `initialized` are analysed, their diagnostics published (or, for a client that
+pulls diagnostics, its first textDocument/diagnostic requests answered), and only then is
+pygls loaded.
 
 pygls then handles everything from the start: it is given every byte read so far (except the
 answer to the quick start's own configuration request), so it builds its workspace, documents
 and settings as usual. Its own answer to `initialize` is not sent again: it is compared with
 the stored one, which is replaced when they differ. A publish equal to the quick start's is not
-sent twice, and any other is sent. So the quick start only makes the first diagnostics earlier;
-the server's state, and its last word on every document, come from pygls.
+sent twice, and any other is sent; a pull answered early carries a result id the server never
+gives, so the client's next pull gets the server's full answer. So the quick start only makes
+the first diagnostics earlier; the server's state, and its last word on every document, come
+from pygls.
 
-The quick start stops at anything it does not expect (another message, a client that pulls
-diagnostics, no stored answer, a silent client, a pipe it cannot read) and hands everything
-over as read. It never imports pygls's server or lsprotocol (tests/lsp/test_quickstart.py).
+The quick start stops at anything it does not expect (another message, a client that cannot
+be asked for its settings, no stored answer, a silent client, a pipe it cannot read) and hands
+everything over as read. It never imports pygls's server or lsprotocol
+(tests/lsp/test_quickstart.py).
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ class Handover:
     answered: dict[str, Any] | None = None  # the initialize result we sent (None: not sent)
     store: Path | None = None  # where the initialize result for this client is kept
     published: dict[str, dict[str, Any]] = field(default_factory=dict)  # uri -> params sent
+    asked: bool = False  # our workspace/configuration request is still unanswered
 
 
 class Reader:
@@ -83,9 +88,14 @@ class Reader:
             if self.eof or not self._fill(deadline):
                 return None
 
-    def drop_last(self) -> None:
-        """The last frame read is ours alone (an answer to our request): pygls never sees it."""
-        self.kept.pop()
+    def last(self) -> int:
+        """The index of the last frame read (for `drop`)."""
+        return len(self.kept) - 1
+
+    def drop(self, index: int) -> None:
+        """Frame `index` was ours alone (an answer to our request, a request we answered):
+        pygls never sees it."""
+        self.kept[index] = b""
 
     def unread(self) -> bytes:
         return b"".join(self.kept) + bytes(self.buffer)
@@ -150,9 +160,6 @@ def _run(reader: Reader, out: BinaryIO, handover: Handover) -> None:
         return
     send(out, {"jsonrpc": "2.0", "id": handover.init_id, "result": answer})
     handover.answered = answer
-    caps = params.get("capabilities") or {}
-    if _get(caps, "textDocument", "diagnostic") is not None:
-        return  # a pull client asks for diagnostics itself: nothing to publish early
     _first_diagnostics(reader, out, handover, params, answer)
 
 
@@ -160,46 +167,77 @@ def _first_diagnostics(
     reader: Reader, out: BinaryIO, handover: Handover, params: dict[str, Any],
     answer: dict[str, Any],
 ) -> None:  # fmt: skip
-    """Read `initialized`, the documents opened and the settings; publish; stop."""
+    """Read `initialized`, the settings and the documents opened; publish them (or answer the
+    client's first pulls); stop. The settings are always pulled (workspace/configuration), as
+    the server does last of all: a client that cannot be asked is left to pygls."""
     from panic_lens.settings import section_of
 
+    caps = params.get("capabilities") or {}
+    if not _get(caps, "workspace", "configuration"):
+        return
+    pull = _get(caps, "textDocument", "diagnostic") is not None  # lsp/session.py `pull`
     layers: list[Any] = [section_of(params.get("initializationOptions"))]
     opened: dict[str, tuple[str, Any]] = {}  # uri -> (text, version), in order
+    pulls: list[tuple[int, Any, str]] = []  # (frame, request id, uri) of pulls not answered
     ready = False
     while True:
         message = reader.next(WAIT_S)
         if message is None:
             return
         if _is(message, "initialized"):
-            if not _get(params, "capabilities", "workspace", "configuration"):
-                ready = True
-            else:
-                request = {"items": [{"section": "panicLens"}]}
-                send(out, {"jsonrpc": "2.0", "id": CONFIG_ID,
-                           "method": "workspace/configuration", "params": request})  # fmt: skip
+            request = {"items": [{"section": "panicLens"}]}
+            send(out, {"jsonrpc": "2.0", "id": CONFIG_ID,
+                       "method": "workspace/configuration", "params": request})  # fmt: skip
+            handover.asked = True
+        elif _is(message, "workspace/didChangeConfiguration"):
+            pass  # the server pulls the settings after it too, and those are the last word
         elif _is(message, "textDocument/didOpen"):
             doc = (message.get("params") or {}).get("textDocument") or {}
             if not isinstance(doc.get("uri"), str) or not isinstance(doc.get("text"), str):
                 return
             opened[doc["uri"]] = (doc["text"], doc.get("version"))
         elif message.get("id") == CONFIG_ID and "method" not in message:
-            reader.drop_last()
+            reader.drop(reader.last())
+            handover.asked = False
             values = message.get("result")
             layers.append(values[0] if isinstance(values, list) and values else None)
             ready = True
+        elif pull and _is(message, "textDocument/diagnostic") and "id" in message:
+            uri = _get(message, "params", "textDocument", "uri")
+            if uri not in opened or not _rust(uri):
+                return
+            pulls.append((reader.last(), message["id"], uri))
         else:
             return
-        if ready and opened:
-            _publish(out, handover, params, answer, layers, opened)
+        if ready and opened and (pulls or not pull):
+            reports = _analysed(handover, params, answer, layers, opened)
+            if pull:
+                for frame, request_id, uri in pulls:
+                    report = {"kind": "full", "resultId": _quick_id(reports[uri]),
+                              "items": reports[uri]["diagnostics"]}  # fmt: skip
+                    send(out, {"jsonrpc": "2.0", "id": request_id, "result": report})
+                    reader.drop(frame)
+            else:
+                for found in reports.values():
+                    send(out, {"params": found, "method": "textDocument/publishDiagnostics",
+                               "jsonrpc": "2.0"})  # fmt: skip
+                    handover.published[found["uri"]] = found
             return
 
 
-def _publish(
-    out: BinaryIO, handover: Handover, params: dict[str, Any], answer: dict[str, Any],
-    layers: list[Any], opened: dict[str, tuple[str, Any]],
-) -> None:  # fmt: skip
-    """What the server publishes for each opened document (lsp/session.py, lsp/config.py),
-    computed the same way from the same inputs."""
+def _quick_id(found: dict[str, Any]) -> str:
+    """A pull answer's result id: never one the server gives (those name its process), so the
+    client's next pull gets the server's full answer."""
+    digest = hashlib.blake2b(json.dumps(found, sort_keys=True).encode(), digest_size=8)
+    return f"quick-{digest.hexdigest()}"
+
+
+def _analysed(
+    handover: Handover, params: dict[str, Any], answer: dict[str, Any], layers: list[Any],
+    opened: dict[str, tuple[str, Any]],
+) -> dict[str, dict[str, Any]]:  # fmt: skip
+    """The publishDiagnostics params of each opened Rust document, as the server makes them
+    (lsp/session.py, lsp/config.py) from the same inputs."""
     from pygls.uris import to_fs_path
 
     from panic_lens import engine
@@ -227,8 +265,9 @@ def _publish(
         except OSError:
             return None
 
+    reports: dict[str, dict[str, Any]] = {}
     for uri, (text, version) in opened.items():
-        if uri.endswith((".toml", ".lock", ".json", ".jsonl")):  # not Rust (session.is_source)
+        if not _rust(uri):
             continue
         src = text.encode("utf-8", "surrogatepass")
         analysis = engine.analyze(src, to_fs_path(uri), settings=settings, catalog=catalog)
@@ -239,8 +278,8 @@ def _publish(
         }
         if version is not None:
             found["version"] = version
-        send(out, {"params": found, "method": "textDocument/publishDiagnostics", "jsonrpc": "2.0"})
-        handover.published[uri] = found
+        reports[uri] = found
+    return reports
 
 
 def workspace_roots(params: dict[str, Any]) -> list[Path]:
@@ -359,6 +398,11 @@ def _installed_signature() -> str:
 
 def _disabled() -> bool:
     return os.environ.get("PANIC_LENS_NO_CACHE", "").strip() not in ("", "0", "false")
+
+
+def _rust(uri: str) -> bool:
+    """What the server analyses (lsp/session.py `is_source`)."""
+    return not uri.endswith((".toml", ".lock", ".json", ".jsonl"))
 
 
 def _is(message: Any, method: str) -> bool:

@@ -42,7 +42,10 @@ CAPABILITIES: dict[str, Any] = {
 class RawClient:
     """One server process, read frame by frame; answers the server's own requests."""
 
-    def __init__(self, cache: Path, settings: Any = None, no_cache: bool = False) -> None:
+    def __init__(
+        self, cache: Path, settings: Any = None, no_cache: bool = False,
+        capabilities: dict[str, Any] | None = None,
+    ) -> None:  # fmt: skip
         env = {**os.environ, "PANIC_LENS_CACHE_DIR": str(cache)}
         env.pop("PANIC_LENS_NO_CACHE", None)
         if no_cache:
@@ -55,9 +58,11 @@ class RawClient:
             env=env,
         )
         self.settings = settings
+        self.capabilities = CAPABILITIES if capabilities is None else capabilities
         self.buffer = b""
         self.seen: list[dict[str, Any]] = []  # every message from the server, in order
         self.config_requests = 0
+        self.stderr = b""
 
     def send(self, message: dict[str, Any]) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode()
@@ -114,6 +119,8 @@ class RawClient:
         self.until(lambda m: m.get("id") == "shutdown")
         self.send({"method": "exit"})
         code = self.proc.wait(TIMEOUT_S)
+        assert self.proc.stderr is not None
+        self.stderr = self.proc.stderr.read()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             assert stream is not None
             stream.close()
@@ -139,7 +146,7 @@ def _initialize(client: RawClient, root: Path, options: Any = None) -> dict[str,
         "processId": os.getpid(),
         "rootUri": uri_of(root),
         "workspaceFolders": [{"uri": uri_of(root), "name": root.name}],
-        "capabilities": CAPABILITIES,
+        "capabilities": client.capabilities,
         "initializationOptions": options,
     }
     client.send({"id": 1, "method": "initialize", "params": params})
@@ -154,10 +161,11 @@ def _open(client: RawClient, path: Path, version: int = 1) -> str:
 
 
 def _start(
-    cache: Path, root: Path, path: Path, settings: Any = None, options: Any = None
-) -> tuple[RawClient, dict[str, Any], str]:
+    cache: Path, root: Path, path: Path, settings: Any = None, options: Any = None,
+    capabilities: dict[str, Any] | None = None,
+) -> tuple[RawClient, dict[str, Any], str]:  # fmt: skip
     """initialize, initialized, didOpen (as editors send them), until the first publish."""
-    client = RawClient(cache, settings)
+    client = RawClient(cache, settings, capabilities=capabilities)
     answer = _initialize(client, root, options)
     client.send({"method": "initialized", "params": {}})
     uri = _open(client, path)
@@ -263,7 +271,20 @@ def test_an_out_of_date_answer_is_renewed(crate: Path, tmp_path: Path) -> None:
     assert third.stop() == 0
 
 
-def test_an_unexpected_message_hands_over_at_once(crate: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("before_open", "config_requests"),
+    [
+        # VS Code and Neovim tell of their settings this way; the server pulls them again
+        ({"method": "workspace/didChangeConfiguration", "params": {"settings": None}}, 3),
+        # anything the quick start does not expect: pygls takes over at once (the quick
+        # start's request was sent already; its late answer goes nowhere)
+        ({"method": "$/setTrace", "params": {"value": "off"}}, 2),
+    ],
+    ids=["didChangeConfiguration", "unexpected"],
+)
+def test_other_messages_before_the_first_diagnostics(
+    crate: Path, tmp_path: Path, before_open: dict[str, Any], config_requests: int
+) -> None:
     cache = tmp_path / "cache"
     path = crate / "src" / "speech.rs"
     first, _, uri = _start(cache, crate, path)
@@ -272,13 +293,79 @@ def test_an_unexpected_message_hands_over_at_once(crate: Path, tmp_path: Path) -
     client = RawClient(cache)
     _initialize(client, crate)
     client.send({"method": "initialized", "params": {}})
-    client.send({"method": "workspace/didChangeConfiguration", "params": {"settings": None}})
+    client.send(before_open)
     uri = _open(client, path)
     client.until(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+    _settled(client)
     _edit(client, uri, 2)
     assert client.publishes(uri)[0] == expected
     assert [p["version"] for p in client.publishes(uri)] == [1, 2]
+    assert client.config_requests == config_requests
     assert client.stop() == 0
+    assert client.proc.stderr is not None
+    assert b"unknown message id" not in client.stderr
+
+
+def test_a_client_that_cannot_be_asked_for_settings_is_left_to_pygls(
+    crate: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    path = crate / "src" / "speech.rs"
+    caps = {**CAPABILITIES, "workspace": {"workspaceFolders": True}}
+    first, _, uri = _start(cache, crate, path, capabilities=caps)
+    expected = first.publishes(uri)
+    assert first.stop() == 0
+    second, _, uri = _start(cache, crate, path, capabilities=caps)
+    _edit(second, uri, 2)
+    assert second.publishes(uri)[:1] == expected
+    assert second.config_requests == 0
+    assert second.stop() == 0
+
+
+PULL = {**CAPABILITIES, "general": {"positionEncodings": ["utf-8", "utf-16"]},
+        "textDocument": {**CAPABILITIES["textDocument"], "diagnostic": {}}}  # fmt: skip
+
+
+def _pull(client: RawClient, uri: str, request_id: int, previous: str | None = None) -> Any:
+    params: dict[str, Any] = {"textDocument": {"uri": uri}}
+    if previous is not None:
+        params["previousResultId"] = previous
+    client.send({"id": request_id, "method": "textDocument/diagnostic", "params": params})
+    return client.until(lambda m: m.get("id") == request_id and "method" not in m)["result"]
+
+
+def _pull_start(cache: Path, root: Path, path: Path) -> tuple[RawClient, dict[str, Any], str]:
+    client = RawClient(cache, capabilities=PULL)
+    answer = _initialize(client, root)
+    client.send({"method": "initialized", "params": {}})
+    uri = _open(client, path)
+    return client, answer, uri
+
+
+def test_a_pull_client_gets_its_first_pull_answered_early(crate: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    path = crate / "src" / "speech.rs"
+    first, answer, uri = _pull_start(cache, crate, path)
+    assert answer["capabilities"]["positionEncoding"] == "utf-8"
+    assert "diagnosticProvider" in answer["capabilities"]
+    report = _pull(first, uri, 10)
+    assert report["kind"] == "full" and report["items"]
+    assert first.stop() == 0
+
+    second, again, uri = _pull_start(cache, crate, path)
+    assert again == answer
+    quick = _pull(second, uri, 10)
+    assert quick["items"] == report["items"]
+    assert quick["resultId"].startswith("quick-")
+    assert second.config_requests == 1  # the quick start's own: pygls is not running yet
+    _settled(second)
+    assert len([m for m in second.seen if m.get("id") == 10]) == 1, "answered once"
+    full = _pull(second, uri, 11, previous=quick["resultId"])
+    assert full["kind"] == "full" and full["items"] == report["items"]
+    assert not full["resultId"].startswith("quick-")
+    assert _pull(second, uri, 12, previous=full["resultId"])["kind"] == "unchanged"
+    assert not second.publishes(uri), "a pull client is never pushed diagnostics"
+    assert second.stop() == 0
 
 
 def test_no_cache_means_no_stored_answer(crate: Path, tmp_path: Path) -> None:
@@ -313,7 +400,7 @@ def test_the_reader_reassembles_frames_and_keeps_what_pygls_must_read() -> None:
         assert reader.next(1.0) == {"jsonrpc": "2.0", "method": "a"}
         os.write(write, data[cut:])
         assert reader.next(1.0)["result"] == [1]
-        reader.drop_last()
+        reader.drop(reader.last())
         assert reader.next(1.0)["method"] == "b"
         assert reader.next(0.05) is None  # the partial frame: not whole by the deadline
         assert reader.unread() == frames[0] + frames[2] + b"Content-Length: 99\r\n\r\n{partial"

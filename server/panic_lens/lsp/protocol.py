@@ -47,6 +47,11 @@ def choose_encoding(capabilities: types.ClientCapabilities) -> Encoding:
 class PanicLensProtocol(LanguageServerProtocol):
     """LanguageServerProtocol plus the guards above and our capability adjustments."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # ids of requests the quick start sent (quickstart.py): their answers are not ours
+        self.ignored_responses: set[str] = set()
+
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
@@ -56,6 +61,11 @@ class PanicLensProtocol(LanguageServerProtocol):
             raise
 
     def handle_message(self, message: Any) -> None:
+        if self.ignored_responses and not hasattr(message, "method"):
+            answered = getattr(message, "id", None)
+            if answered in self.ignored_responses:
+                self.ignored_responses.discard(answered)
+                return
         if isinstance(message, UnreadableRequest):
             logger.warning(
                 "answering %s (id %s) with an error: %s",

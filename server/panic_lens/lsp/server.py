@@ -28,6 +28,7 @@ from panic_lens import cli, quickstart
 from panic_lens.lsp import codecache, config, identifiers, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
+from panic_lens.lsp.protocol import PanicLensProtocol
 from panic_lens.lsp.session import DIAGNOSTIC_IDENTIFIER, PanicLensServer
 from panic_lens.quickstart import Handover
 
@@ -308,6 +309,8 @@ def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
     if handover is not None and handover.init_id is not None:
         writer = InitializeAnswer(writer, handover)
         ls.quick_published = dict(handover.published)
+        if handover.asked and isinstance(ls.protocol, PanicLensProtocol):
+            ls.protocol.ignored_responses.add(quickstart.CONFIG_ID)  # its late answer is not ours
     ls.protocol.set_writer(writer)
 
     async def loop() -> None:
