@@ -57,6 +57,35 @@ async def test_settings_change_alters_severity(client: LanguageClient, crate: Pa
     assert await diagnostics(client, uri, lambda ds: not ds) == []
 
 
+async def test_a_late_pull_never_undoes_a_newer_settings_change(
+    client: LanguageClient, crate: Path
+) -> None:
+    """didChangeConfiguration(null) makes the server pull; while that pull is unanswered, a
+    didChangeConfiguration with the settings in it turns the rule off. The pull, answered
+    after, must not turn it back on: the newer change wins."""
+    await initialize(client, crate, {"scope": "openFiles"})
+    uri = open_doc(client, crate / "src/rl.rs")
+    await diagnostics(client, uri, has(ASYNC))
+    client.protocol.fm.features.pop(types.WORKSPACE_CONFIGURATION, None)
+    answered = asyncio.Event()
+
+    @client.feature(types.WORKSPACE_CONFIGURATION)
+    async def slow_configuration(params: types.ConfigurationParams) -> list[object]:
+        await asyncio.sleep(0.5)
+        answered.set()
+        return [{"severity": {ASYNC: "hint"}} for _ in params.items]
+
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"panicLens": {"severity": {ASYNC: "off"}}})
+    )
+    await asyncio.wait_for(answered.wait(), 10)
+    await asyncio.sleep(0.3)  # the late answer reaches the server
+    assert await diagnostics(client, uri, lambda ds: not ds) == []
+    await asyncio.sleep(0.3)
+    assert await diagnostics(client, uri, lambda ds: True) == []
+
+
 async def test_documents_opened_before_the_settings_arrive_wait_for_them(
     client: LanguageClient, crate: Path
 ) -> None:

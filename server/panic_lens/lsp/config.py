@@ -35,13 +35,21 @@ def initial_settings(init_options: Any) -> Settings:
 async def refresh_settings(ls: PanicLensServer, pushed: Any = None) -> bool:
     """Recompute settings: initializationOptions < workspace/configuration (or `pushed`).
 
-    Returns True when the effective settings changed.
+    Returns True when the effective settings changed. Refreshes can overlap (the one after
+    `initialized` and a workspace/didChangeConfiguration each wait for their pull): the result
+    of one asked for before the settings in effect is dropped, so a pull answered late never
+    undoes a newer change.
     """
+    ls.settings_asked += 1
+    asked = ls.settings_asked
     raw = [section_of(ls.init_options)]
     if pushed is not None and section_of(pushed) is not pushed:
         raw.append(section_of(pushed))
     elif ls.client_supports("workspace.configuration"):
         raw.append(await _pull_configuration(ls))
+    if asked < ls.settings_applied:
+        return False  # a change asked for later is in effect already
+    ls.settings_applied = asked
     settings, errors = layered(raw)
     if errors:
         _show(ls, types.MessageType.Warning, "panic-lens settings: " + "; ".join(errors))

@@ -82,6 +82,8 @@ class PanicLensServer(LanguageServer):
             protocol_cls=PanicLensProtocol,
         )
         self.settings = Settings()
+        self.settings_asked = 0  # settings refreshes started, and the newest one applied
+        self.settings_applied = 0  # (lsp/config.refresh_settings)
         self.catalog: Catalog | None = None
         self.init_options: Any = None
         self.open: dict[str, FileResult] = {}
