@@ -43,7 +43,7 @@ from typing import Any, BinaryIO
 logger = logging.getLogger(__name__)
 
 CONFIG_ID = "panic-lens/quickstart/configuration"  # our workspace/configuration request's id
-WAIT_S = 0.5  # for each message of the client's start; past that, pygls takes over
+WAIT_S = 0.25  # for each message of the client's start; past that, pygls takes over
 KEPT_ANSWERS = 8  # stored initialize answers (one per client set-up and installed server)
 _HEADER_END = b"\r\n\r\n"
 
@@ -129,14 +129,9 @@ class Reader:
 
 
 def quick_start(stdin_fd: int = 0, out: BinaryIO | None = None) -> Handover | None:
-    """Run the quick start on `stdin_fd` (a pipe) and `out`; None when it does not apply (not
-    a pipe, Windows, caches turned off), else what pygls must take over."""
-    if sys.platform == "win32" or _disabled():
-        return None
-    try:
-        if not stat.S_ISFIFO(os.fstat(stdin_fd).st_mode):
-            return None
-    except OSError:
+    """Run the quick start on `stdin_fd` and `out`; None when it does not apply (not a pipe or
+    a socket, Windows, caches turned off), else what pygls must take over."""
+    if _disabled() or not is_stream(stdin_fd):
         return None
     reader = Reader(stdin_fd)
     handover = Handover()
@@ -181,7 +176,10 @@ def _first_diagnostics(
     pulls: list[tuple[int, Any, str]] = []  # (frame, request id, uri) of pulls not answered
     ready = False
     while True:
-        message = reader.next(WAIT_S)
+        # a pull client with its settings and documents in, but no pull sent yet, may not pull
+        # for a while: pygls is loaded then, and answers it
+        waiting_for_pull = pull and ready and opened and not pulls
+        message = reader.next(0.0 if waiting_for_pull else WAIT_S)
         if message is None:
             return
         if _is(message, "initialized"):
@@ -394,6 +392,18 @@ def _installed_signature() -> str:
                 info = file.stat()
                 parts.append(f"{file}:{info.st_size}:{info.st_mtime_ns}")
     return "\n".join(parts)
+
+
+def is_stream(fd: int) -> bool:
+    """A pipe or a socket (libuv's pipes, in Neovim and VS Code, are socket pairs), outside
+    Windows: what the quick start and the server's asyncio reader can read."""
+    if sys.platform == "win32":
+        return False
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def _disabled() -> bool:

@@ -29,3 +29,17 @@ def artifacts() -> Path:
     folder = ROOT / "artifacts" / "editors"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture(scope="session")
+def _editor_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("panic-lens-editor-cache")
+
+
+@pytest.fixture(autouse=True)
+def _private_cache_dir(_editor_cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """One cache folder for every editor these tests start (overriding the suite's folder per
+    test): an editor's second start answers `initialize` from the stored answer and gets its
+    first diagnostics through the quick start (panic_lens/quickstart.py), as a user's does."""
+    monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(_editor_cache_dir))
+    return _editor_cache_dir

@@ -466,3 +466,44 @@ def test_the_quick_start_publishes_without_lsprotocol(crate: Path, tmp_path: Pat
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report == {"loaded": [], "sent": 3}  # the answer, our request, one publish
+
+
+PULL_NOT_YET = """
+import io, json, sys
+from panic_lens import quickstart
+quickstart.WAIT_S = 600.0  # were it to wait for a pull, the test would time out
+out = io.BytesIO()
+handover = quickstart.quick_start(int(sys.argv[1]), out)
+sent = out.getvalue().count(b"Content-Length")
+print(json.dumps({"answered": handover.answered is not None, "sent": sent}))
+"""
+
+
+def test_a_pull_client_that_has_not_pulled_yet_is_not_waited_for(
+    crate: Path, tmp_path: Path
+) -> None:
+    """Neovim pulls a while after opening a document: pygls is loaded meanwhile, not later."""
+    cache = tmp_path / "cache"
+    path = crate / "src" / "speech.rs"
+    first, _, uri = _pull_start(cache, crate, path)
+    _pull(first, uri, 10)
+    assert first.stop() == 0
+    params = {"rootUri": uri_of(crate), "capabilities": PULL, "initializationOptions": None,
+              "workspaceFolders": [{"uri": uri_of(crate), "name": crate.name}]}  # fmt: skip
+    doc = {"uri": uri_of(path), "languageId": "rust", "version": 1, "text": path.read_text()}
+    read, write = os.pipe()  # the write end stays open: the client is still there
+    os.write(write, _frame({"id": 1, "method": "initialize", "params": params}))
+    os.write(write, _frame({"method": "initialized", "params": {}}))
+    os.write(write, _frame({"method": "textDocument/didOpen", "params": {"textDocument": doc}}))
+    os.write(write, _frame({"id": quickstart.CONFIG_ID, "result": [None]}))
+    env = {**os.environ, "PANIC_LENS_CACHE_DIR": str(cache)}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", PULL_NOT_YET, str(read)],
+            pass_fds=(read,), env=env, capture_output=True, text=True, timeout=TIMEOUT_S,
+        )  # fmt: skip
+    finally:
+        os.close(read)
+        os.close(write)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"answered": True, "sent": 2}  # the answer, our request

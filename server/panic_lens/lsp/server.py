@@ -10,8 +10,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
-import stat
 import sys
 import threading
 from collections.abc import Awaitable, Callable
@@ -297,11 +295,12 @@ def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
 
     Messages already received are then all handled before any queued analysis runs, so a burst
     of didChange is analysed once; pygls's thread reader yielded to the loop after each line.
-    Windows and non-pipe stdin keep pygls's own reader (the quick start needs a pipe too).
+    Windows and a stdin that is neither a pipe nor a socket keep pygls's own reader (the quick
+    start needs one of those too).
     `handover`: the bytes the quick start read are read first (see quickstart.py).
     """
     stdin = sys.stdin.buffer
-    if sys.platform == "win32" or not stat.S_ISFIFO(os.fstat(stdin.fileno()).st_mode):
+    if not quickstart.is_stream(stdin.fileno()):
         ls.start_io()
         return
     stop = ls._stop_event = threading.Event()  # pygls's shutdown() sets it to end the loop
