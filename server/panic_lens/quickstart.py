@@ -131,7 +131,7 @@ class Reader:
 def quick_start(stdin_fd: int = 0, out: BinaryIO | None = None) -> Handover | None:
     """Run the quick start on `stdin_fd` and `out`; None when it does not apply (not a pipe or
     a socket, Windows, caches turned off), else what pygls must take over."""
-    if _disabled() or not is_stream(stdin_fd):
+    if _disabled() or not is_stream(stdin_fd, _fileno(out) if out is not None else 1):
         return None
     reader = Reader(stdin_fd)
     handover = Handover()
@@ -394,16 +394,28 @@ def _installed_signature() -> str:
     return "\n".join(parts)
 
 
-def is_stream(fd: int) -> bool:
-    """A pipe or a socket (libuv's pipes, in Neovim and VS Code, are socket pairs), outside
-    Windows: what the quick start and the server's asyncio reader can read."""
+def is_stream(fd: int, out_fd: int | None = 1) -> bool:
+    """Whether `fd` is what the quick start and the server's asyncio reader read: a pipe or a
+    socket (libuv's pipes, in Neovim and VS Code, are socket pairs), outside Windows, and not
+    the very file `out_fd` writes to (asyncio makes its input non-blocking, which would make
+    the output of a socket used both ways non-blocking too)."""
     if sys.platform == "win32":
         return False
     try:
-        mode = os.fstat(fd).st_mode
+        info = os.fstat(fd)
+        out = os.fstat(out_fd) if out_fd is not None else None
     except OSError:
         return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+    if out is not None and (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
+        return False
+    return stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode)
+
+
+def _fileno(stream: BinaryIO) -> int | None:
+    try:
+        return stream.fileno()
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return None
 
 
 def _disabled() -> bool:

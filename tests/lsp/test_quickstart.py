@@ -507,3 +507,22 @@ def test_a_pull_client_that_has_not_pulled_yet_is_not_waited_for(
         os.close(write)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"answered": True, "sent": 2}  # the answer, our request
+
+
+def test_what_the_quick_start_and_the_asyncio_reader_read(tmp_path: Path) -> None:
+    import socket
+
+    read, write = os.pipe()
+    ours, theirs = socket.socketpair()
+    out = os.open(tmp_path / "out", os.O_CREAT | os.O_WRONLY)
+    try:
+        assert quickstart.is_stream(read, out)  # a pipe (Emacs)
+        assert quickstart.is_stream(ours.fileno(), out)  # a socket (libuv: Neovim, VS Code)
+        assert not quickstart.is_stream(ours.fileno(), ours.fileno())  # one socket both ways
+        assert not quickstart.is_stream(out, None)  # a file
+        assert quickstart.is_stream(read, None)
+    finally:
+        for fd in (read, write, out):
+            os.close(fd)
+        ours.close()
+        theirs.close()

@@ -300,7 +300,7 @@ def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
     `handover`: the bytes the quick start read are read first (see quickstart.py).
     """
     stdin = sys.stdin.buffer
-    if not quickstart.is_stream(stdin.fileno()):
+    if not quickstart.is_stream(stdin.fileno(), sys.stdout.buffer.fileno()):
         ls.start_io()
         return
     stop = ls._stop_event = threading.Event()  # pygls's shutdown() sets it to end the loop
