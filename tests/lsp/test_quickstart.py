@@ -526,3 +526,28 @@ def test_what_the_quick_start_and_the_asyncio_reader_read(tmp_path: Path) -> Non
             os.close(fd)
         ours.close()
         theirs.close()
+
+
+def test_a_broken_or_foreign_stored_answer_is_not_used(tmp_path: Path) -> None:
+    path = tmp_path / "initialize-x.json"
+    assert quickstart.read_answer(path) is None  # none stored
+    for text in ("{not json", "[1, 2]", '{"serverInfo": {}}', '{"capabilities": 3}'):
+        path.write_text(text)
+        assert quickstart.read_answer(path) is None, text
+    quickstart.write_answer(path, {"capabilities": {"hoverProvider": True}})
+    assert quickstart.read_answer(path) == {"capabilities": {"hoverProvider": True}}
+
+
+def test_the_stored_answers_are_named_by_what_the_answer_depends_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(tmp_path))
+    base = {"processId": 1, "rootUri": "file:///a", "capabilities": CAPABILITIES}
+    same = quickstart.store_path(base)
+    assert same is not None and same.parent == tmp_path
+    assert quickstart.store_path({**base, "processId": 2, "rootUri": "file:///b"}) == same
+    assert quickstart.store_path({**base, "capabilities": PULL}) != same
+    assert quickstart.store_path({**base, "initializationOptions": {"scope": "x"}}) != same
+    for i in range(quickstart.KEPT_ANSWERS + 3):  # old answers are dropped past the limit
+        quickstart.write_answer(tmp_path / f"initialize-{i}.json", {"capabilities": {}})
+    assert len(list(tmp_path.glob("initialize-*.json"))) == quickstart.KEPT_ANSWERS
