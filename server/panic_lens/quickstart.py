@@ -18,10 +18,9 @@ gives, so the client's next pull gets the server's full answer. So the quick sta
 the first diagnostics earlier; the server's state, and its last word on every document, come
 from pygls.
 
-The quick start stops at anything it does not expect (another message, a client that cannot
-be asked for its settings, no stored answer, a silent client, a pipe it cannot read) and hands
-everything over as read. It never imports pygls's server or lsprotocol
-(tests/lsp/test_quickstart.py).
+The quick start stops at anything it does not expect (another message, no stored answer, a
+silent client, a pipe it cannot read) and hands everything over as read. It never imports
+pygls's server or lsprotocol (tests/lsp/test_quickstart.py).
 """
 
 from __future__ import annotations
@@ -163,15 +162,22 @@ def _first_diagnostics(
     answer: dict[str, Any],
 ) -> None:  # fmt: skip
     """Read `initialized`, the settings and the documents opened; publish them (or answer the
-    client's first pulls); stop. The settings are always pulled (workspace/configuration), as
-    the server does last of all: a client that cannot be asked is left to pygls."""
+    client's first pulls); stop.
+
+    The settings follow lsp/config.refresh_settings: initializationOptions, under what the
+    client answers to workspace/configuration (asked after `initialized`, and again after each
+    workspace/didChangeConfiguration without our section in it: the client answers those
+    alike), or under the section a didChangeConfiguration carries; the change asked for last
+    wins. A client that cannot be asked has the initializationOptions and what it pushes."""
     from panic_lens.settings import section_of
 
     caps = params.get("capabilities") or {}
-    if not _get(caps, "workspace", "configuration"):
-        return
+    asks = bool(_get(caps, "workspace", "configuration"))  # config.refresh_settings pulls
     pull = _get(caps, "textDocument", "diagnostic") is not None  # lsp/session.py `pull`
-    layers: list[Any] = [section_of(params.get("initializationOptions"))]
+    base = section_of(params.get("initializationOptions"))
+    layers: list[Any] = [base]
+    pulled: list[Any] = []  # the client's answer to our workspace/configuration, once in
+    waiting = False  # the settings asked for last are a pull not answered yet
     opened: dict[str, tuple[str, Any]] = {}  # uri -> (text, version), in order
     pulls: list[tuple[int, Any, str]] = []  # (frame, request id, uri) of pulls not answered
     ready = False
@@ -183,12 +189,26 @@ def _first_diagnostics(
         if message is None:
             return
         if _is(message, "initialized"):
-            request = {"items": [{"section": "panicLens"}]}
-            send(out, {"jsonrpc": "2.0", "id": CONFIG_ID,
-                       "method": "workspace/configuration", "params": request})  # fmt: skip
-            handover.asked = True
+            if asks:
+                request = {"items": [{"section": "panicLens"}]}
+                send(out, {"jsonrpc": "2.0", "id": CONFIG_ID,
+                           "method": "workspace/configuration", "params": request})  # fmt: skip
+                handover.asked = waiting = True
+            else:
+                ready = True
         elif _is(message, "workspace/didChangeConfiguration"):
-            pass  # the server pulls the settings after it too, and those are the last word
+            pushed = _get(message, "params", "settings")
+            if pushed is not None and section_of(pushed) is not pushed:
+                layers, waiting = [base, section_of(pushed)], False
+            elif asks and handover.asked:  # the server pulls again: our answer stands for it
+                waiting = True
+            elif asks and pulled:
+                layers, waiting = [base, *pulled], False
+            elif asks:
+                return  # before `initialized`: not what editors do
+            else:
+                layers, waiting = [base], False
+            ready = ready or not waiting
         elif _is(message, "textDocument/didOpen"):
             doc = (message.get("params") or {}).get("textDocument") or {}
             if not isinstance(doc.get("uri"), str) or not isinstance(doc.get("text"), str):
@@ -198,7 +218,9 @@ def _first_diagnostics(
             reader.drop(reader.last())
             handover.asked = False
             values = message.get("result")
-            layers.append(values[0] if isinstance(values, list) and values else None)
+            pulled = [values[0] if isinstance(values, list) and values else None]
+            if waiting:  # else a pushed section asked for since is in effect
+                layers, waiting = [base, *pulled], False
             ready = True
         elif pull and _is(message, "textDocument/diagnostic") and "id" in message:
             uri = _get(message, "params", "textDocument", "uri")
@@ -207,7 +229,7 @@ def _first_diagnostics(
             pulls.append((reader.last(), message["id"], uri))
         else:
             return
-        if ready and opened and (pulls or not pull):
+        if ready and not waiting and opened and (pulls or not pull):
             reports = _analysed(handover, params, answer, layers, opened)
             if pull:
                 for frame, request_id, uri in pulls:

@@ -306,20 +306,58 @@ def test_other_messages_before_the_first_diagnostics(
     assert b"unknown message id" not in client.stderr
 
 
-def test_a_client_that_cannot_be_asked_for_settings_is_left_to_pygls(
-    crate: Path, tmp_path: Path
-) -> None:
+NO_ASKING = {**CAPABILITIES, "workspace": {"workspaceFolders": True,
+             "didChangeWatchedFiles": {"dynamicRegistration": True}}}  # fmt: skip
+OFF = {"panicLens": {"severity": {"ctc-target-capacity": "off"}}}
+
+
+@pytest.mark.parametrize(
+    ("capabilities", "pushed", "ctc", "config_requests", "once"),
+    [
+        (NO_ASKING, None, True, 0, True),  # initializationOptions only
+        # and what the client pushes: the server's own path first publishes with the
+        # initializationOptions alone (its didChangeConfiguration handler runs after the
+        # document is analysed), then with the push; the quick start publishes the latter
+        (NO_ASKING, OFF, False, 0, False),
+        (CAPABILITIES, OFF, False, 2, True),  # pushed after the server asked: the push wins
+        (CAPABILITIES, {"other": 1}, True, 3, True),  # no section of ours: the server asks again
+    ],
+    ids=["cannot-ask", "cannot-ask-pushed", "pushed", "pushed-elsewhere"],
+)
+def test_the_quick_start_follows_the_settings_the_server_ends_with(
+    crate: Path, tmp_path: Path, capabilities: dict[str, Any], pushed: Any, ctc: bool,
+    config_requests: int, once: bool,
+) -> None:  # fmt: skip
+    """Each start: initialize, initialized, didChangeConfiguration (when `pushed`), didOpen.
+    The quick publish is what the server settles on (and is not sent twice)."""
     cache = tmp_path / "cache"
     path = crate / "src" / "speech.rs"
-    caps = {**CAPABILITIES, "workspace": {"workspaceFolders": True}}
-    first, _, uri = _start(cache, crate, path, capabilities=caps)
-    expected = first.publishes(uri)
-    assert first.stop() == 0
-    second, _, uri = _start(cache, crate, path, capabilities=caps)
-    _edit(second, uri, 2)
-    assert second.publishes(uri)[:1] == expected
-    assert second.config_requests == 0
-    assert second.stop() == 0
+    runs = []
+    for _ in range(2):
+        client = RawClient(cache, capabilities=capabilities)
+        _initialize(client, crate)
+        client.send({"method": "initialized", "params": {}})
+        if pushed is not None:
+            client.send({"method": "workspace/didChangeConfiguration",
+                         "params": {"settings": pushed}})  # fmt: skip
+        uri = _open(client, path)
+        client.until(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        _settled(client)
+        _edit(client, uri, 2)
+        assert client.stop() == 0
+        runs.append(client)
+    first, second = runs
+
+    def settled(client: RawClient) -> dict[str, Any]:
+        return [p for p in client.publishes(uri) if p["version"] == 1][-1]
+
+    assert second.publishes(uri)[0] == settled(first) == settled(second)
+    assert second.publishes(uri)[-1] == first.publishes(uri)[-1]
+    if once:
+        assert [p["version"] for p in second.publishes(uri)] == [1, 2]
+    codes = {d["code"] for d in settled(second)["diagnostics"]}
+    assert ("ctc-target-capacity" in codes) == ctc
+    assert second.config_requests == config_requests
 
 
 PULL = {**CAPABILITIES, "general": {"positionEncodings": ["utf-8", "utf-16"]},
