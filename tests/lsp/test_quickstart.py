@@ -589,3 +589,23 @@ def test_the_stored_answers_are_named_by_what_the_answer_depends_on(
     for i in range(quickstart.KEPT_ANSWERS + 3):  # old answers are dropped past the limit
         quickstart.write_answer(tmp_path / f"initialize-{i}.json", {"capabilities": {}})
     assert len(list(tmp_path.glob("initialize-*.json"))) == quickstart.KEPT_ANSWERS
+
+
+def test_a_document_closed_and_opened_again_is_published_again(crate: Path, tmp_path: Path) -> None:
+    """The quick publish stands for the client's list only until anything else is sent."""
+    cache = tmp_path / "cache"
+    path = crate / "src" / "speech.rs"
+    options = {"scope": "openFiles"}  # a closed file's list stays empty
+    first, _, _ = _start(cache, crate, path, options=options)
+    assert first.stop() == 0
+    second, _, uri = _start(cache, crate, path, options=options)
+    quick = second.publishes(uri)[0]
+    # closed before pygls has published anything for it
+    second.send({"method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
+    second.until(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                 and not m["params"]["diagnostics"])  # fmt: skip
+    _open(second, path)
+    again = second.until(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                         and m["params"]["diagnostics"])  # fmt: skip
+    assert again["params"] == quick
+    assert second.stop() == 0

@@ -422,6 +422,7 @@ class PanicLensServer(LanguageServer):
         gc.enable()
 
     def publish_empty(self, uri: str) -> None:
+        self.quick_published.pop(uri, None)  # the client's list changes: no longer the quick one
         if not self.pull:
             params = types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             self.text_document_publish_diagnostics(params)
