@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens import RULES_VERSION, __version__
+from panic_lens import RULES_VERSION, __version__, cachedir
 from panic_lens.rules.base import (
     Analysis,
     Edit,
@@ -45,16 +45,13 @@ _STALE_TEMP_SECONDS = 3600
 
 
 def cache_disabled() -> bool:
-    return os.environ.get("PANIC_LENS_NO_CACHE", "").strip() not in ("", "0", "false")
+    return cachedir.disabled()
 
 
 def default_dir() -> Path:
-    override = os.environ.get("PANIC_LENS_CACHE_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("panic-lens", appauthor=False)) / f"analysis-{FORMAT}"
+    """PANIC_LENS_CACHE_DIR itself when set, else a folder per format in the cache folder."""
+    moved = cachedir.override()
+    return Path(moved) if moved else cachedir.root() / f"analysis-{FORMAT}"
 
 
 # --- keys ---------------------------------------------------------------------------------

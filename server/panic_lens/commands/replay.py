@@ -25,6 +25,8 @@ import marshal
 import os
 import sys
 
+from panic_lens import cachedir
+
 try:  # hashlib loads OpenSSL; blake2 is built in
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - other interpreters
@@ -40,11 +42,11 @@ MAX_RUNS = 32  # stored runs kept (newest first); one per command line and folde
 
 def runs_dir() -> str | None:
     """Where runs are stored (next to the analysis cache), or None with the cache off."""
-    if os.environ.get("PANIC_LENS_NO_CACHE", "").strip() not in ("", "0", "false"):
+    if cachedir.disabled():
         return None
-    override = os.environ.get("PANIC_LENS_CACHE_DIR")
-    if override:
-        return os.path.join(override, "runs")
+    moved = cachedir.override()
+    if moved:
+        return os.path.join(moved, "runs")
     if sys.platform == "linux":  # platformdirs' answer there, without importing it
         base = os.environ.get("XDG_CACHE_HOME", "").strip()
         if not base:

@@ -32,6 +32,8 @@ from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
+from panic_lens import cachedir
+
 logger = logging.getLogger(__name__)
 
 
@@ -148,20 +150,13 @@ def save() -> None:
 
 
 def _disabled() -> bool:
-    return os.environ.get("PANIC_LENS_NO_CACHE", "").strip() not in ("", "0", "false")
+    return cachedir.disabled()
 
 
 def _path() -> Path:
     """One file per Python bytecode format, in the cache folder panic-lens check uses."""
-    override = os.environ.get("PANIC_LENS_CACHE_DIR")
-    if override:
-        folder = Path(override)
-    else:
-        from platformdirs import user_cache_dir
-
-        folder = Path(user_cache_dir("panic-lens", appauthor=False))
     magic = importlib.util.MAGIC_NUMBER.hex()
-    return folder / f"lsp-code-{sys.implementation.cache_tag}-{magic}.marshal"
+    return cachedir.root() / f"lsp-code-{sys.implementation.cache_tag}-{magic}.marshal"
 
 
 def _read(path: Path) -> dict[bytes, CodeType]:
