@@ -155,6 +155,11 @@ _LSP_BREAK = re.compile(rb"\r\n|\r|\n")
 LinesFor = Callable[[str], LineIndex | None]  # a path -> its LineIndex (None: unreadable)
 
 
+def is_source(uri: str) -> bool:
+    """Rust text to analyse: not a manifest, lock or record file some client sent us."""
+    return not uri.endswith((".toml", ".lock", ".json", ".jsonl"))
+
+
 def finding_key(finding: Finding) -> str:
     """Identifies a finding within one analysis of one file (rule and start byte)."""
     return f"{finding.rule}@{finding.span.start_byte}"

@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from panic_lens import cachedir
+
 logger = logging.getLogger(__name__)
 
 CONFIG_ID = "panic-lens/quickstart/configuration"  # our workspace/configuration request's id
@@ -130,7 +132,7 @@ class Reader:
 def quick_start(stdin_fd: int = 0, out: BinaryIO | None = None) -> Handover | None:
     """Run the quick start on `stdin_fd` and `out`; None when it does not apply (not a pipe or
     a socket, Windows, caches turned off), else what pygls must take over."""
-    if _disabled() or not is_stream(stdin_fd, _fileno(out) if out is not None else 1):
+    if cachedir.disabled() or not is_stream(stdin_fd, _fileno(out) if out is not None else 1):
         return None
     reader = Reader(stdin_fd)
     handover = Handover()
@@ -169,6 +171,7 @@ def _first_diagnostics(
     workspace/didChangeConfiguration without our section in it: the client answers those
     alike), or under the section a didChangeConfiguration carries; the change asked for last
     wins. A client that cannot be asked has the initializationOptions and what it pushes."""
+    from panic_lens.diagnostics import is_source
     from panic_lens.settings import section_of
 
     caps = params.get("capabilities") or {}
@@ -224,7 +227,7 @@ def _first_diagnostics(
             ready = True
         elif pull and _is(message, "textDocument/diagnostic") and "id" in message:
             uri = _get(message, "params", "textDocument", "uri")
-            if uri not in opened or not _rust(uri):
+            if uri not in opened or not is_source(uri):
                 return
             pulls.append((reader.last(), message["id"], uri))
         else:
@@ -262,18 +265,15 @@ def _analysed(
 
     from panic_lens import engine
     from panic_lens.catalog import load_catalog
-    from panic_lens.diagnostics import LineIndex, diagnostic_json
+    from panic_lens.diagnostics import LineIndex, diagnostic_json, is_source
     from panic_lens.positions import Encoding
-    from panic_lens.settings import layered
+    from panic_lens.settings import layered, record_paths
 
     settings, _ = layered(layers)  # errors are shown by the server once it runs
     utf8 = _get(answer, "capabilities", "positionEncoding") == "utf-8"
     encoding: Encoding = "utf-8" if utf8 else "utf-16"
-    roots = workspace_roots(params)[:1]
-    records = [
-        p if (p := Path(raw).expanduser()).is_absolute() or not roots else roots[0] / p
-        for raw in settings.records
-    ]
+    roots = workspace_roots(params)
+    records = record_paths(settings.records, roots[0] if roots else None)
     catalog = load_catalog(records, include_default=True).catalog
     texts = {to_fs_path(uri): text for uri, (text, _) in opened.items()}
 
@@ -287,7 +287,7 @@ def _analysed(
 
     reports: dict[str, dict[str, Any]] = {}
     for uri, (text, version) in opened.items():
-        if not _rust(uri):
+        if not is_source(uri):
             continue
         src = text.encode("utf-8", "surrogatepass")
         analysis = engine.analyze(src, to_fs_path(uri), settings=settings, catalog=catalog)
@@ -386,15 +386,11 @@ def _mtime(path: Path) -> float:
 
 
 def cache_folder() -> Path | None:
-    """The folder the other caches use (PANIC_LENS_CACHE_DIR, else the user cache folder)."""
-    override = os.environ.get("PANIC_LENS_CACHE_DIR")
-    if override:
-        return Path(override)
+    """The folder the other caches use (cachedir.root); None when it cannot be found."""
     try:
-        from platformdirs import user_cache_dir
+        return cachedir.root()
     except ImportError:
         return None
-    return Path(user_cache_dir("panic-lens", appauthor=False))
 
 
 def _installed_signature() -> str:
@@ -438,15 +434,6 @@ def _fileno(stream: BinaryIO) -> int | None:
         return stream.fileno()
     except (OSError, ValueError):  # io.UnsupportedOperation is both
         return None
-
-
-def _disabled() -> bool:
-    return os.environ.get("PANIC_LENS_NO_CACHE", "").strip() not in ("", "0", "false")
-
-
-def _rust(uri: str) -> bool:
-    """What the server analyses (lsp/session.py `is_source`)."""
-    return not uri.endswith((".toml", ".lock", ".json", ".jsonl"))
 
 
 def _is(message: Any, method: str) -> bool:

@@ -13,8 +13,9 @@ Invalid values produce a message and fall back to the default for that key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from panic_lens.rules.base import Severity
@@ -60,6 +61,16 @@ def section_of(raw: Any) -> Any:
     if isinstance(raw, Mapping) and isinstance(raw.get(SECTION), Mapping):
         return raw[SECTION]
     return raw
+
+
+def record_paths(records: Sequence[str], root: Path | None) -> list[Path]:
+    """The `records` setting's paths, relative ones taken from `root` (the first workspace
+    folder, when there is one)."""
+    out = []
+    for raw in records:
+        path = Path(raw).expanduser()
+        out.append(path if path.is_absolute() or root is None else root / path)
+    return out
 
 
 def layered(layers: list[Any]) -> tuple[Settings, list[str]]:

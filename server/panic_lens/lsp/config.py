@@ -15,6 +15,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from panic_lens.settings import SECTION, Settings, layered, parse_settings, section_of
+from panic_lens.settings import record_paths as settings_record_paths
 
 if TYPE_CHECKING:
     from panic_lens.lsp.session import PanicLensServer
@@ -79,12 +80,8 @@ def apply_log_level(level: str) -> None:
 
 def record_paths(ls: PanicLensServer) -> list[Path]:
     """settings.records, relative paths taken from the first workspace folder."""
-    root = workspace_roots(ls)[:1]
-    out = []
-    for raw in ls.settings.records:
-        path = Path(raw).expanduser()
-        out.append(path if path.is_absolute() or not root else root[0] / path)
-    return out
+    roots = workspace_roots(ls)
+    return settings_record_paths(ls.settings.records, roots[0] if roots else None)
 
 
 def workspace_roots(ls: PanicLensServer) -> list[Path]:

@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from panic_lens import __version__, engine, incremental_analysis
+from panic_lens.diagnostics import is_source
 from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
 from panic_lens.lsp.protocol import LspTextDocument, PanicLensProtocol
 from panic_lens.positions import Encoding
@@ -306,8 +307,7 @@ class PanicLensServer(LanguageServer):
             logger.debug("warm-up failed", exc_info=True)
 
     def is_source(self, uri: str) -> bool:
-        """Rust text to analyse: not a manifest, lock or record file some client sent us."""
-        return not uri.endswith((".toml", ".lock", ".json", ".jsonl"))
+        return is_source(uri)
 
     def result(self, uri: str) -> FileResult | None:
         return self.open.get(uri) or self.disk.get(uri)
