@@ -12,9 +12,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import platformdirs
 from lsprotocol import types
 
+from panic_lens import cachedir
 from panic_lens.commands.explain import explain_lines
 from panic_lens.lsp.markdown import record_document
 from panic_lens.lsp.scan import scan_workspace
@@ -74,7 +74,7 @@ async def scan(ls: PanicLensServer, args: list[Any]) -> dict[str, int]:
 
 
 def write_record_document(record_id: str, text: str) -> Path:
-    folder = Path(platformdirs.user_cache_dir("panic-lens")) / "records"
+    folder = cachedir.root() / "records"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', record_id)}.md"
     path.write_text(text, encoding="utf-8")
