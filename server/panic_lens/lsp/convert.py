@@ -49,11 +49,10 @@ class LineIndex(diagnostics.LineIndex):
     __slots__ = ()
 
     def position(self, point: Point) -> types.Position:
-        line, character = self.line_character(point)
-        return types.Position(line=line, character=character)
+        return _position(self, point)
 
     def range(self, span: Span) -> types.Range:
-        return types.Range(start=self.position(span.start), end=self.position(span.end))
+        return _range(self, span)
 
 
 def lsp_severity(severity: Severity) -> types.DiagnosticSeverity:
@@ -77,13 +76,14 @@ def lsp_diagnostic(
     )
 
 
+def _position(index: diagnostics.LineIndex, point: Point) -> types.Position:
+    line, character = index.line_character(point)
+    return types.Position(line=line, character=character)
+
+
 def _range(index: diagnostics.LineIndex, span: Span) -> types.Range:
-    (start_line, start_char), (end_line, end_char) = (
-        index.line_character(span.start), index.line_character(span.end))  # fmt: skip
-    return types.Range(
-        start=types.Position(line=start_line, character=start_char),
-        end=types.Position(line=end_line, character=end_char),
-    )
+    """Any LineIndex's span as an lsprotocol Range (`LineIndex.range` for the subclass)."""
+    return types.Range(start=_position(index, span.start), end=_position(index, span.end))
 
 
 def _related(
