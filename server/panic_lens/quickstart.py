@@ -172,7 +172,7 @@ def _first_diagnostics(
     alike), or under the section a didChangeConfiguration carries; the change asked for last
     wins. A client that cannot be asked has the initializationOptions and what it pushes."""
     from panic_lens.diagnostics import is_source
-    from panic_lens.settings import section_of
+    from panic_lens.settings import SECTION, section_of
 
     caps = params.get("capabilities") or {}
     asks = bool(_get(caps, "workspace", "configuration"))  # config.refresh_settings pulls
@@ -193,7 +193,7 @@ def _first_diagnostics(
             return
         if _is(message, "initialized"):
             if asks:
-                request = {"items": [{"section": "panicLens"}]}
+                request = {"items": [{"section": SECTION}]}
                 send(out, {"jsonrpc": "2.0", "id": CONFIG_ID,
                            "method": "workspace/configuration", "params": request})  # fmt: skip
                 handover.asked = waiting = True
@@ -275,7 +275,8 @@ def _analysed(
     roots = workspace_roots(params)
     records = record_paths(settings.records, roots[0] if roots else None)
     catalog = load_catalog(records, include_default=True).catalog
-    texts = {to_fs_path(uri): text for uri, (text, _) in opened.items()}
+    paths = {uri: to_fs_path(uri) for uri in opened}
+    texts = {paths[uri]: text for uri, (text, _) in opened.items()}
 
     def lines_for(path: str) -> LineIndex | None:
         if path in texts:
@@ -290,7 +291,7 @@ def _analysed(
         if not is_source(uri):
             continue
         src = text.encode("utf-8", "surrogatepass")
-        analysis = engine.analyze(src, to_fs_path(uri), settings=settings, catalog=catalog)
+        analysis = engine.analyze(src, paths[uri], settings=settings, catalog=catalog)
         index = LineIndex.of(src, encoding)
         found: dict[str, Any] = {
             "uri": uri,
