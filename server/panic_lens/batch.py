@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from panic_lens.catalog import Catalog
+    from panic_lens.rust.facts import Outline
     from panic_lens.settings import Settings
 
 # Below this much source to analyse, starting worker processes costs more than it saves.
@@ -61,7 +62,8 @@ SCAN_MIN_BYTES = 2 * 1024 * 1024
 # SCAN_PIECE_BYTES (`_scan_tasks`).
 SCAN_SHARE = 2
 SCAN_PIECE_BYTES = 64 * 1024
-Item = tuple[str, bytes, str | None]  # path, content, cache key (None: do not store)
+# path, content, cache key (None: do not store), the outline to parse when not storing
+Item = tuple[str, bytes, str | None, "Outline | None"]
 Done = tuple[str, Analysis, bool]  # path, findings and notes, whether an entry was stored
 # path, its read error (None: read), and its analysis (None: the prefilter skipped it)
 Scanned = tuple[str, str | None, Analysis | None]
@@ -139,7 +141,8 @@ def run_check(
                 data = sources.bytes_of(path)
                 if prefilter.keeps(path, data):
                     candidates.append(path)
-                    analyser.submit(path, data, None, manifests.of(path))
+                    outline = prefilter.outline(path, data)
+                    analyser.submit(path, data, None, manifests.of(path), outline)
             hits: dict[str, Analysis] = {}
         else:
             candidates, hits = _from_cache(order, sources, settings, catalog, cache, analyser)
@@ -425,9 +428,17 @@ class Analyser:
         self.workers = 1
         self.writes = 0  # entries stored, here or by workers
 
-    def submit(self, path: str, data: bytes, key: str | None, crate: object = None) -> None:
-        """Analyse `path`; `crate` (its manifest) groups the files sent to one worker."""
-        item = (path, data, key)
+    def submit(
+        self,
+        path: str,
+        data: bytes,
+        key: str | None,
+        crate: object = None,
+        outline: Outline | None = None,
+    ) -> None:
+        """Analyse `path`; `crate` (its manifest) groups the files sent to one worker;
+        `outline`: parse only the bodies it names, when nothing is stored (`_analyse_one`)."""
+        item = (path, data, key, outline)
         if self._pool is not None:
             self._add(item, crate)
             return
@@ -463,8 +474,8 @@ class Analyser:
         """Every submitted file's findings and notes, by path."""
         self._flush()
         done: list[Done] = []
-        for (path, data, key), _ in self._queued:  # no pool: analysed here
-            args = (self._settings, self._catalog, self._cache, self._run)
+        for (path, data, key, outline), _ in self._queued:  # no pool: analysed here
+            args = (self._settings, self._catalog, self._cache, self._run, outline)
             done.append(_analyse_one(path, data, key, *args))
         self._queued = []
         for future in self._futures:
@@ -506,8 +517,13 @@ def _analyse_one(
     catalog: Catalog | None,
     cache: AnalysisCache | None,
     run: RunMemo,
+    outline: Outline | None = None,
 ) -> Done:
-    analysis = analyze(data, path, settings=settings, catalog=catalog, run=run)
+    """One file's findings and notes; with a key, its full analysis is stored, so only an
+    analysis nobody stores parses an outline (same findings and notes, fewer hovers)."""
+    storing = cache is not None and key is not None
+    outline = None if storing else outline
+    analysis = analyze(data, path, settings=settings, catalog=catalog, run=run, outline=outline)
     wrote = False
     if cache is not None and key is not None:
         before = cache.writes
@@ -543,10 +559,8 @@ def _init_worker(
 
 def _analyse_in_worker(items: list[Item]) -> list[Done]:
     state = _WorkerState
-    return [
-        _analyse_one(path, data, key, state.settings, state.catalog, state.cache, state.run)
-        for path, data, key in items
-    ]
+    args = (state.settings, state.catalog, state.cache, state.run)
+    return [_analyse_one(path, data, key, *args, outline) for path, data, key, outline in items]
 
 
 def _scan_in_worker(files: list[str]) -> list[Scanned]:
@@ -564,7 +578,9 @@ def _scan_in_worker(files: list[str]) -> list[Scanned]:
         if not state.prefilter.keeps(path, data):
             out.append((path, None, None))
             continue
-        done = _analyse_one(path, data, None, state.settings, state.catalog, None, state.run)
+        outline = state.prefilter.outline(path, data)
+        args = (state.settings, state.catalog, None, state.run, outline)
+        done = _analyse_one(path, data, None, *args)
         out.append((path, None, done[1]))
     return out
 

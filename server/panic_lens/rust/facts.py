@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from panic_lens.rules.base import Span
+from panic_lens.rules.meta import ALLOW_WORD
 from panic_lens.rust import bindings, modules
 from panic_lens.rust.calls import CallSite, self_contained_renames
 from panic_lens.rust.crate import CrateContext, crate_context
@@ -106,22 +107,31 @@ class FileFacts:
         crate: CrateContext | None = None,
         tree: Tree | None = None,
         run: RunMemo | None = None,
+        outline: Outline | None = None,
     ) -> FileFacts:
         """`run` (a `check` run's) memoises crate lookups and spares resolving calls that
-        cannot be a rule's; the facts are the same."""
-        tree = tree if tree is not None else parse(src)
+        cannot be a rule's; the facts are the same. `outline` (with `run`): the words a
+        function body must mention for a rule's finding to be in it or depend on it; the
+        other bodies are not parsed (`rust.outline`), so the facts give the same findings
+        and notes, not the same hovers."""
         if crate is None:
             crate = run.crate_context(path) if run is not None and path else crate_context(path)
+        where = _crate_module(path, crate, run)
+        loader = _loader(crate) if where is not None else None
+        renames = None
+        if run is not None:
+            src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
+            renames = run.renames.for_file(src, src_root)
+        if tree is None and outline is not None and renames is not None:
+            tree = _outline_tree(src, outline, renames)
+        tree = tree if tree is not None else parse(src)
         # declarations by keyword, calls by name (all of them, by a query, only when asked
         # for): no walk over the whole tree
         nodes = declarations(tree, src)
-        where = _crate_module(path, crate, run)
-        loader = _loader(crate) if where is not None else None
         imports = Imports.from_tree(tree, src, nodes, module_path=where, loader=loader)
         facts = cls(src, tree, path, imports, crate, settings or Settings(), nodes)
-        if run is not None:
-            src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
-            facts.renames = run.renames.for_file(src, src_root)
+        if renames is not None:
+            facts.renames = renames
         else:
             facts.renames = self_contained_renames(src, loader is not None, nodes["item"])
         if facts.renames is not None:  # the byte scan's, and exactly what the parse binds
@@ -221,7 +231,7 @@ class FileFacts:
     def allow_comments(self) -> list[Node]:
         """The comments that mention panic-lens (suppressions), in source order."""
         if self._allow_comments is None:
-            self._allow_comments = comments_mentioning(self.tree, self.src, b"panic-lens")
+            self._allow_comments = comments_mentioning(self.tree, self.src, ALLOW_WORD)
         return self._allow_comments
 
     # -- small helpers -------------------------------------------------------------------
@@ -377,6 +387,35 @@ def _signal_candidates(
 
 
 _NAME_KINDS = frozenset({"type_identifier", "identifier"})
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """What a function body must mention to be parsed in an outline (`FileFacts.build`):
+    `words` anywhere in it (inside longer words too), `names` as whole words. The training
+    signals' words, the suppression marker and every name a `use .. as` may bind are added
+    here."""
+
+    words: frozenset[bytes]
+    names: frozenset[bytes] = frozenset()
+
+
+# Words the analysis searches the whole file for, whichever rule asks.
+_WHOLE_FILE_WORDS = frozenset(
+    {w.encode() for w in _TRAINING_METHODS | _TRAINING_NAMES} | {ALLOW_WORD}
+)
+
+
+def _outline_tree(src: bytes, outline: Outline, renames: frozenset[str]) -> Tree | None:
+    """The outline tree of `src`, or None (nothing to skip, or the outline is unsure)."""
+    from panic_lens.rust import outline as outlines
+
+    bodies = outlines.function_bodies(src)
+    if not bodies:
+        return None
+    names = outline.names | {name.encode() for name in renames}
+    skipped = outlines.skippable(src, bodies, outline.words | _WHOLE_FILE_WORDS, names)
+    return outlines.parse_outline(src, skipped) if skipped else None
 
 
 def _crate_module(
