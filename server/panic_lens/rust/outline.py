@@ -46,18 +46,19 @@ _DELIMITER = re.compile(rb"[^({\[;]*([({\[])")
 _LBRACE_BYTE = ord("{")
 _HASH, _R, _STAR, _QUOTE, _DQUOTE = ord("#"), ord("r"), ord("*"), ord("'"), ord('"')
 _BEFORE_NO_KEYWORD = _WORD_CHARS | frozenset(b"'#")
+_SPACE, _BEFORE_SIGNATURE_CONST = frozenset(b" \t\r\n"), frozenset(b"<,*")
 _OPENERS, _CLOSERS = frozenset(b"({["), frozenset(b")}]")
 # Token kinds: braces, the starts of comments and literals (a `'` starts a char literal, a
 # lifetime or a label), a macro invocation's `!` and its delimiter, then the keywords: a
-# `fn`, `macro_rules`, one that ends a signature, one that may sit in a signature (`impl
-# Trait`, `const N: usize`, `use<'a>`).
-_LBRACE, _RBRACE, _LITERAL, _MACRO, _FN, _MACRO_RULES, _ENDS, _NEUTRAL = range(8)
+# `fn`, `macro_rules`, one that ends a signature, `const` (a const generic in a signature, an
+# item elsewhere), one that may sit in a signature (`impl Trait`, `use<'a>`).
+_LBRACE, _RBRACE, _LITERAL, _MACRO, _FN, _MACRO_RULES, _ENDS, _CONST, _NEUTRAL = range(9)
 _TOKENS = (
     (b"{", _LBRACE), (b"}", _RBRACE), (b'"', _LITERAL), (b"'", _LITERAL), (b"//", _LITERAL),
     (b"/*", _LITERAL),
     *((b"!" + space + opener, _MACRO) for space in (b"", b" ") for opener in (b"(", b"[", b"{")),
-    *((w, _FN if w == b"fn" else _MACRO_RULES if w == b"macro_rules" else
-       _ENDS if w in _ENDS_SIGNATURE else _NEUTRAL) for w in _DECLARING),
+    *((w, _FN if w == b"fn" else _MACRO_RULES if w == b"macro_rules" else _CONST if w == b"const"
+       else _ENDS if w in _ENDS_SIGNATURE else _NEUTRAL) for w in _DECLARING),
 )  # fmt: skip
 _KINDS = tuple(kind for _, kind in _TOKENS)
 
@@ -121,6 +122,8 @@ def function_bodies(src: bytes) -> list[Body] | None:
                 pending = True
         elif kind == _ENDS:
             pending = False
+        elif kind == _CONST:  # a const generic or `*const T` in a signature; else an item,
+            pending = pending and _in_signature(src, start)  # and a pending `fn f();` ended
         elif kind == _MACRO_RULES:
             delimiter = _DELIMITER.match(src, end)
             at = _macro_end(src, delimiter.start(1)) if delimiter is not None else -1
@@ -139,6 +142,13 @@ def _token_finder() -> Any:
     return ahocorasick_rs.BytesAhoCorasick(
         [token for token, _ in _TOKENS], matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
     )
+
+
+def _in_signature(src: bytes, at: int) -> bool:
+    """The code before `at`, whitespace aside, ends with `<`, `,` or `*`."""
+    while at > 0 and src[at - 1] in _SPACE:
+        at -= 1
+    return at > 0 and src[at - 1] in _BEFORE_SIGNATURE_CONST
 
 
 def _literal_end(src: bytes, start: int) -> int:
