@@ -283,7 +283,7 @@ def _from_cache(
             continue
         data = sources.bytes_of(path)
         store = key if sources.unchanged(path) else None
-        analyser.submit(path, data, store, manifests.of(path))
+        analyser.submit(path, data, store, manifests.of(path), prefilter.outline(path, data))
     return candidates, hits
 
 
@@ -404,7 +404,7 @@ class Analyser:
     workers run while the caller goes on prefiltering. Files travel in batches, one per run of
     files of the same crate (split above BATCH_BYTES): a worker then parses the crate's module
     files once, where batches of mixed crates had both workers parse them. A result carries
-    findings and notes only (all a check reports); with a key, the full analysis is stored
+    findings and notes only (all a check reports), stored under its key (when it has one)
     where it was made."""
 
     def __init__(
@@ -437,7 +437,7 @@ class Analyser:
         outline: Outline | None = None,
     ) -> None:
         """Analyse `path`; `crate` (its manifest) groups the files sent to one worker;
-        `outline`: parse only the bodies it names, when nothing is stored (`_analyse_one`)."""
+        `outline`: parse only the bodies it names (`_analyse_one`)."""
         item = (path, data, key, outline)
         if self._pool is not None:
             self._add(item, crate)
@@ -519,17 +519,17 @@ def _analyse_one(
     run: RunMemo,
     outline: Outline | None = None,
 ) -> Done:
-    """One file's findings and notes; with a key, its full analysis is stored, so only an
-    analysis nobody stores parses an outline (same findings and notes, fewer hovers)."""
-    storing = cache is not None and key is not None
-    outline = None if storing else outline
+    """One file's findings and notes (all `check` reports), stored under `key` when given.
+    With `outline`, only the function bodies it names are parsed: an outline analysis has
+    fewer hovers, so no run stores any (a warm run gives what a cold one would)."""
     analysis = analyze(data, path, settings=settings, catalog=catalog, run=run, outline=outline)
+    reported = Analysis(analysis.findings, (), analysis.notes)
     wrote = False
     if cache is not None and key is not None:
         before = cache.writes
-        cache.put(key, analysis)
+        cache.put(key, reported)
         wrote = cache.writes > before
-    return path, Analysis(analysis.findings, (), analysis.notes), wrote
+    return path, reported, wrote
 
 
 class _WorkerState:

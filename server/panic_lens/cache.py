@@ -238,8 +238,8 @@ class AnalysisCache:
         return value if isinstance(value, Analysis) else None
 
     def get_reported(self, key: str) -> Analysis | None:
-        """The findings and notes of the stored analysis (all `check` reports); hovers, most
-        of an entry, are left out undecoded."""
+        """The findings and notes of the stored analysis (all `check` reports); hovers, if the
+        entry has any, are left out undecoded."""
         value = self._read(key, _decode_reported)
         return value if isinstance(value, Analysis) else None
 

@@ -310,3 +310,50 @@ def _path_walk(roots: list[str]) -> list[Path]:
             )
             found += [Path(dirpath) / n for n in sorted(filenames) if n.endswith(".rs")]
     return found
+
+
+# A half-typed function that no rule looks into, next to one with a finding.
+HALF_TYPED = """use burn::prelude::*;
+use burn::tensor::module::ctc_loss;
+
+pub fn scores(values: &[usize]) -> usize {
+    let mut acc = 0;
+    for state_21fn 0..values.len().min(10) {
+        acc += values[state_21];
+    }
+    acc
+}
+
+pub fn warmup(log_probs: Tensor<3>, device: &Device) -> Tensor<1> {
+    let targets = Tensor::<2, Int>::ones([4, 5000], device);
+    let il = Tensor::<1, Int>::full([4], 10, device);
+    let tl = Tensor::<1, Int>::full([4], 5000, device);
+    ctc_loss(log_probs, targets, il, tl, 0)
+}
+"""
+
+
+def test_a_half_typed_function_no_rule_reads_hides_no_finding(
+    make_crate: Callable[..., Path], private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """check skips the broken body (it mentions no rule's word), so the finding next to it is
+    reported; the cache-filling, warm and cache-less runs all agree."""
+    crate = make_crate("app", {"src/lib.rs": HALF_TYPED})
+    first, cold = batch.run_check([crate], cache=AnalysisCache(private_cache))
+    second, warm = batch.run_check([crate], cache=AnalysisCache(private_cache))
+    monkeypatch.setenv("PANIC_LENS_NO_CACHE", "1")
+    third = batch.check_paths([crate])
+    assert [f.rule for f in first.findings] == ["ctc-target-capacity"]
+    assert first == second == third
+    assert cold.analysed == 1 and warm.cache_hits == 1
+
+
+def test_check_stores_what_it_reports(generated: Path, private_cache: Path) -> None:
+    """Entries hold findings and notes: an outline analysis has fewer hovers than an editor's
+    analysis of the same file, and no entry pretends otherwise."""
+    result, stats = batch.run_check([generated], cache=AnalysisCache(private_cache))
+    cache = AnalysisCache(private_cache)
+    entries = [cache.get(f.parent.name + f.stem) for f in private_cache.glob("??/*.json")]
+    assert len(entries) == stats.analysed > 0
+    assert all(entry is not None and entry.hovers == () for entry in entries)
+    assert sum(len(entry.findings) for entry in entries if entry) == len(result.findings)
