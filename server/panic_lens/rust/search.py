@@ -14,9 +14,10 @@ ordinary file comes near, gives the same answer by one walk instead (`Descents`)
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable, Iterator
+from functools import cache
+from typing import Any
 
 from panic_lens.rust.syntax import (
     _COMMENT_KINDS,
@@ -70,7 +71,7 @@ _KEYWORD_KINDS: dict[bytes, tuple[str, frozenset[str]]] = {
     b"static": ("item", frozenset({"static_item"})),
     b"impl": ("impl", frozenset({"impl_item"})),
 }
-_KEYWORDS = re.compile(rb"\b(?:" + b"|".join(_KEYWORD_KINDS) + rb")\b")
+_KEYWORD_LIST = tuple(_KEYWORD_KINDS)
 
 
 def declarations(
@@ -93,17 +94,33 @@ def _declarations(tree: Tree, src: bytes, start: int, stop: int) -> dict[str, li
     root = tree.root_node
     descents = Descents()
     found: dict[str, dict[int, Node]] = {"use": {}, "item": {}, "impl": {}}
-    for match in _KEYWORDS.finditer(src, start, stop):
+    size = len(src)
+    part = src if start == 0 and stop == size else src[start:stop]
+    for index, at, after in _keyword_finder().find_matches_as_indexes(part):
+        at, after = at + start, after + start
+        if (at and src[at - 1] in _WORD_BYTES) or (after < size and src[after] in _WORD_BYTES):
+            continue  # inside a longer word (`reuse`, `model`)
         descents.tick()
-        at, after = match.span()
         token = root.descendant_for_byte_range(at, after)
         if token is None or (token.start_byte, token.end_byte) != (at, after):
             continue
-        kind, types = _KEYWORD_KINDS[match.group()]
+        kind, types = _KEYWORD_KINDS[_KEYWORD_LIST[index]]
         owner = token.parent
         if owner is not None and owner.type in types and start <= owner.start_byte < stop:
             found[kind][owner.id] = owner
     return {k: sorted(nodes.values(), key=lambda n: n.start_byte) for k, nodes in found.items()}
+
+
+@cache
+def _keyword_finder() -> Any:
+    """The keywords by one Aho-Corasick pass (SIMD-fast; `re` with `\\b` crawls byte by
+    byte): leftmost-first and non-overlapping, which hides no keyword, since a whole-word
+    occurrence overlaps no other keyword's occurrence and none is a prefix of another."""
+    import ahocorasick_rs
+
+    return ahocorasick_rs.BytesAhoCorasick(
+        list(_KEYWORD_LIST), matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+    )
 
 
 def calls_named(
