@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bench import corpus
 from panic_lens.engine import analyze, iter_rust_paths
@@ -223,3 +225,221 @@ def test_the_lexer_finds_tree_sitters_bodies_in_burn() -> None:
         assert lexed(src) == tree_bodies(tree), path
         checked += 1
     assert checked > 1000
+
+
+# --- property: outline analyses equal full ones on files mixing rule calls and tricky bodies -
+
+MANIFEST = """[package]
+name = "app"
+version = "0.1.0"
+
+[dependencies]
+burn = { version = "0.22.0", features = ["wgpu", "train", "rl"] }
+"""
+# Every rule's API under another name, from a module file other than the caller's.
+ALIASES = """pub use burn::tensor::module::ctc_loss as lossy;
+pub use burn::rl::AsyncPolicy as Actors;
+pub use burn::nn::interpolate::Interpolate2dConfig as Up;
+pub use burn::router::RouterChannel as Channel;
+"""
+HEADER = """use burn::prelude::*;
+use burn::rl::{AsyncPolicy, Policy};
+use burn::tensor::module::{ctc_loss, interpolate};
+use burn::tensor::ops::{InterpolateMode, InterpolateOptions};
+use burn::nn::interpolate::{Interpolate2d, InterpolateMode as NnMode};
+use burn::nn::loss::CTCLoss;
+use burn::router::{RouterChannel, RouterTensor};
+use crate::aliases::*;
+
+const WIDTH: usize = 5000;
+
+pub struct Model<B: Backend> {
+    loss: CTCLoss<B>,
+    up: Interpolate2d,
+}
+"""
+# Functions a rule reads (risky and safe, direct and through the crate's names, across a
+# struct's fields and a constant), and functions none reads, with everything that makes
+# lexing hard: braces in strings, raw strings, comments and char literals, lifetimes, macros,
+# nested items, words of rules in comments and strings.
+RULE_FNS = [
+    """pub fn ctc_direct(lp: Tensor<3>, device: &Device) -> Tensor<1> {
+    let targets = Tensor::<2, Int>::ones([4, WIDTH], device);
+    let il = Tensor::<1, Int>::full([4], 10, device);
+    let tl = Tensor::<1, Int>::full([4], 5000, device);
+    ctc_loss(lp, targets, il, tl, 0)
+}
+""",
+    """pub fn ctc_alias(lp: Tensor<3>, device: &Device) -> Tensor<1> {
+    let targets = Tensor::<2, Int>::ones([4, 6000], device);
+    let il = Tensor::<1, Int>::full([4], 10, device);
+    let tl = Tensor::<1, Int>::full([4], 6000, device);
+    lossy(lp, targets, il, tl, 0)
+}
+""",
+    """impl<B: Backend> Model<B> {
+    pub fn step(&self, lp: Tensor<3>, device: &Device) -> Tensor<1> {
+        let targets = Tensor::<2, Int>::ones([4, 4096], device);
+        let il = Tensor::<1, Int>::full([4], 10, device);
+        let tl = Tensor::<1, Int>::full([4], 4096, device);
+        self.loss.forward(lp, targets, il, tl)
+    }
+}
+""",
+    """pub fn resume<P: Policy + Clone>(policy: P, record: P::Record) -> AsyncPolicy<P> {
+    let actors = AsyncPolicy::new(8, policy);
+    actors.load_record(record)
+}
+""",
+    """pub fn resume_alias<P: Policy + Clone>(policy: P, record: P::Record) {
+    let actors = Actors::new(8, policy);
+    actors.load_record(record);
+}
+""",
+    """pub fn resize(x: Tensor<4>) -> Tensor<4> {
+    let options = InterpolateOptions::new(InterpolateMode::Bicubic);
+    let y = interpolate(x, [8, 8], options);
+    y.backward();
+    y
+}
+""",
+    """pub fn upsample() -> Interpolate2d {
+    Up::new([8, 8]).with_mode(NnMode::Cubic).init()
+}
+""",
+    """pub fn migrate<C: RouterChannel>(t: RouterTensor<C::Client>, device: &C::Device) {
+    C::change_client_backend(t, device);
+}
+""",
+    """pub fn migrate_alias<C: Channel>(t: RouterTensor<C::Client>, device: &C::Device) {
+    C::change_client_backend(t, device);
+}
+""",
+    """pub fn allowed(lp: Tensor<3>, t: Tensor<2, Int>, il: Tensor<1, Int>, tl: Tensor<1, Int>) {
+    // panic-lens: allow(ctc-target-capacity) widths checked by the caller
+    ctc_loss(lp, t, il, tl, 0);
+}
+""",
+]
+PLAIN_FNS = [
+    """pub fn braces_in_literals() -> (String, char, &'static str) {
+    let s = format!("{{}} {} }}", r#"}" { "#);
+    let c = '}';
+    let d = b'{';
+    (s, c, "ctc_loss(x) { load_record }")
+}
+""",
+    """pub fn comments(values: &[usize]) -> usize {
+    /* a block comment { with /* nesting } */ and braces */
+    // interpolate(x) would go here: use the const WIDTH
+    let mut acc = 0; // }
+    for v in values { acc += v; }
+    acc
+}
+""",
+    """pub fn lifetimes<'a>(x: &'a str) -> &'a str {
+    'outer: for _ in 0..3 {
+        if x.is_empty() { break 'outer; }
+    }
+    x
+}
+""",
+    """pub fn nested() -> usize {
+    const LOCAL: usize = 3;
+    fn helper(x: usize) -> usize { x * LOCAL }
+    helper(2)
+}
+""",
+    """pub fn shadow() -> usize {
+    const WIDTH: usize = 10; // another WIDTH: the constant's value becomes ambiguous
+    WIDTH
+}
+""",
+    """pub fn macros(v: Vec<u8>) -> usize {
+    let m = vec![1, 2, 3];
+    assert!(!v.is_empty(), "{}", "}");
+    m.len() + v.len()
+}
+""",
+    """pub fn closures(values: Vec<usize>) -> Vec<usize> {
+    values.into_iter().map(|v| { let w = v * 2; w + 1 }).collect()
+}
+""",
+    """pub fn training_side(x: Tensor<2>) -> Tensor<2> {
+    let y = x.require_grad();
+    y
+}
+""",
+    """pub trait Shape {
+    fn dims(&self) -> usize;
+    const RANK: usize = { 2 };
+    fn twice(&self) -> usize { self.dims() * 2 }
+}
+""",
+    """bench! { fn generated() { ctc_loss(a, b, c, d, 0) } }
+""",
+    """pub fn pointer(f: fn(u8) -> u8, p: *const u8) -> u8 {
+    let raw = br##"a "# b"##;
+    f(raw.len() as u8) + unsafe { *p }
+}
+""",
+]
+
+
+def write_crate(root: Path, body: str) -> Path:
+    files = {
+        "Cargo.toml": MANIFEST,
+        "src/lib.rs": "pub mod aliases;\npub mod model;\n",
+        "src/aliases.rs": ALIASES,
+        "src/model.rs": HEADER + body,
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root / "src" / "model.rs"
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    parts=st.lists(st.sampled_from(range(len(RULE_FNS) + len(PLAIN_FNS))), min_size=1, max_size=8)
+)
+def test_outline_analyses_equal_full_ones_on_mixed_files(tmp_path: Path, parts: list[int]) -> None:
+    pieces = [(RULE_FNS + PLAIN_FNS)[i] for i in parts]
+    file = write_crate(tmp_path / "crate", "\n".join(pieces))
+    src = file.read_bytes()
+    words = Prefilter({}).outline(str(file), src)
+    assert words is not None
+    full = analyze(src, file)
+    fast = analyze(src, file, run=RunMemo(), outline=words)
+    assert (fast.findings, fast.notes) == (full.findings, full.notes)
+
+
+def test_the_mixed_file_finds_every_rule_and_skips_the_plain_bodies(tmp_path: Path) -> None:
+    """The property's pieces together: findings of every rule, most plain bodies skipped."""
+    file = write_crate(tmp_path / "crate", "\n".join(RULE_FNS + PLAIN_FNS))
+    src = file.read_bytes()
+    words = Prefilter({}).outline(str(file), src)
+    assert words is not None
+    fast = analyze(src, file, run=RunMemo(), outline=words)
+    assert {f.rule for f in fast.findings} >= {
+        "ctc-target-capacity", "async-policy-load-record", "interpolate-backward-mode",
+        "router-unsupported-dtype",
+    }  # fmt: skip
+    assert (fast.findings, fast.notes) == (analyze(src, file).findings, analyze(src, file).notes)
+    facts = FileFacts.build(src, str(file), run=RunMemo(), outline=words)
+    empty = [
+        n for n in facts.tree.root_node.children
+        if n.type == "function_item" and n.child_by_field_name("body").named_child_count == 0
+    ]  # fmt: skip
+    named = {node_name(n, src) for n in empty}
+    assert {"lifetimes", "macros", "closures", "pointer"} <= named
+    # kept: a nested item, a training word, a rule's word in a string or in a comment (the
+    # search does not lex: a mention anywhere keeps a body), a rule's call
+    assert not named & {"nested", "shadow", "training_side", "braces_in_literals", "comments"}
+
+
+def node_name(node: Node, src: bytes) -> str:
+    name = node.child_by_field_name("name")
+    return src[name.start_byte : name.end_byte].decode() if name is not None else ""
