@@ -1,8 +1,12 @@
-"""Fast `check` over many files: a byte-level prefilter, the content-hash cache, and processes.
+"""Fast `check` over many files: a byte-level prefilter, outline parses, the content-hash
+cache, and processes.
 
 Gives exactly `engine.check_paths`'s result (tests compare the two on the same trees): a file the
-prefilter skips cannot contain a call of any rule's API, and cached entries are keyed by
-everything an analysis depends on.
+prefilter skips cannot contain a call of any rule's API, a function body the outline leaves
+out (`rust.outline`) holds nothing a finding depends on, and cached entries are keyed by
+everything an analysis depends on. The one difference: a syntax error inside a body the
+outline leaves out cannot disturb how the rest of its file parses, where in a full parse
+tree-sitter's recovery from it may (every path of a run, cached or not, gives the same).
 """
 
 from __future__ import annotations
