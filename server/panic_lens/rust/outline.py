@@ -36,7 +36,7 @@ _DECLARING = tuple(
 )
 _ENDS_SIGNATURE = frozenset(b"struct enum union trait type mod static extern".split())
 _WORD_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_STRING_REST = re.compile(rb'(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRING_REST = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _CHAR = re.compile(
     rb"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
 )
