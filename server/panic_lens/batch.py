@@ -66,7 +66,7 @@ SCAN_MIN_BYTES = 2 * 1024 * 1024
 # SCAN_PIECE_BYTES (`_scan_tasks`).
 SCAN_SHARE = 2
 SCAN_PIECE_BYTES = 64 * 1024
-# path, content, cache key (None: do not store), the outline to parse when not storing
+# path, content, cache key (None: do not store), the outline to parse (None: the whole file)
 Item = tuple[str, bytes, str | None, "Outline | None"]
 Done = tuple[str, Analysis, bool]  # path, findings and notes, whether an entry was stored
 # path, its read error (None: read), and its analysis (None: the prefilter skipped it)

@@ -29,7 +29,7 @@ _TYPE_ALIAS = re.compile(rb"type\s+([A-Za-z_][A-Za-z0-9_]*)")
 # A literal first (no leading \b) lets `re` jump between candidates; the word boundary
 # before `use` is checked by hand.
 _USE_STMT = re.compile(rb"use\b[^;]*")
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # Casts (`n as usize`) are not new names; a cast in a `use` statement cannot happen anyway.
 _PRIMITIVES = frozenset(
     b"_ usize isize u8 u16 u32 u64 u128 i8 i16 i32 i64 i128 f32 f64 bool char str".split()
@@ -190,7 +190,7 @@ def _alias_sites(text: bytes) -> list[tuple[bytes, bytes]]:
 
 def _after_word(text: bytes, match: re.Match[bytes]) -> bool:
     """The match starts inside a longer word (`reuse`, `subtype`): not the keyword."""
-    return match.start() > 0 and text[match.start() - 1] in _WORD
+    return match.start() > 0 and text[match.start() - 1] in WORD_BYTES
 
 
 def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
@@ -200,13 +200,13 @@ def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
     return line.lstrip().startswith(b"//")
 
 
-# A line comment, or what Rust's lexer reads as a string or a char literal (an escape, one
-# ASCII or UTF-8 character) and may hold a `//` that starts none: a literal first lets `re`
-# jump between candidates.
-_LITERAL = (
-    rb'"[^"\\]*(?:\\.[^"\\]*)*"'
-    rb"|'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
-)
+# What Rust's lexer reads as a string, and as a char literal (an escape, one ASCII or UTF-8
+# character); the outline's lexer (rust/outline.py) reads them with these too.
+STRING_LITERAL = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+CHAR_LITERAL = rb"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
+# A line comment, or a string or char literal, which may hold a `//` that starts none: a
+# literal first lets `re` jump between candidates.
+_LITERAL = STRING_LITERAL + b"|" + CHAR_LITERAL
 _NOT_CODE = re.compile(rb"//[^\n]*|" + _LITERAL, re.DOTALL)
 # The same, telling literals (group 1) from comments: a group makes `sub` 3x slower, so
 # `_blanked`, which runs on every kept file, uses the pattern without it.

@@ -130,15 +130,18 @@ def _statement(src: bytes, at: int) -> tuple[int, bytes]:
                 return len(src), b"".join(code)
             at = newline
             continue
-        at = _block_comment_end(src, stop.end())
+        end = block_comment_end(src, stop.end())
+        at = len(src) if end < 0 else end  # never closed: the comment runs to the end
 
 
-def _block_comment_end(src: bytes, at: int) -> int:
+def block_comment_end(src: bytes, at: int) -> int:
+    """Past the `*/` that closes the block comment whose `/*` ends at `at` (block comments
+    nest in Rust); -1 when it is never closed."""
     depth = 1
     while depth:
         opens, closes = src.find(b"/*", at), src.find(b"*/", at)
         if closes < 0:
-            return len(src)
+            return -1
         if 0 <= opens < closes:
             depth, at = depth + 1, opens + 2
         else:

@@ -26,6 +26,9 @@ from typing import Any
 
 from tree_sitter import Parser, Range, Tree
 
+from panic_lens.prefilter import CHAR_LITERAL, STRING_LITERAL
+from panic_lens.prefilter import WORD_BYTES as _WORD_CHARS
+from panic_lens.rust.modules import block_comment_end
 from panic_lens.rust.syntax import LANGUAGE
 
 # Keywords of the items a body may declare: a body with one is kept (a nested `impl` applies
@@ -35,11 +38,8 @@ _DECLARING = tuple(
     sorted(b"fn impl struct enum union trait type mod const static use extern macro_rules".split())
 )
 _ENDS_SIGNATURE = frozenset(b"struct enum union trait type mod static extern".split())
-_WORD_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_STRING_REST = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_CHAR = re.compile(
-    rb"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
-)
+_STRING = re.compile(STRING_LITERAL, re.DOTALL)
+_CHAR = re.compile(CHAR_LITERAL)
 _MACRO_TOKEN = re.compile(rb"[(){}\[\]\"']|/[/*]")
 _IDENT_START = re.compile(rb"\s*(?:r#)?[A-Za-z_]")
 _DELIMITER = re.compile(rb"[^({\[;]*([({\[])")
@@ -165,10 +165,10 @@ def _literal_end(src: bytes, start: int) -> int:
         if hashes > 0 and src[hashes - 1] == _R and _prefix_starts(src, hashes - 1):
             close = src.find(b'"' + b"#" * (start - hashes), start + 1)
             return -1 if close < 0 else close + 1 + start - hashes
-        rest = _STRING_REST.match(src, start + 1)
-        return rest.end() if rest is not None else -1
+        string = _STRING.match(src, start)
+        return string.end() if string is not None else -1
     if src[start + 1] == _STAR:
-        return _block_comment_end(src, start + 2)
+        return block_comment_end(src, start + 2)
     newline = src.find(b"\n", start)
     return len(src) if newline < 0 else newline
 
@@ -200,19 +200,6 @@ def _macro_end(src: bytes, opener: int) -> int:
             if at < 0:
                 return -1
     return -1
-
-
-def _block_comment_end(src: bytes, at: int) -> int:
-    depth = 1
-    while depth:
-        opens, closes = src.find(b"/*", at), src.find(b"*/", at)
-        if closes < 0:
-            return -1
-        if 0 <= opens < closes:
-            depth, at = depth + 1, opens + 2
-        else:
-            depth, at = depth - 1, closes + 2
-    return at
 
 
 def skippable(
@@ -248,16 +235,10 @@ def skippable(
     return out
 
 
-_PARSER: Parser | None = None
-
-
 def parse_outline(src: bytes, skipped: list[tuple[int, int]]) -> Tree | None:
     """`src` parsed without the insides of the `skipped` bodies; None when the outline tree
     has a syntax error or a skipped body is not exactly an empty function body in it."""
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = Parser(LANGUAGE)
-    parser = _PARSER
+    parser = _parser()
     parser.included_ranges = _ranges(src, skipped)
     try:
         tree = parser.parse(src)
@@ -279,6 +260,12 @@ def parse_outline(src: bytes, skipped: list[tuple[int, int]]) -> Tree | None:
         ):
             return None
     return tree
+
+
+@cache
+def _parser() -> Parser:
+    """This process's outline parser (its included ranges change with every file)."""
+    return Parser(LANGUAGE)
 
 
 def _ranges(src: bytes, skipped: list[tuple[int, int]]) -> list[Range]:
