@@ -203,7 +203,10 @@ def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
 # What Rust's lexer reads as a string, and as a char literal (an escape, one ASCII or UTF-8
 # character); the outline's lexer (rust/outline.py) reads them with these too.
 STRING_LITERAL = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
-CHAR_LITERAL = rb"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
+CHAR_LITERAL = (
+    rb"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)"
+    rb"|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
+)
 # A line comment, or a string or char literal, which may hold a `//` that starts none: a
 # literal first lets `re` jump between candidates.
 _LITERAL = STRING_LITERAL + b"|" + CHAR_LITERAL
