@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from panic_lens.prefilter import WORD_BYTES
 from panic_lens.rust.names import Imports, ModuleLoader
 from panic_lens.rust.syntax import parse
 
@@ -88,7 +89,6 @@ def _imports_of(file: Path, path: tuple[str, ...], load: ModuleLoader) -> Import
 _USE = re.compile(rb"use\b")
 _STATEMENT_STOP = re.compile(rb";|//|/\*")
 _AS_NAME = re.compile(rb"\bas\s+([A-Za-z_][A-Za-z0-9_]*)")
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def use_renames(src: bytes) -> frozenset[str]:
@@ -102,7 +102,7 @@ def use_renames(src: bytes) -> frozenset[str]:
     for match in _USE.finditer(src):
         if match.start() < read_to:
             continue
-        if match.start() > 0 and src[match.start() - 1] in _WORD:
+        if match.start() > 0 and src[match.start() - 1] in WORD_BYTES:
             continue  # `reuse`, `r#use`..: not the keyword
         read_to, code = _statement(src, match.end())
         # the names in the comments too: error recovery may read a comment's text as code

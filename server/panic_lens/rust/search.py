@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
+from panic_lens.prefilter import WORD_BYTES as _WORD_BYTES
 from panic_lens.rust.syntax import (
     _COMMENT_KINDS,
     _COMMENT_PARTS,
@@ -174,7 +175,6 @@ def _exact_nodes(
             at = src.find(needle, after, end)
 
 
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _CALLEE_PARTS = frozenset({"field_expression", "scoped_identifier", "generic_function"})
 
 
