@@ -40,8 +40,8 @@ from panic_lens.engine import (
     is_binary,
     iter_rust_paths,
 )
+from panic_lens.model import Analysis, Finding
 from panic_lens.prefilter import Prefilter
-from panic_lens.rules.base import Analysis, Finding
 from panic_lens.rust.run import RunMemo
 from panic_lens.settings import parse_settings
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import RULES_VERSION, __version__, cachedir
-from panic_lens.rules.base import (
+from panic_lens.model import (
     Analysis,
     Edit,
     Finding,

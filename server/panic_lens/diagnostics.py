@@ -17,8 +17,8 @@ from typing import Any, Protocol, Self, overload
 
 from pygls.uris import from_fs_path
 
+from panic_lens.model import Finding, Point, Severity, Span
 from panic_lens.positions import Encoding, byte_col_to, col_to_byte
-from panic_lens.rules.base import Finding, Point, Severity, Span
 from panic_lens.rules.meta import RULES_BY_ID
 
 SOURCE = "panic-lens"

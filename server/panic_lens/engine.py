@@ -13,8 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from panic_lens.model import Analysis, Finding, HoverFact, Severity
 from panic_lens.rules import rule_modules, suppress
-from panic_lens.rules.base import Analysis, Finding, HoverFact, Severity
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, Outline
 from panic_lens.rust.syntax import Tree

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from panic_lens.rules.base import Severity
+from panic_lens.model import Severity
 from panic_lens.rules.meta import RULES_BY_ID
 
 SECTION = "panicLens"  # the editors' settings section

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from panic_lens.rules.base import Severity
+from panic_lens.model import Severity
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = Path(os.environ.get("PANIC_LENS_TOOLS", ROOT / ".tools"))

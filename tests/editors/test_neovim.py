@@ -20,7 +20,7 @@ from editor_support import (
     server_argv,
 )
 
-from panic_lens.rules.base import Severity
+from panic_lens.model import Severity
 from panic_lens.rules.meta import RULES_BY_ID
 
 pytestmark = pytest.mark.editor

@@ -22,6 +22,7 @@ from panic_lens.commands.common import (
     load_records,
     print_errors,
 )
+from panic_lens.model import Finding, Severity
 from panic_lens.report import (
     FORMATS,
     ReportError,
@@ -30,7 +31,6 @@ from panic_lens.report import (
     render_sarif,
     render_text,
 )
-from panic_lens.rules.base import Finding, Severity
 from panic_lens.settings import Settings, parse_settings
 
 FAIL_ON = ("error", "warning", "info", "never")

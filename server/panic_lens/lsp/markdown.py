@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from panic_lens.lsp.convert import LineIndex
-from panic_lens.rules.base import Analysis, Finding, HoverFact
+from panic_lens.model import Analysis, Finding, HoverFact
 from panic_lens.rules.meta import RULES_BY_ID
 
 if TYPE_CHECKING:

@@ -25,8 +25,8 @@ from panic_lens import __version__, engine, incremental_analysis
 from panic_lens.diagnostics import is_source
 from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
 from panic_lens.lsp.protocol import LspTextDocument, PanicLensProtocol
+from panic_lens.model import Analysis, Finding
 from panic_lens.positions import Encoding
-from panic_lens.rules.base import Analysis, Finding
 from panic_lens.rules.meta import RULES
 from panic_lens.rust.incremental import reparse
 from panic_lens.rust.syntax import Tree, parse

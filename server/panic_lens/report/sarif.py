@@ -13,11 +13,11 @@ from typing import Any
 from urllib.parse import quote
 
 from panic_lens import __version__
+from panic_lens.model import Finding, Fix, Related, Severity, Span
 from panic_lens.report.errors import ReportError, error_text
 from panic_lens.report.jsontext import indented
 from panic_lens.report.sources import Region, Sources, display_path
 from panic_lens.report.text import behaviour_note, sort_key
-from panic_lens.rules.base import Finding, Fix, Related, Severity, Span
 from panic_lens.rules.meta import RULES, RuleInfo
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from panic_lens.rules.base import Severity
+from panic_lens.model import Severity
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from panic_lens.rules.base import Finding, HoverFact, Related, Severity, Span
+from panic_lens.model import Finding, HoverFact, Related, Severity, Span
 from panic_lens.rules.meta import ROUTER as INFO
 from panic_lens.rust.facts import CallSite, FileFacts
 from panic_lens.rust.router import CHANNEL, direct_call_channel, impls_without_override

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from panic_lens.rules.base import Finding, Severity, Span
+from panic_lens.model import Finding, Severity, Span
 from panic_lens.rules.meta import RULES_BY_ID, SUPPRESSION_RULE
 from panic_lens.rust.syntax import Node, node_text, span_of
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.rules.base import Span
+from panic_lens.model import Span
 from panic_lens.rules.meta import ALLOW_WORD
 from panic_lens.rust import bindings, modules
 from panic_lens.rust.calls import CallSite, self_contained_renames

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from panic_lens.rules.base import Span
+from panic_lens.model import Span
 from panic_lens.rust.syntax import Node, ancestors, child_by_field, node_text, span_of
 
 if TYPE_CHECKING:

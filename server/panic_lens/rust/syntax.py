@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-from panic_lens.rules.base import Point, Span
+from panic_lens.model import Point, Span
 
 LANGUAGE = Language(tree_sitter_rust.language())
 _PARSER = Parser(LANGUAGE)

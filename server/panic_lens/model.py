@@ -1,4 +1,5 @@
-"""The one result type every front end reads: Finding, with its spans, evidence and fixes.
+"""The values every layer shares: Severity, Point, Span, Finding with its evidence and fixes,
+the hover facts and the Analysis of one text.
 
 Positions are 0-based rows and UTF-8 byte columns, exactly as tree-sitter reports them; the
 conversion to what a client or a terminal wants lives in `panic_lens.positions` alone.
