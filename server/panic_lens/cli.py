@@ -1,8 +1,8 @@
 """Command line: `panic-lens serve | check | explain | records`.
 
 Logging goes to stderr: in `serve`, stdout is the LSP channel. Each subcommand lives in
-`panic_lens.commands`; this module only builds the parser and dispatches. It imports them
-only then: a `check` whose stored report is still valid (`commands.replay`) needs none.
+`panic_lens.commands`; this module only builds the parser and dispatches, and imports a
+command only when it runs (`serve` imports none of the others).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 
 from panic_lens import __version__
 
-TYPE_CHECKING = False  # typing itself is not imported: the replay path needs nothing
+TYPE_CHECKING = False  # typing itself is not imported
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
@@ -62,11 +62,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             serve_collector_off = True
     if argv[:1] != ["check"]:
         return _dispatch(argv)
-    from panic_lens.commands import replay
-
-    code = replay.replay(argv)  # a warm check of an unchanged tree prints its stored report
-    if code is not None:
-        return code
     import gc
 
     # A short run that allocates much (imports) and frees little until it ends: the start-up
@@ -83,7 +78,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(argv: list[str]) -> int:
     parser = build_parser(argv[0] if argv[:1] == ["serve"] else None)
     args = parser.parse_args(argv)
-    args.argv = argv
     if args.command == "serve":
         handover = None
         if args.tcp is None:  # first diagnostics before pygls is loaded (quickstart.py)
@@ -103,7 +97,7 @@ def entry() -> None:
     """The `panic-lens` command: `main`, then, after any command but `serve`, out through
     `os._exit` once the output is flushed. Tearing the interpreter down (every module, the
     catalog, the rules' tables; nothing a user sees) took ~20 ms of a 0.5 s `check`. Work
-    that must finish (cache entries, the replay record, worker processes) is done before
+    that must finish (cache entries, worker processes) is done before
     `main` returns; a command that raises ends the usual way."""
     import contextlib
     import os

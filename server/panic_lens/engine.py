@@ -13,12 +13,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.model import Analysis, Finding, HoverFact, Severity
+from panic_lens.model import Analysis, Finding, HoverFact, Settings, Severity
 from panic_lens.rules import rule_modules, suppress
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, Outline
 from panic_lens.rust.syntax import Tree
-from panic_lens.settings import Settings, parse_settings
+from panic_lens.settings import parse_settings
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog

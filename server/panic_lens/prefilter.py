@@ -17,7 +17,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from panic_lens.rules.meta import ALLOW_WORD, RULES
+from panic_lens.model import ALLOW_WORD
+from panic_lens.rules.meta import RULES
+from panic_lens.rust.lexical import CHAR_LITERAL, STRING_LITERAL, WORD_BYTES
 
 if TYPE_CHECKING:
     from panic_lens.rust.facts import Outline
@@ -29,7 +31,6 @@ _TYPE_ALIAS = re.compile(rb"type\s+([A-Za-z_][A-Za-z0-9_]*)")
 # A literal first (no leading \b) lets `re` jump between candidates; the word boundary
 # before `use` is checked by hand.
 _USE_STMT = re.compile(rb"use\b[^;]*")
-WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # Casts (`n as usize`) are not new names; a cast in a `use` statement cannot happen anyway.
 _PRIMITIVES = frozenset(
     b"_ usize isize u8 u16 u32 u64 u128 i8 i16 i32 i64 i128 f32 f64 bool char str".split()
@@ -202,11 +203,6 @@ def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
 
 # What Rust's lexer reads as a string, and as a char literal (an escape, one ASCII or UTF-8
 # character); the outline's lexer (rust/outline.py) reads them with these too.
-STRING_LITERAL = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
-CHAR_LITERAL = (
-    rb"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)"
-    rb"|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
-)
 # A line comment, or a string or char literal, which may hold a `//` that starts none: a
 # literal first lets `re` jump between candidates.
 _LITERAL = STRING_LITERAL + b"|" + CHAR_LITERAL

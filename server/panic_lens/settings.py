@@ -18,36 +18,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from panic_lens.model import Severity
+from panic_lens.model import Settings, Severity
 from panic_lens.rules.meta import RULES_BY_ID
 
 SECTION = "panicLens"  # the editors' settings section
 SCOPES = ("workspace", "openFiles")
 LOG_LEVELS = ("error", "warning", "info", "debug")
-DEFAULT_CTC_CAPACITY = 8192
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Effective settings. `severity` maps a rule id to a Severity, or None when turned off."""
-
-    severity: tuple[tuple[str, Severity | None], ...] = ()
-    records: tuple[str, ...] = ()
-    scope: str = "workspace"
-    ctc_capacity: int = DEFAULT_CTC_CAPACITY
-    log_level: str = "info"
-
-    def severity_for(self, rule: str) -> Severity | bool | None:
-        """The configured override for `rule`: a Severity, None (off), or False (no override)."""
-        for rid, sev in self.severity:
-            if rid == rule:
-                return sev
-        return False
-
-    def cache_key(self) -> str:
-        """A stable text that changes whenever analysis results could change."""
-        sev = ",".join(f"{r}={s.value if s else 'off'}" for r, s in sorted(self.severity))
-        return f"sev[{sev}];cap={self.ctc_capacity};records={'|'.join(self.records)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,8 @@ import pytest
 from bench import corpus
 from panic_lens import batch, engine, prefilter
 from panic_lens.cache import AnalysisCache
-from panic_lens.rules import rule_modules
+from panic_lens.model import Settings
 from panic_lens.rules.meta import RULES
-from panic_lens.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = sorted(p for p in (REPO / "tests" / "golden").iterdir() if p.is_dir())
@@ -176,16 +175,6 @@ def test_needles_come_from_the_rules_conditions() -> None:
             for word in group if len(group) > 1 else ():  # every word of a group is needed
                 assert not prefilter.may_match(word.encode()), (group, word)
     assert not prefilter.may_match(b'fn main() { println!("hello"); }')
-
-
-def test_every_group_names_a_word_its_rule_module_requires() -> None:
-    """A rule module's PREFILTER_WORDS are words without which it returns early: each group
-    of its rule must include one, or the data and the module disagree."""
-    modules = [m for m in rule_modules() if getattr(m, "PREFILTER_WORDS", ())]
-    assert modules, "a rule module declares its own words"
-    for module in modules:
-        words = {w.decode() for w in module.PREFILTER_WORDS}
-        assert all(words & set(g) for g in module.INFO.prefilter_groups), module.INFO.id
 
 
 def test_names_a_crate_gives_an_api_keep_its_files(make_crate: Callable[..., Path]) -> None:

@@ -10,11 +10,11 @@ from types import ModuleType
 import pytest
 
 from panic_lens import engine
-from panic_lens.model import Finding, HoverFact, Severity
+from panic_lens.model import Finding, HoverFact, Settings, Severity
 from panic_lens.rules.meta import RULES_BY_ID, SUPPRESSION_RULE
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import span_of
-from panic_lens.settings import Settings, parse_settings
+from panic_lens.settings import parse_settings
 
 RULE = "async-policy-load-record"
 

@@ -117,7 +117,6 @@ INTERPOLATE = RuleInfo(
 RULES: tuple[RuleInfo, ...] = (CTC, ASYNC_POLICY, ROUTER, INTERPOLATE)
 RULES_BY_ID: dict[str, RuleInfo] = {r.id: r for r in RULES}
 SUPPRESSION_RULE = "panic-lens-suppression"  # hints about `// panic-lens: allow(..)` comments
-ALLOW_WORD = b"panic-lens"  # what every such comment mentions
 
 
 def docs_root() -> Path:

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.model import Span
-from panic_lens.rules.meta import ALLOW_WORD
+from panic_lens.model import ALLOW_WORD, Settings, Span
 from panic_lens.rust import bindings, modules
 from panic_lens.rust.calls import CallSite, self_contained_renames
 from panic_lens.rust.crate import CrateContext, crate_context
@@ -37,7 +36,6 @@ from panic_lens.rust.syntax import (
     span_of,
     starts_between,
 )
-from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
     from panic_lens.rust.run import RunMemo

@@ -26,8 +26,8 @@ from typing import Any
 
 from tree_sitter import Parser, Range, Tree
 
-from panic_lens.prefilter import CHAR_LITERAL, STRING_LITERAL
-from panic_lens.prefilter import WORD_BYTES as _WORD_CHARS
+from panic_lens.rust.lexical import CHAR_LITERAL, STRING_LITERAL
+from panic_lens.rust.lexical import WORD_BYTES as _WORD_CHARS
 from panic_lens.rust.modules import block_comment_end
 from panic_lens.rust.syntax import LANGUAGE
 

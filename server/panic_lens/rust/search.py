@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from panic_lens.prefilter import WORD_BYTES as _WORD_BYTES
+from panic_lens.rust.lexical import WORD_BYTES as _WORD_BYTES
 from panic_lens.rust.syntax import (
     _COMMENT_KINDS,
     _COMMENT_PARTS,
