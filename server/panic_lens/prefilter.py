@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from panic_lens.model import ALLOW_WORD
-from panic_lens.rules.meta import RULES
+from panic_lens.rules.meta import generation, rules
 from panic_lens.rust.lexical import CHAR_LITERAL, STRING_LITERAL, WORD_BYTES
 
 if TYPE_CHECKING:
@@ -39,37 +39,44 @@ Groups = tuple[tuple[bytes, ...], ...]
 AliasMap = Mapping[bytes, frozenset[bytes]]
 
 
-@lru_cache(maxsize=1)
 def rule_groups() -> Groups | None:
     """Every rule's condition groups and the suppression marker's; None when some rule
-    declares none (every file must be analysed)."""
-    if not all(rule.prefilter_groups for rule in RULES):
-        return None
-    groups = {tuple(w.encode() for w in g) for rule in RULES for g in rule.prefilter_groups}
-    return tuple(sorted(groups | {(SUPPRESSION_MARKER,)}))
+    declares none (every file must be analysed). Computed from the rule registry."""
+    return _tables(generation())[0]
 
 
-@lru_cache(maxsize=1)
 def group_words() -> tuple[bytes, ...]:
-    return tuple(sorted({w for g in rule_groups() or () for w in g}))
+    return _tables(generation())[1]
 
 
-@lru_cache(maxsize=1)
 def base_needles() -> tuple[bytes, ...] | None:
     """The words of every group, minus words containing another: a file mentioning none of
     them (nor an alias) satisfies no group. None when the prefilter is off."""
-    if rule_groups() is None:
-        return None
-    words = set(group_words())
-    return tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
+    return _tables(generation())[2]
+
+
+@lru_cache(maxsize=2)
+def _tables(_generation: int) -> tuple[Groups | None, tuple[bytes, ...], tuple[bytes, ...] | None]:
+    """The three tables above for one state of the rule registry (`_generation` keys it)."""
+    if not all(rule.prefilter_groups for rule in rules()):
+        return None, (), None
+    found = {tuple(w.encode() for w in g) for rule in rules() for g in rule.prefilter_groups}
+    groups = tuple(sorted(found | {(SUPPRESSION_MARKER,)}))
+    words = tuple(sorted({w for g in groups for w in g}))
+    needles = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
+    return groups, words, needles
 
 
 def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
     return any(needle in data for needle in needles)
 
 
-@lru_cache(maxsize=1)
 def _word_finder() -> Callable[[bytes], frozenset[bytes]]:
+    return _word_finder_for(generation())
+
+
+@lru_cache(maxsize=2)
+def _word_finder_for(_generation: int) -> Callable[[bytes], frozenset[bytes]]:
     """`own_words`' search: one Aho-Corasick pass (SIMD-accelerated, leftmost-first, so
     non-overlapping) for all group words, then a plain search for each word not found that
     an occurrence of another word could have hidden (`_hideable`)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from panic_lens.model import Settings, Severity
-from panic_lens.rules.meta import RULES_BY_ID
+from panic_lens.rules.meta import rule_by_id, rule_ids
 
 SECTION = "panicLens"  # the editors' settings section
 SCOPES = ("workspace", "openFiles")
@@ -85,8 +85,8 @@ def _read_severity(s: Settings, value: Any) -> Settings:
         raise TypeError(f"expected an object of rule id -> severity, got {value!r}")
     merged = dict(s.severity)
     for rule, sev in value.items():
-        if rule not in RULES_BY_ID:
-            raise ValueError(f"unknown rule {rule!r} (known: {', '.join(RULES_BY_ID)})")
+        if rule_by_id(rule) is None:
+            raise ValueError(f"unknown rule {rule!r} (known: {', '.join(rule_ids())})")
         if not isinstance(sev, str):
             raise TypeError(f"severity of {rule} must be a string, got {sev!r}")
         merged[rule] = None if sev.strip().lower() == "off" else _severity(sev)

@@ -13,7 +13,7 @@ from bench import corpus
 from panic_lens import batch, engine, prefilter
 from panic_lens.cache import AnalysisCache
 from panic_lens.model import Settings
-from panic_lens.rules.meta import RULES
+from panic_lens.rules.meta import rules
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = sorted(p for p in (REPO / "tests" / "golden").iterdir() if p.is_dir())
@@ -168,7 +168,7 @@ def test_prefilter_skips_files_but_keeps_every_file_with_findings(generated: Pat
 
 
 def test_needles_come_from_the_rules_conditions() -> None:
-    for rule in RULES:
+    for rule in rules():
         assert rule.triggers and rule.prefilter_groups, rule.id
         for group in rule.prefilter_groups:
             assert prefilter.may_match(" x ".join(group).encode()), group
