@@ -27,7 +27,7 @@ pub fn tiles(device: &Device) {
     let _flat = x.clone().reshape([6]); // ok
     let _inferred = x.clone().reshape([3, -1]); // ok
     let _keep = x.clone().reshape([0, 3]); // ok
-    let _cols = x.reshape(Shape::new([3, 3])); // expect: reshape-incompatible-shape
+    let _cols: Tensor<2> = x.reshape(Shape::new([3, 3])); // expect: reshape-incompatible-shape
 }
 
 pub fn dynamic(x: Tensor<2>, rows: usize, cols: usize) -> Tensor<2> {
