@@ -1,5 +1,5 @@
 """A rule added to the registry is seen by every answer path: the engine, `check`'s batch path
-(prefilter, outline parse, worker processes), the content-hash cache (entries written before
+(prefilter, worker processes), the content-hash cache (entries written before
 the rule existed are not reused), the editor's per-function re-analysis, the reports and the
 settings. Nothing about the new rule is written anywhere but in its RuleInfo and detector.
 

@@ -1,12 +1,9 @@
-"""Fast `check` over many files: a byte-level prefilter, outline parses, the content-hash
-cache, and processes.
+"""Fast `check` over many files: a byte-level prefilter, the content-hash cache, and
+processes.
 
 Gives exactly `engine.check_paths`'s result (tests compare the two on the same trees): a file the
-prefilter skips cannot contain a call of any rule's API, a function body the outline leaves
-out (`rust.outline`) holds nothing a finding depends on, and cached entries are keyed by
-everything an analysis depends on. The one difference: a syntax error inside a body the
-outline leaves out cannot disturb how the rest of its file parses, where in a full parse
-tree-sitter's recovery from it may (every path of a run, cached or not, gives the same).
+prefilter skips cannot contain a call of any rule's API, and cached entries are keyed by
+everything an analysis depends on.
 """
 
 from __future__ import annotations
@@ -49,7 +46,6 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from panic_lens.catalog import Catalog
-    from panic_lens.rust.facts import Outline
     from panic_lens.settings import Settings
 
 # Below this much source to analyse, starting worker processes costs more than it saves.
@@ -66,8 +62,8 @@ SCAN_MIN_BYTES = 2 * 1024 * 1024
 # SCAN_PIECE_BYTES (`_scan_tasks`).
 SCAN_SHARE = 2
 SCAN_PIECE_BYTES = 64 * 1024
-# path, content, cache key (None: do not store), the outline to parse (None: the whole file)
-Item = tuple[str, bytes, str | None, "Outline | None"]
+# path, content, cache key (None: do not store)
+Item = tuple[str, bytes, str | None]
 Done = tuple[str, Analysis, bool]  # path, findings and notes, whether an entry was stored
 # path, its read error (None: read), and its analysis (None: the prefilter skipped it)
 Scanned = tuple[str, str | None, Analysis | None]
@@ -145,8 +141,7 @@ def run_check(
                 data = sources.bytes_of(path)
                 if prefilter.keeps(path, data):
                     candidates.append(path)
-                    outline = prefilter.outline(path, data)
-                    analyser.submit(path, data, None, manifests.of(path), outline)
+                    analyser.submit(path, data, None, manifests.of(path))
             hits: dict[str, Analysis] = {}
         else:
             candidates, hits = _from_cache(order, sources, settings, catalog, cache, analyser)
@@ -287,7 +282,7 @@ def _from_cache(
             continue
         data = sources.bytes_of(path)
         store = key if sources.unchanged(path) else None
-        analyser.submit(path, data, store, manifests.of(path), prefilter.outline(path, data))
+        analyser.submit(path, data, store, manifests.of(path))
     return candidates, hits
 
 
@@ -438,11 +433,9 @@ class Analyser:
         data: bytes,
         key: str | None,
         crate: object = None,
-        outline: Outline | None = None,
     ) -> None:
-        """Analyse `path`; `crate` (its manifest) groups the files sent to one worker;
-        `outline`: parse only the bodies it names (`_analyse_one`)."""
-        item = (path, data, key, outline)
+        """Analyse `path`; `crate` (its manifest) groups the files sent to one worker."""
+        item = (path, data, key)
         if self._pool is not None:
             self._add(item, crate)
             return
@@ -478,8 +471,8 @@ class Analyser:
         """Every submitted file's findings and notes, by path."""
         self._flush()
         done: list[Done] = []
-        for (path, data, key, outline), _ in self._queued:  # no pool: analysed here
-            args = (self._settings, self._catalog, self._cache, self._run, outline)
+        for (path, data, key), _ in self._queued:  # no pool: analysed here
+            args = (self._settings, self._catalog, self._cache, self._run)
             done.append(_analyse_one(path, data, key, *args))
         self._queued = []
         for future in self._futures:
@@ -521,12 +514,9 @@ def _analyse_one(
     catalog: Catalog | None,
     cache: AnalysisCache | None,
     run: RunMemo,
-    outline: Outline | None = None,
 ) -> Done:
-    """One file's findings and notes (all `check` reports), stored under `key` when given.
-    With `outline`, only the function bodies it names are parsed: an outline analysis has
-    fewer hovers, so no run stores any (a warm run gives what a cold one would)."""
-    analysis = analyze(data, path, settings=settings, catalog=catalog, run=run, outline=outline)
+    """One file's findings and notes (all `check` reports), stored under `key` when given."""
+    analysis = analyze(data, path, settings=settings, catalog=catalog, run=run)
     reported = Analysis(analysis.findings, (), analysis.notes)
     wrote = False
     if cache is not None and key is not None:
@@ -564,7 +554,7 @@ def _init_worker(
 def _analyse_in_worker(items: list[Item]) -> list[Done]:
     state = _WorkerState
     args = (state.settings, state.catalog, state.cache, state.run)
-    return [_analyse_one(path, data, key, *args, outline) for path, data, key, outline in items]
+    return [_analyse_one(path, data, key, *args) for path, data, key in items]
 
 
 def _scan_in_worker(files: list[str]) -> list[Scanned]:
@@ -582,8 +572,7 @@ def _scan_in_worker(files: list[str]) -> list[Scanned]:
         if not state.prefilter.keeps(path, data):
             out.append((path, None, None))
             continue
-        outline = state.prefilter.outline(path, data)
-        args = (state.settings, state.catalog, None, state.run, outline)
+        args = (state.settings, state.catalog, None, state.run)
         done = _analyse_one(path, data, None, *args)
         out.append((path, None, done[1]))
     return out

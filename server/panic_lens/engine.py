@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from panic_lens.model import Analysis, Finding, HoverFact, Settings, Severity
 from panic_lens.rules import rule_modules, suppress
 from panic_lens.rust.crate import crate_context
-from panic_lens.rust.facts import FileFacts, Outline
+from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import Tree
 from panic_lens.settings import parse_settings
 
@@ -52,15 +52,13 @@ def analyze(
     catalog: Catalog | None = None,
     tree: Tree | None = None,
     run: RunMemo | None = None,
-    outline: Outline | None = None,
 ) -> Analysis:
     """Analyse one Rust source text. `path` locates the crate (Cargo.toml) and names findings.
 
     Never raises: a rule that fails becomes a note and the other rules still run. `tree` may be
     a tree of exactly `text` (the server's incremental re-parse). `run` (one `check` run's)
     memoises crate lookups and lets the rules skip resolving calls that cannot be theirs: the
-    same Analysis, faster. `outline` (with `run`): parse only the function bodies a finding
-    can depend on (`FileFacts.build`): the same findings and notes, fewer hovers.
+    same Analysis, faster.
     """
     src = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
     if is_binary(src):
@@ -73,7 +71,7 @@ def analyze(
         )
     name = os.fspath(path) if path is not None else None
     try:
-        facts = build_facts(src, name, settings=settings, tree=tree, run=run, outline=outline)
+        facts = build_facts(src, name, settings=settings, tree=tree, run=run)
     except Exception as exc:  # a broken manifest or parser must not take the editor down
         return Analysis(notes=(f"{name or '<text>'}: analysis failed: {exc!r}",))
     return run_rules(facts, catalog)
@@ -86,14 +84,11 @@ def build_facts(
     settings: Settings | None = None,
     tree: Tree | None = None,
     run: RunMemo | None = None,
-    outline: Outline | None = None,
 ) -> FileFacts:
     """Facts for one file, with settings = defaults < Cargo.toml metadata < `settings`."""
     crate = run.crate_context(path) if run is not None and path else crate_context(path)
     effective = layered_settings(crate.metadata, settings)
-    return FileFacts.build(
-        src, path, settings=effective, crate=crate, tree=tree, run=run, outline=outline
-    )
+    return FileFacts.build(src, path, settings=effective, crate=crate, tree=tree, run=run)
 
 
 def layered_settings(metadata: Mapping[str, Any], explicit: Settings | None) -> Settings:

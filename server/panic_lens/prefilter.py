@@ -15,14 +15,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from panic_lens.model import ALLOW_WORD
 from panic_lens.rules.meta import generation, rules
 from panic_lens.rust.lexical import CHAR_LITERAL, STRING_LITERAL, WORD_BYTES
-
-if TYPE_CHECKING:
-    from panic_lens.rust.facts import Outline
 
 # `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
 SUPPRESSION_MARKER = ALLOW_WORD
@@ -208,8 +204,6 @@ def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
     return line.lstrip().startswith(b"//")
 
 
-# What Rust's lexer reads as a string, and as a char literal (an escape, one ASCII or UTF-8
-# character); the outline's lexer (rust/outline.py) reads them with these too.
 # A line comment, or a string or char literal, which may hold a `//` that starts none: a
 # literal first lets `re` jump between candidates.
 _LITERAL = STRING_LITERAL + b"|" + CHAR_LITERAL
@@ -319,24 +313,6 @@ class Prefilter:
             return named[word]
 
         return any(all(has_or_named(w) for w in group) for group in groups)
-
-    def outline(self, path: str, data: bytes) -> Outline | None:
-        """What a function body of a kept file must mention to be parsed (`rust.outline`):
-        the words of every group the file satisfies, by its own words or its crate's names
-        for them, and those names. A rule finds nothing through a group the file does not
-        satisfy, as `keeps` assumes of whole files. None when the prefilter is off."""
-        from panic_lens.rust.facts import Outline
-
-        groups = rule_groups()
-        if groups is None:
-            return None
-        own = self._scanned(os.path.abspath(path), data)
-        aliases = self._crate_aliases(path)
-        present = set(own)
-        present.update(w for w, names in aliases.items() if w not in own and mentions(data, names))
-        words = {w for group in groups if all(x in present for x in group) for w in group}
-        names = {name for w in words for name in aliases.get(w, ())}
-        return Outline(frozenset(words), frozenset(names))
 
     def _find_manifest(self, path: str) -> Path | None:
         from panic_lens.rust.crate import find_manifest

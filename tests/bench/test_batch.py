@@ -325,7 +325,7 @@ pub fn warmup(log_probs: Tensor<3>, device: &Device) -> Tensor<1> {
 def test_a_half_typed_function_no_rule_reads_hides_no_finding(
     make_crate: Callable[..., Path], private_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """check skips the broken body (it mentions no rule's word), so the finding next to it is
+    """tree-sitter keeps the broken body's error inside it, so the finding next to it is
     reported; the cache-filling, warm and cache-less runs all agree."""
     crate = make_crate("app", {"src/lib.rs": HALF_TYPED})
     first, cold = batch.run_check([crate], cache=AnalysisCache(private_cache))
@@ -338,8 +338,8 @@ def test_a_half_typed_function_no_rule_reads_hides_no_finding(
 
 
 def test_check_stores_what_it_reports(generated: Path, private_cache: Path) -> None:
-    """Entries hold findings and notes: an outline analysis has fewer hovers than an editor's
-    analysis of the same file, and no entry pretends otherwise."""
+    """Entries hold findings and notes, all `check` reports; hovers are the editor's and are
+    not stored."""
     result, stats = batch.run_check([generated], cache=AnalysisCache(private_cache))
     cache = AnalysisCache(private_cache)
     entries = [cache.get(f.parent.name + f.stem) for f in private_cache.glob("??/*.json")]

@@ -105,13 +105,9 @@ class FileFacts:
         crate: CrateContext | None = None,
         tree: Tree | None = None,
         run: RunMemo | None = None,
-        outline: Outline | None = None,
     ) -> FileFacts:
         """`run` (a `check` run's) memoises crate lookups and spares resolving calls that
-        cannot be a rule's; the facts are the same. `outline` (with `run`): the words a
-        function body must mention for a rule's finding to be in it or depend on it; the
-        other bodies are not parsed (`rust.outline`), so the facts give the same findings
-        and notes, not the same hovers."""
+        cannot be a rule's; the facts are the same."""
         if crate is None:
             crate = run.crate_context(path) if run is not None and path else crate_context(path)
         where = _crate_module(path, crate, run)
@@ -120,8 +116,6 @@ class FileFacts:
         if run is not None:
             src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
             renames = run.renames.for_file(src, src_root)
-        if tree is None and outline is not None and renames is not None:
-            tree = _outline_tree(src, outline, renames)
         tree = tree if tree is not None else parse(src)
         # declarations by keyword, calls by name (all of them, by a query, only when asked
         # for): no walk over the whole tree
@@ -385,35 +379,6 @@ def _signal_candidates(
 
 
 _NAME_KINDS = frozenset({"type_identifier", "identifier"})
-
-
-@dataclass(frozen=True, slots=True)
-class Outline:
-    """What a function body must mention to be parsed in an outline (`FileFacts.build`):
-    `words` anywhere in it (inside longer words too), `names` as whole words. The training
-    signals' words, the suppression marker and every name a `use .. as` may bind are added
-    here."""
-
-    words: frozenset[bytes]
-    names: frozenset[bytes] = frozenset()
-
-
-# Words the analysis searches the whole file for, whichever rule asks.
-_WHOLE_FILE_WORDS = frozenset(
-    {w.encode() for w in _TRAINING_METHODS | _TRAINING_NAMES} | {ALLOW_WORD}
-)
-
-
-def _outline_tree(src: bytes, outline: Outline, renames: frozenset[str]) -> Tree | None:
-    """The outline tree of `src`, or None (nothing to skip, or the outline is unsure)."""
-    from panic_lens.rust import outline as outlines
-
-    bodies = outlines.function_bodies(src)
-    if not bodies:
-        return None
-    names = outline.names | {name.encode() for name in renames}
-    skipped = outlines.skippable(src, bodies, outline.words | _WHOLE_FILE_WORDS, names)
-    return outlines.parse_outline(src, skipped) if skipped else None
 
 
 def _crate_module(
