@@ -39,7 +39,7 @@ from panic_lens.engine import (
 )
 from panic_lens.model import Analysis, Finding
 from panic_lens.prefilter import Prefilter
-from panic_lens.rust.run import RunMemo
+from panic_lens.rust.memo import CrateMemo
 from panic_lens.settings import parse_settings
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def run_check(
     if sizes is not None and sum(sizes) >= SCAN_MIN_BYTES:
         return _scan_in_workers(files, sizes, errors, settings, catalog, jobs)
     index = cache.stat_index() if cache is not None else None
-    sources = Sources(index)
+    sources = WalkedFiles(index)
     order: list[str] = []
     for file in files:
         try:
@@ -254,7 +254,7 @@ def _sizes(files: list[str]) -> list[int]:
 
 def _from_cache(
     order: list[str],
-    sources: Sources,
+    sources: WalkedFiles,
     settings: Settings | None,
     catalog: Catalog | None,
     cache: AnalysisCache,
@@ -319,7 +319,7 @@ class CheckFilter(Prefilter):
         return self._noted[manifest]
 
 
-class Sources:
+class WalkedFiles:
     """The run's files, by path as walked. With a stat index, a file whose stat is unchanged
     is not read: its digest and prefilter verdict come from the index."""
 
@@ -414,7 +414,7 @@ class Analyser:
         jobs: int | None,
     ) -> None:
         self._settings, self._catalog, self._cache = settings, catalog, cache
-        self._run = RunMemo()  # this process's, when it analyses (no pool)
+        self._memo = CrateMemo()  # this process's, when it analyses (no pool)
         self._jobs = jobs if jobs is not None else default_jobs()
         self._queued: list[tuple[Item, object]] = []  # before the pool: items and crates
         self._queued_bytes = 0
@@ -472,7 +472,7 @@ class Analyser:
         self._flush()
         done: list[Done] = []
         for (path, data, key), _ in self._queued:  # no pool: analysed here
-            args = (self._settings, self._catalog, self._cache, self._run)
+            args = (self._settings, self._catalog, self._cache, self._memo)
             done.append(_analyse_one(path, data, key, *args))
         self._queued = []
         for future in self._futures:
@@ -513,10 +513,10 @@ def _analyse_one(
     settings: Settings | None,
     catalog: Catalog | None,
     cache: AnalysisCache | None,
-    run: RunMemo,
+    memo: CrateMemo,
 ) -> Done:
     """One file's findings and notes (all `check` reports), stored under `key` when given."""
-    analysis = analyze(data, path, settings=settings, catalog=catalog, run=run)
+    analysis = analyze(data, path, settings=settings, catalog=catalog, memo=memo)
     reported = Analysis(analysis.findings, (), analysis.notes)
     wrote = False
     if cache is not None and key is not None:
@@ -532,7 +532,7 @@ class _WorkerState:
     settings: Settings | None = None
     catalog: Catalog | None = None
     cache: AnalysisCache | None = None
-    run = RunMemo()  # crate lookups and renames, read once per worker (one run)
+    memo = CrateMemo()  # crate lookups and renames, read once per worker (one run)
     contents: ClassVar[dict[str, bytes]] = {}  # what this worker read, by absolute path
     prefilter: CheckFilter | None = None  # made on the first scan (crate aliases, once each)
 
@@ -544,7 +544,7 @@ def _init_worker(
     _WorkerState.catalog = catalog
     _WorkerState.cache = cache
     _WorkerState.contents = {}
-    _WorkerState.run = RunMemo(_read_stored)
+    _WorkerState.memo = CrateMemo(_read_stored)
     _WorkerState.prefilter = None
     # Python's default collection thresholds (the CLI raises them for its own short run): with
     # higher ones the analyses' cycles pile up, +30 to +80 MB of peak memory for no clear gain
@@ -553,7 +553,7 @@ def _init_worker(
 
 def _analyse_in_worker(items: list[Item]) -> list[Done]:
     state = _WorkerState
-    args = (state.settings, state.catalog, state.cache, state.run)
+    args = (state.settings, state.catalog, state.cache, state.memo)
     return [_analyse_one(path, data, key, *args) for path, data, key in items]
 
 
@@ -572,7 +572,7 @@ def _scan_in_worker(files: list[str]) -> list[Scanned]:
         if not state.prefilter.keeps(path, data):
             out.append((path, None, None))
             continue
-        args = (state.settings, state.catalog, None, state.run)
+        args = (state.settings, state.catalog, None, state.memo)
         done = _analyse_one(path, data, None, *args)
         out.append((path, None, done[1]))
     return out

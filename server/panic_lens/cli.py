@@ -87,8 +87,8 @@ def _dispatch(argv: list[str]) -> int:
         from panic_lens.lsp.server import run
 
         return run(tcp=args.tcp, log_level=args.log_level, handover=handover)
-    if hasattr(args, "run"):
-        return int(args.run(args))
+    if hasattr(args, "handler"):
+        return int(args.handler(args))
     parser.error(f"unknown command {args.command}")
     return 2
 

@@ -59,10 +59,10 @@ def add_parser(sub: Any) -> None:
         help="the ctc kernel's alpha capacity, for patched burn builds (default 8192)",
     )
     add_record_options(p)
-    p.set_defaults(run=run)
+    p.set_defaults(handler=check_command)
 
 
-def run(args: argparse.Namespace) -> int:
+def check_command(args: argparse.Namespace) -> int:
     settings, problems = settings_from_args(args)
     if problems:
         for problem in problems:

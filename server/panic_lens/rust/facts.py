@@ -38,7 +38,7 @@ from panic_lens.rust.syntax import (
 )
 
 if TYPE_CHECKING:
-    from panic_lens.rust.run import RunMemo
+    from panic_lens.rust.memo import CrateMemo
 
 __all__ = ["CallSite", "FileFacts", "LostNode", "NodeSpan", "TrainingSignal"]
 
@@ -85,7 +85,7 @@ class FileFacts:
     range_calls: tuple[tuple[int, int], list[Node]] | None = field(default=None, repr=False)
     # (start, end) bytes: calls() yields only the calls inside (per-function re-analysis)
     only: tuple[int, int] | None = field(default=None, repr=False)
-    # names `use .. as` may bind where this file's names resolve (RunMemo); None: unknown,
+    # names `use .. as` may bind where this file's names resolve (CrateMemo); None: unknown,
     # every call is resolved
     renames: frozenset[str] | None = field(default=None, repr=False)
     # whether the text writes `crate` or `super` (None: not looked for yet)
@@ -104,18 +104,18 @@ class FileFacts:
         settings: Settings | None = None,
         crate: CrateContext | None = None,
         tree: Tree | None = None,
-        run: RunMemo | None = None,
+        memo: CrateMemo | None = None,
     ) -> FileFacts:
-        """`run` (a `check` run's) memoises crate lookups and spares resolving calls that
+        """`memo` (a `check` run's) memoises crate lookups and spares resolving calls that
         cannot be a rule's; the facts are the same."""
         if crate is None:
-            crate = run.crate_context(path) if run is not None and path else crate_context(path)
-        where = _crate_module(path, crate, run)
+            crate = memo.crate_context(path) if memo is not None and path else crate_context(path)
+        where = _crate_module(path, crate, memo)
         loader = _loader(crate) if where is not None else None
         renames = None
-        if run is not None:
+        if memo is not None:
             src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
-            renames = run.renames.for_file(src, src_root)
+            renames = memo.renames.for_file(src, src_root)
         tree = tree if tree is not None else parse(src)
         # declarations by keyword, calls by name (all of them, by a query, only when asked
         # for): no walk over the whole tree
@@ -382,13 +382,13 @@ _NAME_KINDS = frozenset({"type_identifier", "identifier"})
 
 
 def _crate_module(
-    path: str | None, crate: CrateContext, run: RunMemo | None = None
+    path: str | None, crate: CrateContext, memo: CrateMemo | None = None
 ) -> tuple[str, ...] | None:
     """The file's module path inside its crate's `src/` (None: not a module of that tree)."""
     if path is None or crate.manifest is None:
         return None
-    if run is not None:
-        return run.module_path(path, crate.manifest.parent / "src")
+    if memo is not None:
+        return memo.module_path(path, crate.manifest.parent / "src")
     return modules.module_path(Path(path), crate.manifest.parent / "src")
 
 

@@ -1,6 +1,7 @@
 """Rust's lexical classes as bytes patterns: identifier bytes, string and char literals.
 
-Shared by every byte-level search (the prefilter, the declaration and module searches), so they all agree on where a word, a string or a char ends.
+Shared by every byte-level search (the prefilter, the declaration and module searches), so
+they all agree on where a word, a string or a char ends.
 """
 
 from __future__ import annotations

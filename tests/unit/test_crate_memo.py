@@ -1,4 +1,4 @@
-"""A check run's RunMemo: the rename gate (calls that cannot be a rule's are never resolved),
+"""A check run's CrateMemo: the rename gate (calls that cannot be a rule's are never resolved),
 calls found by name and the per-folder crate lookups give exactly the analysis without it,
 renames across module files included."""
 
@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from panic_lens.engine import analyze
 from panic_lens.rust import modules, names
 from panic_lens.rust.facts import FileFacts
+from panic_lens.rust.memo import CrateMemo
 from panic_lens.rust.modules import RenameIndex, use_renames
 from panic_lens.rust.names import Imports
-from panic_lens.rust.run import RunMemo
 from panic_lens.rust.syntax import parse
 
 REPO = Path(__file__).resolve().parents[2]
@@ -83,7 +83,7 @@ def crate(root: Path) -> Path:
 def test_renamed_apis_in_another_module_are_found_with_the_gate(tmp_path: Path) -> None:
     file = crate(tmp_path)
     data = file.read_bytes()
-    gated = analyze(data, file, run=RunMemo())
+    gated = analyze(data, file, memo=CrateMemo())
     assert gated == analyze(data, file)  # findings, hovers and notes
     lines = {(f.rule, f.span.start.row + 1) for f in gated.findings}
     assert ("ctc-target-capacity", 11) in lines  # ctc(..) through the glob
@@ -109,7 +109,7 @@ def test_calls_no_rule_can_own_are_never_resolved(
     analyze(file.read_bytes(), file)
     assert "helpers::scale" in asked  # resolving every call: nobody's are resolved too
     asked.clear()
-    analyze(file.read_bytes(), file, run=RunMemo())
+    analyze(file.read_bytes(), file, memo=CrateMemo())
     assert not [a for a in asked if a.startswith("helpers::")]
     assert "ctc" in asked and "crate::ops::ctc" in asked
 
@@ -129,7 +129,7 @@ def test_an_unrelated_crate_file_is_not_parsed(
         modules, "_imports_of", lambda f, p, ld: (read.append(f), load(f, p, ld))[1]
     )
     modules._cache.clear()
-    analyze(file.read_bytes(), file, run=RunMemo())
+    analyze(file.read_bytes(), file, memo=CrateMemo())
     assert read == []
     analyze(file.read_bytes(), file)
     assert tmp_path / "src" / "lib.rs" in read
@@ -227,7 +227,7 @@ def test_the_index_reads_through_the_runs_store(tmp_path: Path) -> None:
 )
 def test_golden_and_example_files_analyse_the_same_with_the_gate(file: Path) -> None:
     data = file.read_bytes()
-    assert analyze(data, file, run=RunMemo()) == analyze(data, file)
+    assert analyze(data, file, memo=CrateMemo()) == analyze(data, file)
 
 
 def test_run_memo_answers_like_the_uncached_lookups(tmp_path: Path) -> None:
@@ -239,7 +239,7 @@ def test_run_memo_answers_like_the_uncached_lookups(tmp_path: Path) -> None:
     crate(tmp_path / "b")
     link = tmp_path / "a" / "src" / "linked.rs"
     link.symlink_to(tmp_path / "b" / "src" / "train.rs")
-    memo = RunMemo()
+    memo = CrateMemo()
     src_a = tmp_path / "a" / "src"
     for file in (src_a / "train.rs", link, src_a / "ops.rs", link):
         assert memo.crate_context(str(file)) == crate_context(file)

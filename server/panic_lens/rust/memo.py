@@ -13,7 +13,7 @@ from panic_lens.rust.crate import CrateContext, crate_context
 from panic_lens.rust.modules import RenameIndex
 
 
-class RunMemo:
+class CrateMemo:
     """Per `check` run (one per worker process): lookups that climb folders, stat manifests
     and resolve symlinks are done once per folder instead of once per file."""
 
