@@ -547,7 +547,7 @@ def _init_worker(
     _WorkerState.memo = CrateMemo(_read_stored)
     _WorkerState.prefilter = None
     # Python's default collection thresholds (the CLI raises them for its own short run): with
-    # higher ones the analyses' cycles pile up, +30 to +80 MB of peak memory for no clear gain
+    # higher ones the analyses' cycles pile up and peak memory grows for no clear gain
     gc.set_threshold(700, 10, 10)
 
 

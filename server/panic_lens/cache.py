@@ -58,7 +58,7 @@ def default_dir() -> Path:
 
 
 def digest(data: bytes) -> str:
-    import hashlib  # here: a run without the cache never needs it (~3 ms of OpenSSL loading)
+    import hashlib  # here: a run without the cache never loads OpenSSL
 
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 

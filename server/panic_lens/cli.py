@@ -27,7 +27,7 @@ serve_collector_off = False
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with `command="serve"` the `serve` subcommand only (the server's
-    start imports none of the other commands: ~35 ms of a ~340 ms start)."""
+    start imports none of the other commands)."""
     import argparse
 
     parser = argparse.ArgumentParser(
@@ -64,9 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _dispatch(argv)
     import gc
 
-    # A short run that allocates much (imports) and frees little until it ends: the start-up
-    # thresholds save ~15% of the imports' CPU. Forked analysis workers go back to the
-    # defaults (batch._init_worker).
+    # A short run that allocates much (imports) and frees little until it ends: with higher
+    # thresholds the collector does not traverse what lives until the end anyway. Forked
+    # analysis workers go back to the defaults (batch._init_worker).
     before = gc.get_threshold()
     gc.set_threshold(*START_UP_GC_THRESHOLDS)
     try:
@@ -96,7 +96,7 @@ def _dispatch(argv: list[str]) -> int:
 def entry() -> None:
     """The `panic-lens` command: `main`, then, after any command but `serve`, out through
     `os._exit` once the output is flushed. Tearing the interpreter down (every module, the
-    catalog, the rules' tables; nothing a user sees) took ~20 ms of a 0.5 s `check`. Work
+    catalog, the rules' tables; nothing a user sees) is a measurable part of a short `check`. Work
     that must finish (cache entries, worker processes) is done before
     `main` returns; a command that raises ends the usual way."""
     import contextlib
