@@ -20,7 +20,7 @@ run: $(VENV)/.installed
 
 # The venv's bin first: tests run console scripts installed there (panic-lens, ast-grep).
 test: $(VENV)/.test-installed lint
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m pytest -q
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m pytest -q -n auto --dist loadgroup
 
 lint: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check server tests bench
