@@ -11,7 +11,7 @@ let lens: PanicLens | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('panic-lens', { log: true });
   const status = new Status();
-  lens = new PanicLens(output, status);
+  lens = new PanicLens(output, status, context.extensionPath, context.globalStorageUri.fsPath);
   context.subscriptions.push(output, status, lens);
   const current = lens;
   const register = (id: string, run: () => Promise<unknown>) =>
@@ -22,7 +22,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register('panicLens.explainPanic', () => explainPanic(current, context.globalStorageUri));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('panicLens.server.command')) {
+      if (event.affectsConfiguration('panicLens.server.command') || event.affectsConfiguration('panicLens.python.path')) {
         void current.restart();
       }
     }),
