@@ -3,8 +3,7 @@
 The lookup (editors/vscode/src/serverCommand.ts) also runs here outside VS Code, bundled by
 esbuild, on the cases a real window cannot easily reach: no Python on PATH at all, a
 panicLens.python.path that does not exist, a .vsix built for another platform. Every button it
-offers must be a command the extension contributes or VS Code's own Open Settings, on a setting
-the extension declares.
+offers must be a command the extension contributes; Open Settings on a setting it declares.
 """
 
 from __future__ import annotations
@@ -64,7 +63,8 @@ def test_vsix_carries_the_server_for_this_platform(vsix: Path) -> None:
         vsix_manifest = z.read("extension.vsixmanifest").decode()
     target = vsix.name.removeprefix("panic-lens-").rsplit("-", 1)[0]
     assert manifest["target"] == target
-    assert f'TargetPlatform="{target}"' in vsix_manifest  # VS Code installs it on that platform only
+    # VS Code installs it on that platform only
+    assert f'TargetPlatform="{target}"' in vsix_manifest
     wheels = sorted(n.removeprefix("extension/bundled/wheels/") for n in names if "/wheels/" in n)
     assert wheels == manifest["wheels"]
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
@@ -97,10 +97,16 @@ def run_resolver(tmp_path: Path, vsix: Path) -> dict[str, Any]:
         "badPython": str(tmp_path / "no-such-python"),
     }
     env = {**os.environ, "PANIC_LENS_RESOLVER": json.dumps(config)}
-    proc = subprocess.run([str(node), str(script)], env=env, capture_output=True, text=True, timeout=300)
+    argv = [str(node), str(script)]
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     result: dict[str, Any] = json.loads(proc.stdout)
     return result
+
+
+def run_python(python: Path, code: str) -> str:
+    argv = [str(python), "-I", "-c", code]
+    return subprocess.run(argv, capture_output=True, text=True, check=True).stdout.strip()
 
 
 def contributed() -> tuple[set[str], set[str]]:
@@ -112,11 +118,10 @@ def assert_actions_work(actions: list[dict[str, Any]]) -> None:
     commands, settings = contributed()
     assert actions, "a problem without a way out"
     for action in actions:
-        if action["command"] == "workbench.action.openSettings":
+        assert action["command"] in commands, action
+        if action["command"] == "panicLens.openSettings":
             [key] = action["args"]
             assert key in settings, action  # Settings opens filtered to a setting that exists
-        else:
-            assert action["command"] in commands, action
 
 
 def test_lookup_without_python_with_a_bad_python_and_with_the_bundle(
@@ -129,7 +134,8 @@ def test_lookup_without_python_with_a_bad_python_and_with_the_bundle(
     missing = res["noPython"]
     assert missing["kind"] == "missing"
     assert "needs Python 3.11 to 3.14" in missing["message"], missing
-    assert [a["title"] for a in missing["actions"]] == ["Restart Server", "Set Python Path", "Show Output"]
+    titles = [a["title"] for a in missing["actions"]]
+    assert titles == ["Restart Server", "Set Python Path", "Show Output"]
     assert_actions_work(missing["actions"])
 
     bad = res["badPython"]
@@ -141,7 +147,8 @@ def test_lookup_without_python_with_a_bad_python_and_with_the_bundle(
     assert_actions_work(other["actions"])
 
     # the user's setting wins over the bundle, with ~ expanded
-    assert res["setting"] == {"argv": [str(Path.home() / "bin" / "x"), "serve"], "origin": "setting"}
+    home_x = str(Path.home() / "bin" / "x")
+    assert res["setting"] == {"argv": [home_x, "serve"], "origin": "setting"}
 
     # the bundle: a venv made from its wheels with the system python, running the server
     bundled = res["bundled"]
@@ -150,15 +157,10 @@ def test_lookup_without_python_with_a_bad_python_and_with_the_bundle(
     assert bundled["argv"][1:] == ["-I", "-m", "panic_lens", "serve"]
     assert env_python.is_relative_to(tmp_path / "storage" / "envs")
     assert len(res["reports"]) == 3, res["reports"]  # venv, install, check: shown as progress
-    where = subprocess.run(
-        [str(env_python), "-I", "-c", "import panic_lens, sys; print(panic_lens.__file__, sys.base_prefix)"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert Path(where[0]).is_relative_to(env_python.parents[1]), where
-    assert Path(where[1]) == Path(
-        subprocess.run([str(python), "-c", "import sys; print(sys.base_prefix)"], capture_output=True, text=True).stdout.strip()
-    )
+    report = "import panic_lens, sys; print(panic_lens.__file__, sys.base_prefix)"
+    where = run_python(env_python, report).split()
+    assert Path(where[0]).is_relative_to(env_python.parents[1]), where  # imported from the env
+    assert where[1] == run_python(python, "import sys; print(sys.base_prefix)")
     [env] = (tmp_path / "storage" / "envs").iterdir()  # no temporary folder left behind
-    assert json.loads((env / "panic-lens-env.json").read_text())["bundle"] == res["bundle"]["manifest"]["id"]
+    marker = json.loads((env / "panic-lens-env.json").read_text())
+    assert marker["bundle"] == res["bundle"]["manifest"]["id"]

@@ -30,8 +30,8 @@ export interface Problem {
 }
 
 export const ACTIONS = {
-  serverSetting: { title: 'Open Settings', command: 'workbench.action.openSettings', args: ['panicLens.server.command'] },
-  pythonSetting: { title: 'Set Python Path', command: 'workbench.action.openSettings', args: ['panicLens.python.path'] },
+  serverSetting: { title: 'Open Settings', command: 'panicLens.openSettings', args: ['panicLens.server.command'] },
+  pythonSetting: { title: 'Set Python Path', command: 'panicLens.openSettings', args: ['panicLens.python.path'] },
   restart: { title: 'Restart Server', command: 'panicLens.restartServer' },
   output: { title: 'Show Output', command: 'panicLens.showOutput' },
 } satisfies Record<string, Action>;
