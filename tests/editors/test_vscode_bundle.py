@@ -89,8 +89,10 @@ def run_resolver(tmp_path: Path, vsix: Path) -> dict[str, Any]:
     bundle += ["--platform=node", "--format=cjs", f"--outfile={script}", "--log-level=warning"]
     subprocess.run(bundle, check=True, timeout=120)
     (tmp_path / "empty").mkdir()
+    with zipfile.ZipFile(vsix) as z:  # the extension as VS Code unpacks it
+        z.extractall(tmp_path / "vsix")
     config = {
-        "extensionPath": str(EXT),  # bundled/ there is what `make vsix` just packed
+        "extensionPath": str(tmp_path / "vsix" / "extension"),
         "storage": str(tmp_path / "storage"),
         "systemPath": SYSTEM_PATH,
         "emptyPath": str(tmp_path / "empty"),

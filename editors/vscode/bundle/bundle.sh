@@ -5,7 +5,8 @@
 # On first start the extension creates a private venv from these with the user's Python
 # (src/environment.ts), so a .vsix carries the server the way Microsoft's Python tools
 # extensions carry theirs.
-# Usage: bundle.sh TARGET   (linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 win32-arm64)
+# Usage: bundle.sh TARGET   (linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64; win32-arm64
+# and alpine-* are not offered: ahocorasick-rs and others publish no wheels for them)
 # Downloads are cached in .tools/wheels/TARGET/ (per requirements.txt), so a rebuild is seconds.
 set -euo pipefail
 
@@ -28,7 +29,6 @@ case $TARGET in
   darwin-x64) PLATFORMS=(macosx_11_0_x86_64) ;;
   darwin-arm64) PLATFORMS=(macosx_11_0_arm64) ;;
   win32-x64) PLATFORMS=(win_amd64) ;;
-  win32-arm64) PLATFORMS=(win_arm64) ;;
   *)
     echo "bundle.sh: unknown target '$TARGET'" >&2
     exit 2
