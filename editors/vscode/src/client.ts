@@ -73,6 +73,7 @@ export class PanicLens implements vscode.Disposable {
       return existing;
     }
     this.output.info(`Creating the environment ${dir} with ${python.executable} (Python ${versionText(python)})`);
+    this.status.set('starting', 'setting up its Python environment');
     const started = Date.now();
     const made = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'panic-lens: setting up its Python environment' },

@@ -31,7 +31,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
-  await current.start();
+  // not awaited: the first start may spend seconds making the environment (with its own
+  // progress notification), and activation need not wait for it
+  void current.restart();
 }
 
 export async function deactivate(): Promise<void> {
