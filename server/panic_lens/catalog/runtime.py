@@ -25,6 +25,7 @@ class RuntimeText:
     note: str
     location: bool = False  # a panic location (file:line), not the message itself
 
+
 def _crate_file(crate: str, path: str) -> str:
     """`burn-<crate>...[/src]/<path>:<line>[:<col>]` in a panic location. The file's tail is
     matched first and the `burn-<crate>` before it (group `crate`, where the match is shown
