@@ -208,7 +208,7 @@ def test_module_hovers_default_mode_and_forward() -> None:
         ("#[test]", True),
         ("#[tokio::test]", True),
         ('#[cfg(all(test, feature = "x"))]', True),
-        ('#[cfg(feature = "x")]\n#[cfg_attr(test, allow(unused))]', True),
+        ('#[cfg(feature = "x")]\n#[cfg_attr(test, allow(unused))]', False),
         ("#[bench]", True),
         ('#[cfg(feature = "tests")]', False),
         ("#[cfg(x)]\n// test\n", False),
