@@ -66,6 +66,52 @@ def test_records_check_reports_invalid_and_unbound_records(capsys, write_records
     assert "dump.jsonl:2: record bad field lineNumber" in out
 
 
+def test_records_check_folder_names_each_file_it_cannot_use(capsys, write_records) -> None:
+    folder = write_records("data/good.json", record("good")).parent
+    write_records("data/notes.json", "not json at all\n")
+    write_records("data/empty.jsonl", "{broken\n")
+    write_records("data/README.md", "# About these records\n")
+    code, out, _ = run(capsys, "records", "check", str(folder))
+    assert code == 1
+    assert "1 valid record(s)" in out
+    assert "2 invalid record(s) or file(s):" in out
+    lines = out.splitlines()
+    assert any(f"{folder / 'empty.jsonl'}:1:" in x and "invalid JSON" in x for x in lines)
+    notes = next(x for x in lines if f"{folder / 'notes.json'}:1:" in x)
+    assert notes.endswith("invalid JSON: Expecting value (column 1)")
+    assert "README.md" not in out
+
+
+# burn's tensor checks panic with a multi-line message (FailedTensorCheck::format in
+# burn-tensor's check.rs); a record's messagePattern for one holds `\n` escapes.
+TENSOR_OP_PATTERN = (
+    r"=== Tensor Operation Error ===\n  Operation: '(.+?)'\n  Reason:\n    1\. The selected "
+    r"index k is out of range\. Got k=(\d+) for dimension (\d+) with input shape \[(.+?)\]\. "
+)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [TENSOR_OP_PATTERN, "x" * 28 + r"\n", "x" * 28 + r"\q", "x" * 5_000 + r"\n("],
+    ids=["tensor-op", "x28-newline", "x28-bad-escape", "x5000-unclosed"],
+)
+def test_records_check_loads_escaped_patterns_without_hanging(write_records, pattern) -> None:
+    path = write_records("tensor.json", record("tensor-op", messagePattern=pattern))
+    # A subprocess, so that a validator that backtracks fails this test instead of hanging
+    # the suite; the limit is generous (the check takes well under a second here).
+    proc = subprocess.run(
+        [sys.executable, "-m", "panic_lens", "records", "check", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    valid = pattern.endswith(r"\n") or pattern == TENSOR_OP_PATTERN
+    assert proc.returncode == (0 if valid else 1), proc.stdout
+    assert ("1 valid record(s)" if valid else "field messagePattern: does not compile") in (
+        proc.stdout
+    )
+
+
 def fake_checkout(root: Path, rec_path: str, lines: list[str]) -> Path:
     file = root / rec_path
     file.parent.mkdir(parents=True)
