@@ -16,7 +16,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from panic_lens import engine
-from panic_lens.lsp.config import record_paths, reload_catalog, workspace_roots
+from panic_lens.lsp.config import record_paths, reload_catalog
 from panic_lens.lsp.session import file_uri
 from panic_lens.prefilter import Prefilter
 from panic_lens.settings import Settings
@@ -43,7 +43,7 @@ async def scan_workspace(ls: PanicLensServer, delay: float = 0.0) -> tuple[int, 
         await asyncio.sleep(delay)
         if generation != ls.scan_count:
             return 0, 0
-    files = list(engine.iter_rust_files([str(r) for r in workspace_roots(ls) if r.is_dir()]))
+    files = list(engine.iter_rust_files([str(r) for r in ls.workspace_roots() if r.is_dir()]))
     token = await _begin_progress(ls, len(files))
     found = done = 0
     prefilter = Prefilter({})

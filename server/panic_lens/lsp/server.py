@@ -22,7 +22,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
-from panic_lens import cli, quickstart
+from panic_lens import quickstart
 from panic_lens.lsp import codecache, config, identifiers, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
@@ -266,13 +266,17 @@ def make_server() -> PanicLensServer:
 
 
 def run(
-    tcp: str | None = None, log_level: str | None = None, handover: Handover | None = None
+    tcp: str | None = None,
+    log_level: str | None = None,
+    handover: Handover | None = None,
+    collector_off: bool = False,
 ) -> int:
     """Serve on stdio, or on TCP `[HOST:]PORT` (loopback unless a host is given). `handover`:
-    what `quickstart` read and sent before pygls was loaded (stdio only)."""
+    what `quickstart` read and sent before pygls was loaded (stdio only). `collector_off`: the
+    caller turned the cycle collector off; the first publish turns it on again."""
     setup_logging(log_level)
     ls = make_server()
-    ls.collector_deferred = cli.serve_collector_off  # the collector is off until the first publish
+    ls.collector_deferred = collector_off
     codecache.save()  # lsprotocol's classes are all built by now
     if tcp is None:
         serve_stdio(ls, handover)

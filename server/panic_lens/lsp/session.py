@@ -355,10 +355,15 @@ class PanicLensServer(LanguageServer):
 
     def in_workspace(self, path: Path) -> bool:
         """True when `path` (symlinks resolved) lies inside one of the workspace folders."""
-        from panic_lens.lsp.config import workspace_roots
-
         real = path.resolve()
-        return any(real.is_relative_to(root.resolve()) for root in workspace_roots(self))
+        return any(real.is_relative_to(root.resolve()) for root in self.workspace_roots())
+
+    def workspace_roots(self) -> list[Path]:
+        """The workspace folders (the root URI when the client named no folder) as paths."""
+        folders = list(self.workspace.folders.values())
+        root = self.workspace.root_uri
+        uris = [f.uri for f in folders] or ([root] if root else [])
+        return [Path(p) for u in uris if (p := to_fs_path(u))]
 
     def lines_for(self, path: str) -> LineIndex | None:
         """Lines of another file named by evidence: the open buffer, else the disk copy."""
