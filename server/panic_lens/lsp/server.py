@@ -11,7 +11,6 @@ import contextlib
 import json
 import logging
 import sys
-import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
@@ -19,11 +18,10 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
 from panic_lens import quickstart
-from panic_lens.lsp import codecache, config, identifiers, scan
+from panic_lens.lsp import codecache, config, identifiers, pygls_compat, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
 from panic_lens.lsp.protocol import PanicLensProtocol
@@ -282,7 +280,7 @@ def run(
         serve_stdio(ls, handover)
         # LSP: exit code 0 only after a shutdown request (pygls's own sys.exit(1) is swallowed
         # inside its handler, so the process would always report success).
-        return 0 if getattr(ls.protocol, "_shutdown", False) else 1
+        return 0 if pygls_compat.shutdown_received(ls.protocol) else 1
     host, _, port = tcp.rpartition(":")
     if not port.isdigit():
         print(f"panic-lens serve: bad --tcp value {tcp!r}; expected [HOST:]PORT", file=sys.stderr)
@@ -307,8 +305,8 @@ def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
     if not quickstart.is_stream(stdin.fileno(), sys.stdout.buffer.fileno()):
         ls.start_io()
         return
-    stop = ls._stop_event = threading.Event()  # pygls's shutdown() sets it to end the loop
-    writer: Any = StdoutWriter(sys.stdout.buffer)
+    stop = pygls_compat.install_stop_event(ls)  # ls.shutdown() sets it to end the loop
+    writer: Any = pygls_compat.StdoutWriter(sys.stdout.buffer)
     if handover is not None and handover.init_id is not None:
         writer = InitializeAnswer(writer, handover)
         ls.quick_published = dict(handover.published)
@@ -323,7 +321,7 @@ def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
         await asyncio.get_running_loop().connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader), stdin
         )
-        await run_async(stop, reader, ls.protocol, logger, ls.report_server_error)
+        await pygls_compat.run_async(stop, reader, ls.protocol, logger, ls.report_server_error)
 
     try:
         asyncio.run(loop())

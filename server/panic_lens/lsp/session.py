@@ -23,6 +23,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from panic_lens import __version__, engine, incremental_analysis
 from panic_lens.diagnostics import is_source
+from panic_lens.lsp import pygls_compat
 from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
 from panic_lens.lsp.protocol import LspTextDocument, PanicLensProtocol
 from panic_lens.model import Analysis, Finding
@@ -299,7 +300,7 @@ class PanicLensServer(LanguageServer):
         if self.open:
             return
         try:
-            converter = self.protocol._converter
+            converter = pygls_compat.converter(self.protocol)
             for kind in _INCOMING:
                 converter.get_structure_hook(kind)
             engine.analyze(_WARM_UP_TEXT, None, settings=self.settings, catalog=self.catalog)
@@ -404,7 +405,8 @@ class PanicLensServer(LanguageServer):
         """Send a notification whose params are JSON objects already (pygls would build and
         validate lsprotocol objects, then unstructure them again: half a publish's time)."""
         # the keys in the order lsprotocol's converter writes them: the same bytes as pygls's
-        self.protocol._send_data({"params": params, "method": method, "jsonrpc": "2.0"})
+        message = {"params": params, "method": method, "jsonrpc": "2.0"}
+        pygls_compat.send_json(self.protocol, message)
 
     def start_collector_soon(self, delay: float = 0.0) -> None:
         """`start_collector` once the event loop is free (the message being sent is out)."""
