@@ -261,7 +261,7 @@ def _analysed(
 ) -> dict[str, dict[str, Any]]:  # fmt: skip
     """The publishDiagnostics params of each opened Rust document, as the server makes them
     (lsp/session.py, lsp/config.py) from the same inputs."""
-    from pygls.uris import to_fs_path
+    from pygls.uris import from_fs_path, to_fs_path
 
     from panic_lens import engine
     from panic_lens.catalog import load_catalog
@@ -286,6 +286,9 @@ def _analysed(
         except OSError:
             return None
 
+    def uri_of(path: str) -> str:
+        return from_fs_path(path) or path
+
     reports: dict[str, dict[str, Any]] = {}
     for uri, (text, version) in opened.items():
         if not is_source(uri):
@@ -295,7 +298,9 @@ def _analysed(
         index = LineIndex.of(src, encoding)
         found: dict[str, Any] = {
             "uri": uri,
-            "diagnostics": [diagnostic_json(f, index, uri, lines_for) for f in analysis.findings],
+            "diagnostics": [
+                diagnostic_json(f, index, uri, lines_for, uri_of) for f in analysis.findings
+            ],
         }
         if version is not None:
             found["version"] = version
