@@ -21,7 +21,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from panic_lens import __version__, engine, incremental_analysis
+from panic_lens import __version__, engine, function_reanalysis
 from panic_lens.diagnostics import is_source
 from panic_lens.lsp import pygls_compat
 from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
@@ -90,7 +90,7 @@ class PanicLensServer(LanguageServer):
         self.init_options: Any = None
         self.open: dict[str, FileResult] = {}
         self.trees: dict[str, tuple[bytes, Tree]] = {}  # recently edited: last text and tree
-        self.snapshots: dict[str, incremental_analysis.Snapshot] = {}  # same documents
+        self.snapshots: dict[str, function_reanalysis.Snapshot] = {}  # same documents
         self.disk: dict[str, FileResult] = {}
         self.generation = 0  # bumps when settings or the catalog change: new result ids
         # `panic-lens serve` starts with the cycle collector off (cli.main); the first publish
@@ -173,12 +173,12 @@ class PanicLensServer(LanguageServer):
         self, uri: str, text: str | bytes, path: str | None, tree: Tree | None
     ) -> Analysis:
         """An edited open document: per-function re-analysis from its last snapshot when the
-        edit allows it (incremental_analysis checks), else the full analysis."""
+        edit allows it (function_reanalysis checks), else the full analysis."""
         if tree is None:  # a disk file: nothing to reuse next time
             return engine.analyze(text, path, settings=self.settings, catalog=self.catalog)
         src = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
         old = self.snapshots.pop(uri, None)
-        analysis, snap, _ = incremental_analysis.analyze_edit(
+        analysis, snap, _ = function_reanalysis.analyze_edit(
             old, src, path, settings=self.settings, catalog=self.catalog, tree=tree
         )
         if snap is not None and uri in self.trees:

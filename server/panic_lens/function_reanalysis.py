@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from panic_lens import engine
 from panic_lens.model import Analysis, Finding, HoverFact, Point, Related, Severity, Span
+from panic_lens.rules.meta import ALLOW_WORD, RULES
+from panic_lens.rust.burn_api import CRATE_ROOTS
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
 from panic_lens.rust.incremental import edit_of, reparse
@@ -28,10 +30,19 @@ from panic_lens.settings import Settings
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
 
-# Words whose mere presence somewhere in the file changes what rules say about other functions
-# (prefilters and fix spellings in the rules and rust/ helpers): an edit adding or removing one
-# falls back to a full analysis.
-FILE_WORDS = (b"burn_rl", b"RouterChannel", b"to_device", b"change_client_backend", b"panic-lens")
+# Words whose mere presence somewhere in the file may change what the rules say about other
+# functions: an edit adding the first or removing the last of one falls back to a full analysis.
+# Computed from what the rules declare: every word of every rule's prefilter groups (a rule runs
+# on a file only when one of its groups is all there), the word every suppression comment
+# mentions, and the crate roots a user can name (a fix spells its paths after the one the file
+# uses, `burn_rl` or `burn::rl`).
+FILE_WORDS = tuple(
+    sorted(
+        {word.encode() for rule in RULES for group in rule.prefilter_groups for word in group}
+        | {ALLOW_WORD}
+        | {crate.encode() for crate in CRATE_ROOTS}
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
