@@ -23,7 +23,7 @@ START_UP_GC_THRESHOLDS = (50_000, 20, 100)
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with `command="serve"` the `serve` subcommand only (the server's
-    start imports none of the other commands: ~35 ms of a ~340 ms start)."""
+    start imports none of the other commands)."""
     import argparse
 
     parser = argparse.ArgumentParser(
@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import gc
 
     # A short run that allocates much (imports) and frees little until it ends: the start-up
-    # thresholds save ~15% of the imports' CPU. Forked analysis workers go back to the
+    # thresholds save part of the imports' CPU. Forked analysis workers go back to the
     # defaults (batch._init_worker).
     before = gc.get_threshold()
     gc.set_threshold(*START_UP_GC_THRESHOLDS)
@@ -104,7 +104,7 @@ def _dispatch(argv: list[str], collector_off: bool = False) -> int:
 def entry() -> None:
     """The `panic-lens` command: `main`, then, after any command but `serve`, out through
     `os._exit` once the output is flushed. Tearing the interpreter down (every module, the
-    catalog, the rules' tables; nothing a user sees) took ~20 ms of a 0.5 s `check`. Work
+    catalog, the rules' tables; nothing a user sees) took a visible part of a `check`. Work
     that must finish (cache entries, the replay record, worker processes) is done before
     `main` returns; a command that raises ends the usual way."""
     import contextlib

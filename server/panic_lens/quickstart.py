@@ -1,6 +1,6 @@
 """`serve`'s first diagnostics before pygls's server and lsprotocol are loaded.
 
-Importing lsprotocol's ~560 attrs classes, cattrs and pygls is ~200 of the ~300 ms between an
+Importing lsprotocol's ~560 attrs classes, cattrs and pygls is most of the time between an
 editor starting the server and its first diagnostics. The answer to `initialize` depends only
 on the client's capabilities and initializationOptions and on the installed server, so the
 pygls path keeps it (in the cache folder) the first time, and a later start answers from it at

@@ -107,7 +107,7 @@ class LspTextDocument(pygls_compat.EditableTextDocument):
 
     pygls uses str.splitlines, which also breaks at U+2028, U+0085, form feeds and more: an
     incremental edit after one of those would land on the wrong line. pygls also rebuilds the
-    whole text line by line for every edit (2.9 ms per keystroke on a 5,000-line file); here the
+    whole text line by line for every edit, a cost in the document's size; here the
     offsets where lines start are kept and updated from each edit, and the edit is one splice.
     """
 
@@ -195,7 +195,7 @@ class SourceLines(Sequence[str]):
 
 def _line_starts(source: str) -> list[int]:
     """Where the LSP lines of `source` start; without a CR, summed from its LF-split line
-    lengths (a 5,000-line text: 1.1 ms instead of 4.3 ms with the three-way regex)."""
+    lengths (several times quicker than the three-way regex)."""
     if "\r" in source:
         return [0, *(m.end() for m in _LSP_BREAK.finditer(source))]
     lines = source.split("\n")

@@ -31,7 +31,7 @@ from panic_lens.quickstart import Handover
 logger = logging.getLogger(__name__)
 
 # Code actions and commands are imported on their first use, or once the start-up is over
-# (with the code cache saved): ~15 ms of imports that the first diagnostics do not need.
+# (with the code cache saved): imports that the first diagnostics do not need.
 COMMANDS = {  # command name -> its function in lsp/commands.py
     identifiers.EXPLAIN: "explain_panic",
     identifiers.SHOW_RECORD: "show_record",

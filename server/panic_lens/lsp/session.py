@@ -264,8 +264,8 @@ class PanicLensServer(LanguageServer):
         return result
 
     def _tree_for(self, uri: str, src: bytes) -> Tree:
-        """Re-parse incrementally from the document's last tree: a full parse of a 5,000-line
-        file took 48 ms, the incremental one after a keystroke 1.3 ms."""
+        """Re-parse incrementally from the document's last tree: after a keystroke that costs a
+        small part of a full parse."""
         last = self.trees.pop(uri, None)
         tree = reparse(last[0], last[1], src) if last is not None else parse(src)
         if last is not None and tree is not last[1] and tree.root_node.has_error:
@@ -295,7 +295,7 @@ class PanicLensServer(LanguageServer):
         """Pay the first diagnostics' one-time costs while the client reads our answer to
         `initialize`: cattrs builds each incoming message type's structure code on first use,
         and the engine imports its rules and binds records on its first analysis (together
-        ~25 ms of the first didOpen -> publish; a publish is sent as JSON objects, no cattrs
+        a visible part of the first didOpen -> publish; a publish is sent as JSON objects, no cattrs
         code to build). Runs once, before any document is opened."""
         if self.open:
             return
@@ -417,7 +417,7 @@ class PanicLensServer(LanguageServer):
         """`panic-lens serve` starts with the cycle collector off (cli.main): the imports and
         the first analysis allocate ~400,000 objects that live as long as the server, and
         every pass over them before the first diagnostics was wasted (50,000-allocation
-        thresholds still meant two passes, 30-45 ms of a ~340 ms start). Once the first
+        thresholds still meant two passes before the first publish). Once the first
         diagnostics are out, one full pass moves the survivors to the oldest generation, and
         the usual thresholds keep the pauses of a typing session short. Without that pass,
         the first young collection would walk everything, and the next middle one again."""
@@ -474,10 +474,8 @@ def collector_paused() -> Iterator[None]:
 
     Collections triggered in the middle of an analysis traverse everything it holds at that
     moment and push what is still alive to older generations, where it dies and waits for a
-    full pass. Over 60 edits of the 5,000-line bench file that meant six full passes of 70-300
-    ms (the p95). Collected after the publish, the analysis's cycles are dead and young: in 3
-    alternating runs (load ~2.5) gen1+gen2 GC time 868/1443/869 -> 405/701/508 ms, didChange
-    -> publish p95 232/359/238 -> 155/242/213 ms, RSS 92 -> ~100 MB."""
+    full pass: long pauses in the keystroke p95. Collected after the publish, the analysis's
+    cycles are dead and young (bench/RESULTS.md has the figures)."""
     if not gc.isenabled():  # someone else turned it off: leave it so
         yield
         return
