@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import hashlib
+import json
 import logging
 import os
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 DIAGNOSTIC_IDENTIFIER = "panic-lens"
+JSON_RPC_PARSE_ERROR = -32700
 KEPT_TREES = 8  # documents whose last tree is kept for incremental re-parses
 SETTLE_TIMEOUT_S = 3.0  # longer than config.CONFIG_TIMEOUT_S: settle normally comes first
 # Once typing pauses this long, a document whose incremental tree has syntax errors is parsed
@@ -112,6 +114,16 @@ class PanicLensServer(LanguageServer):
         # False until the client's own settings (workspace/configuration) are in: documents
         # opened before then wait, so no diagnostic flashes with a severity the user turned off
         self.ready = asyncio.Event()
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A message that is not JSON gets JSON-RPC's parse error (its id cannot be known, so
+        null) and the server reads on; pygls would show "Error in server" instead."""
+        if isinstance(error, json.JSONDecodeError | UnicodeDecodeError):
+            logger.warning("a message from the client is not JSON: %s", error)
+            parse_error = types.ResponseError(code=JSON_RPC_PARSE_ERROR, message=str(error))
+            pygls_compat.send_response(self.protocol, None, None, parse_error)
+            return
+        super().report_server_error(error, source)
 
     # ---- client facts -------------------------------------------------------------------
     @property
