@@ -38,7 +38,9 @@ COMMANDS = {  # command name -> its function in lsp/commands.py
     identifiers.SCAN: "scan",
 }
 STARTUP_COLLECT_S = 2.0  # the usual collector thresholds from this long after initialize on
-CODE_SAVE_DELAY_S = 3.0  # after initialized: the code cache keeps cattrs' functions too
+CODE_SAVE_DELAY_S = 3.0
+# A workspace pull with nothing new is held at most this long, then answered as unchanged.
+WORKSPACE_PULL_HOLD_S = 300.0  # after initialized: the code cache keeps cattrs' functions too
 
 
 def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
@@ -121,14 +123,32 @@ async def diagnostic(
     )
 
 
-def workspace_diagnostic(
+async def workspace_diagnostic(
     ls: PanicLensServer, params: types.WorkspaceDiagnosticParams
 ) -> types.WorkspaceDiagnosticReport:
-    for uri in list(ls.dirty):  # edited since the last analysis
-        ls.known(uri)
+    """LSP's long poll: a pull that would only report unchanged documents is held until a
+    document's diagnostics change (or the client cancels it, or WORKSPACE_PULL_HOLD_S pass),
+    so an idle editor does not poll. The first pull (no previous results) is answered at once."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WORKSPACE_PULL_HOLD_S
     previous = {p.uri: p.value for p in params.previous_result_ids}
+    while True:
+        for uri in list(ls.dirty):  # edited since the last analysis
+            ls.known(uri)
+        items, changed = _workspace_items(ls, previous)
+        remaining = deadline - loop.time()
+        if changed or not previous or remaining <= 0:
+            return types.WorkspaceDiagnosticReport(items=items)
+        await ls.next_results_change(remaining)
+
+
+def _workspace_items(ls: PanicLensServer, previous: dict[str, str]) -> tuple[list[Any], bool]:
+    """Every known document's report, and whether any differs from what the client has (a
+    document it has that is gone gets an empty full report)."""
     items: list[Any] = []
-    for uri, result in {**ls.disk, **ls.open}.items():
+    changed = False
+    known = {**ls.disk, **ls.open}
+    for uri, result in known.items():
         if previous.get(uri) == result.result_id:
             items.append(
                 types.WorkspaceUnchangedDocumentDiagnosticReport(
@@ -136,6 +156,7 @@ def workspace_diagnostic(
                 )
             )
         else:
+            changed = True
             items.append(
                 types.WorkspaceFullDocumentDiagnosticReport(
                     uri=uri,
@@ -144,7 +165,10 @@ def workspace_diagnostic(
                     result_id=result.result_id,
                 )
             )
-    return types.WorkspaceDiagnosticReport(items=items)
+    for uri in previous.keys() - known.keys():
+        changed = True
+        items.append(types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=None, items=[]))
+    return items, changed
 
 
 def hover(ls: PanicLensServer, params: types.HoverParams) -> types.Hover | None:

@@ -114,6 +114,8 @@ class PanicLensServer(LanguageServer):
         # False until the client's own settings (workspace/configuration) are in: documents
         # opened before then wait, so no diagnostic flashes with a severity the user turned off
         self.ready = asyncio.Event()
+        # held workspace/diagnostic pulls, woken when a result may have changed
+        self.change_waiters: list[asyncio.Future[None]] = []
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """A message that is not JSON gets JSON-RPC's parse error (its id cannot be known, so
@@ -270,6 +272,7 @@ class PanicLensServer(LanguageServer):
             content_id = doc.content_id
         result = self.analyze(uri, src, doc.version, tree, index, content_id)
         self.open[uri] = result
+        self.results_changed()
         self.dirty.discard(uri)
         if uri in self.unsettled:
             self._reconcile_later(uri)
@@ -301,6 +304,7 @@ class PanicLensServer(LanguageServer):
             return None
         result = self.analyze(uri, data, None)
         self.disk[uri] = result
+        self.results_changed()
         return result
 
     def warm_up(self) -> None:
@@ -332,6 +336,7 @@ class PanicLensServer(LanguageServer):
         arrived together, or while the last analysis ran, is analysed once, at its last version.
         """
         self.dirty.add(uri)
+        self.results_changed()
         self._cancel_reconcile(uri)  # still typing: reconcile after the next pause
         if not self.pull and uri not in self.pending:
             self.pending[uri] = asyncio.get_running_loop().call_soon(self._flush, uri)
@@ -346,6 +351,7 @@ class PanicLensServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         """A closed document: drop its state and any pending analysis."""
+        self.results_changed()
         self.open.pop(uri, None)
         self.trees.pop(uri, None)
         self.snapshots.pop(uri, None)
@@ -441,10 +447,30 @@ class PanicLensServer(LanguageServer):
         gc.enable()
 
     def publish_empty(self, uri: str) -> None:
+        self.results_changed()
         self.quick_published.pop(uri, None)  # the client's list changes: no longer the quick one
         if not self.pull:
             params = types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             self.text_document_publish_diagnostics(params)
+
+    def results_changed(self) -> None:
+        """Wake the held workspace pulls: a document's diagnostics may have changed."""
+        waiters, self.change_waiters = self.change_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def next_results_change(self, timeout: float) -> None:
+        """Return at the next `results_changed`, or after `timeout` seconds."""
+        waiter = asyncio.get_running_loop().create_future()
+        self.change_waiters.append(waiter)
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            pass
+        finally:
+            if waiter in self.change_waiters:
+                self.change_waiters.remove(waiter)
 
     @property
     def settled(self) -> bool:
