@@ -170,6 +170,19 @@ class PanicLensServer(LanguageServer):
             logger.exception("analysis of %s failed", uri)
             self.snapshots.pop(uri, None)
             analysis = Analysis(notes=("analysis failed; see the server log",))
+        return self.file_result(uri, path, text, version, analysis, index, content_id)
+
+    def file_result(
+        self,
+        uri: str,
+        path: str | None,
+        text: str | bytes,
+        version: int | None,
+        analysis: Analysis,
+        index: LineIndex | None = None,
+        content_id: int | None = None,
+    ) -> FileResult:
+        """What the engine said of `text`, as the handlers read it; its notes logged once."""
         for note in analysis.notes:
             if note not in self.noted:  # e.g. bad Cargo.toml settings: once in the log
                 self.noted.add(note)
@@ -302,7 +315,9 @@ class PanicLensServer(LanguageServer):
             logger.info("cannot read %s: %s", path, exc)
             self.disk.pop(uri, None)
             return None
-        result = self.analyze(uri, data, None)
+        return self.keep_disk(uri, self.analyze(uri, data, None))
+
+    def keep_disk(self, uri: str, result: FileResult) -> FileResult:
         self.disk[uri] = result
         self.results_changed()
         return result
