@@ -11,6 +11,7 @@ environment variables for the server.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -75,10 +76,8 @@ def proxy(out_file: str, argv: list[str]) -> int:
         except (BrokenPipeError, OSError):
             pass
         finally:
-            try:
+            with contextlib.suppress(OSError):
                 to_server.close()
-            except OSError:
-                pass
 
     threading.Thread(target=pump, daemon=True).start()
     out, seen = sys.stdout.buffer, False
