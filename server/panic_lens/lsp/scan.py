@@ -60,7 +60,7 @@ async def scan_workspace(ls: PanicLensServer, delay: float = 0.0) -> tuple[int, 
         return generation != ls.scan_count or _cancelled(ls, token)
 
     paths = [str(f) for f in files]
-    sizes = batch._sizes(paths)
+    sizes = batch.file_sizes(paths)
     if sum(sizes) >= WORKER_MIN_BYTES:
         done, found = await _scan_in_workers(ls, paths, sizes, token, stopped)
     else:
@@ -103,9 +103,9 @@ async def _scan_in_workers(
     each task's results are published as it comes back."""
     jobs = batch.default_jobs()
     loop = asyncio.get_running_loop()
-    pool = batch._fork_pool(jobs, ls.settings, ls.catalog, None)
-    tasks = batch._scan_tasks(paths, sizes, jobs)
-    futures = [asyncio.wrap_future(pool.submit(batch._scan_in_worker, t), loop=loop) for t in tasks]
+    pool = batch.fork_pool(jobs, ls.settings, ls.catalog, None)
+    tasks = batch.scan_tasks(paths, sizes, jobs)
+    futures = [asyncio.wrap_future(pool.submit(batch.scan_in_worker, t), loop=loop) for t in tasks]
     found = done = 0
     reported = 0
     try:
@@ -126,7 +126,7 @@ async def _scan_in_workers(
         for future in futures:
             future.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
-        gc.unfreeze()  # _fork_pool froze the objects the workers share
+        gc.unfreeze()  # fork_pool froze the objects the workers share
 
 
 def _take(ls: PanicLensServer, path: Path, error: str | None, analysis: Analysis | None) -> int:
