@@ -13,8 +13,8 @@ from typing import Any
 
 from panic_lens.catalog import Catalog, load_catalog
 from panic_lens.catalog.binding import KNOWLEDGE_WEIGHTS, knowledge_fields, neighbours, score_half
-from panic_lens.catalog.sites import best_matches, site_matches
 from panic_lens.catalog.drift import OK, Drift, check_drift
+from panic_lens.catalog.sites import best_matches, site_matches
 from panic_lens.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print_errors
 
 
