@@ -61,8 +61,10 @@ def bind_record(record: Record, among: Iterable[RuleInfo] | None = None) -> Bind
     follows = tuple(rid for rid in panic if scores.get(rid, 0.0) > 0)
     if follows:
         return Binding(panic, follows, BY_SITE, BY_SITE)
-    others = neighbours(record, panic, registry)
-    words = tuple(rid for rid in pick(scores, registry) if rid not in others)
+    words = pick(scores, registry)
+    if words:
+        others = neighbours(record, panic, registry)
+        words = tuple(rid for rid in words if rid not in others)
     return Binding(panic, words, BY_SITE if panic else "", BY_WORDS if words else "")
 
 

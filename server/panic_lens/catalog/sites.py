@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlparse
 
 from panic_lens.catalog.model import Record
@@ -61,8 +62,8 @@ def site_matches(record: Record, among: Iterable[RuleInfo] | None = None) -> tup
         for site in rule.panic_sites:
             if not same_file(path, site.file):
                 continue
-            guard = bool(source) and squash(site.guard) in source
-            message = any(squash(site.message) in text for text in messages if text)
+            guard = bool(source) and _squashed(site.guard) in source
+            message = any(_squashed(site.message) in text for text in messages if text)
             if guard or message:
                 found.append(SiteMatch(rule.id, site, guard, message))
     return tuple(found)
@@ -118,6 +119,11 @@ def path_parts(path: str) -> tuple[str, ...]:
 def squash(text: str) -> str:
     """`text` without any whitespace, so re-wrapped or re-indented code still compares equal."""
     return _WHITESPACE.sub("", text)
+
+
+@lru_cache(maxsize=256)
+def _squashed(site_text: str) -> str:
+    return squash(site_text)  # a site's guard or message: the same few texts for every record
 
 
 def regex_text(pattern: str) -> str:
