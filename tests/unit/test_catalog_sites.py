@@ -13,7 +13,7 @@ from panic_lens.catalog.binding import bind_record
 from panic_lens.catalog.sites import best_matches, same_file
 from panic_lens.engine import check_paths
 from panic_lens.model import Severity
-from panic_lens.rules.meta import RULES, BurnSite, RuleInfo
+from panic_lens.rules.meta import BurnSite, RuleInfo, rules
 
 CTC, ASYNC, ROUTER, INTERP = (
     "ctc-target-capacity",
@@ -217,7 +217,7 @@ def test_line_number_orders_equal_matches_of_one_file(write_records) -> None:
 def test_two_rules_sharing_a_file_tie_without_a_line_and_split_by_it(write_records) -> None:
     def rule(rid: str, line: int) -> RuleInfo:
         site = BurnSite("crates/burn-nn/src/conv.rs", "assert!(", "bad config", line)
-        return RuleInfo(rid, rid, "", ("Conv",), Severity.ERROR, panic_sites=(site,))
+        return RuleInfo(rid, rid, "", ("Conv",), Severity.ERROR, "none", panic_sites=(site,))
 
     rules = (rule("first", 10), rule("second", 90))
     base = {"errorMessage": "bad config", "filePath": "crates/burn-nn/src/conv.rs"}
@@ -277,7 +277,7 @@ def test_no_interpolate_finding_cites_a_record_about_another_panic(write_records
 
 
 def test_every_rule_declares_a_site_in_a_burn_crate() -> None:
-    for rule in RULES:
+    for rule in rules():
         assert rule.panic_sites
         for site in rule.panic_sites:
             assert site.file.startswith("crates/burn-") and site.guard and site.message
