@@ -192,7 +192,8 @@ def dependencies(paths: Sequence[str], record_roots: Sequence[str]) -> list[str]
     """Every path whose stat a `check` of `paths` (with records from `record_roots`) depends
     on: the checked trees' folders and .rs files; for each of those files' folders and each
     checked folder, `Cargo.toml` and `Cargo.lock` in it and every folder above (the crate, its
-    workspace and lock, the crate digest's manifests); each crate's `src/` tree (crate-wide
+    workspace and lock, the crate digest's manifests); the workspace's member manifests and
+    member folders (`rust.workspace`); each crate's `src/` tree (crate-wide
     names and constants); the record files; the rule pages (SARIF); and the code: this
     package and the tree-sitter parser."""
     from panic_lens.cache import Manifests
@@ -223,6 +224,7 @@ def dependencies(paths: Sequence[str], record_roots: Sequence[str]) -> list[str]
         if manifest is not None:
             crates[str(manifest.parent)] = None
     deps.extend(_manifest_probes(folders))
+    deps.extend(_workspace_members(crates))
     for crate in crates:
         src = os.path.join(crate, "src")
         deps.append(src)
@@ -232,6 +234,19 @@ def dependencies(paths: Sequence[str], record_roots: Sequence[str]) -> list[str]
         deps.extend(_tree(os.path.abspath(root), lambda name: not name.startswith(".")))
     deps.extend(_code())
     return list(dict.fromkeys(deps))
+
+
+def _workspace_members(crates: Iterable[str]) -> Iterator[str]:
+    """For each crate in a workspace, the members' manifests and the folders the `members`
+    globs list: a member that depends on the crate and trains it changes its findings."""
+    from pathlib import Path
+
+    from panic_lens.rust.workspace import watched, workspace_of
+
+    roots = dict.fromkeys(workspace_of(Path(crate, "Cargo.toml")) for crate in crates)
+    for root in roots:
+        if root is not None:
+            yield from (str(path) for path in watched(root))
 
 
 def _manifest_probes(folders: Iterable[str]) -> Iterator[str]:

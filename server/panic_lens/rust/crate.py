@@ -10,9 +10,12 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from panic_lens.rust.workspace import Trainer
 
 CUBECL_FEATURES = frozenset({"cuda", "rocm", "wgpu", "vulkan", "metal", "webgpu", "cpu"})
 OTHER_BACKENDS = frozenset({"flex", "ndarray", "tch", "remote", "capture"})
@@ -34,7 +37,9 @@ class CrateContext:
     """What a rule may know about the crate a file belongs to.
 
     `backends`: backend features enabled on burn by the crate's dependencies (plus direct
-    backend crates); `optional_backends`: those only a non-default crate feature turns on.
+    backend crates); `optional_backends`: those only a non-default crate feature turns on;
+    `trained_by`: the workspace member that trains this crate through a dependency on it
+    (`rust.workspace`), if any.
     """
 
     manifest: Path | None = None
@@ -44,6 +49,7 @@ class CrateContext:
     burn_version: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
     errors: tuple[str, ...] = ()
+    trained_by: Trainer | None = None
 
     @property
     def cubecl(self) -> bool:
@@ -105,11 +111,17 @@ def crate_context(path: str | os.PathLike[str] | None) -> CrateContext:
     workspace = _workspace_root(manifest, data)
     lock = _lock_file(manifest, workspace)
     context = _build(manifest, data, workspace, lock, error)
+    from panic_lens.rust import workspace as members  # it reads manifests through this module
+
+    trained_by = members.trainer(manifest, workspace)
+    if trained_by is not None:
+        context = replace(context, trained_by=trained_by)
     # The files read, and the folders above the manifest: a workspace Cargo.toml or a
     # Cargo.lock created (or removed) there later changes a folder's modification time.
     above = manifest.parent.parents
+    others = members.watched(workspace) if workspace is not None else []
     watched = (manifest, workspace, lock, *(f / "Cargo.toml" for f in above), manifest.parent,
-               *above)  # fmt: skip
+               *above, *others)  # fmt: skip
     _cache[manifest] = (watched, tuple(_mtime(p) for p in watched), context)
     return context
 
@@ -272,3 +284,11 @@ def _mtime(path: Path | None) -> int:
         return path.stat().st_mtime_ns if path is not None else 0
     except OSError:
         return -1
+
+
+# What `rust.workspace` reads the other members' manifests with.
+read_toml = _read_toml
+dep_tables = _dep_tables
+package_name = _package_name
+dep_features = _dep_features
+workspace_root = _workspace_root

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.rules.base import Span
+from panic_lens.rules.base import Point, Span
 from panic_lens.rules.meta import ALLOW_WORD
 from panic_lens.rust import bindings, modules
 from panic_lens.rust.calls import CallSite, self_contained_renames
@@ -54,10 +54,12 @@ _TRAINING_TYPES = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class TrainingSignal:
-    """Evidence that the file's code trains (span None: from the crate's features)."""
+    """Evidence that the file's code trains (span None: from the crate's features; `path`
+    set: the span is in that file, another crate's manifest)."""
 
     what: str
     span: Span | None
+    path: str | None = None
 
 
 @dataclass(slots=True, weakref_slot=True)
@@ -336,6 +338,19 @@ class FileFacts:
                     found.append(TrainingSignal(what, span_of(node)))
             self._signals = tuple(found)
         return self._signals
+
+    def workspace_signal(self) -> TrainingSignal | None:
+        """The workspace member that trains this crate through a dependency on it, located in
+        that member's Cargo.toml (`rust.workspace`); None when no member does."""
+        by = self.crate.trained_by
+        if by is None:
+            return None
+        span = Span(by.start_byte, by.end_byte, Point(by.row, by.col), Point(by.row, by.end_col))
+        what = (
+            f"burn feature `{by.feature}` in workspace crate `{by.crate}`, "
+            "which depends on this crate"
+        )
+        return TrainingSignal(f"{what}: {by.where}", span, str(by.file))
 
     def _train_features(self) -> list[str]:
         return sorted(self.crate.features & {"train", "autodiff"})
