@@ -64,14 +64,14 @@ def member_manifests(workspace: Path | None) -> list[Path]:
     if workspace is None:
         return []
     data = crates.read_toml(workspace)[0]
-    table = data.get("workspace", {})
+    table = _table(data, "workspace")
     root = workspace.parent
     found: dict[Path, None] = {}
     if "package" in data:
         found[workspace] = None
     excluded = {(root / e).resolve() for e in _strings(table.get("exclude"))}
     for pattern in _strings(table.get("members")):
-        for folder in sorted(glob.glob(os.path.join(root, pattern))):
+        for folder in sorted(glob.glob(os.path.join(glob.escape(str(root)), pattern))):
             candidate = Path(folder) / "Cargo.toml"
             if candidate.is_file() and Path(folder).resolve() not in excluded:
                 found[candidate] = None
@@ -82,7 +82,7 @@ def watched(workspace: Path) -> list[Path]:
     """What the members and their dependencies are read from: the members' manifests and the
     folders a `members` glob lists (a member created there changes the folder's mtime)."""
     data = crates.read_toml(workspace)[0]
-    patterns = _strings(data.get("workspace", {}).get("members"))
+    patterns = _strings(_table(data, "workspace").get("members"))
     folders = dict.fromkeys(_glob_root(workspace.parent, p) for p in patterns)
     return [*member_manifests(workspace), *folders]
 
@@ -102,6 +102,15 @@ def _glob_root(root: Path, pattern: str) -> Path:
 _WILD = re.compile(r"[*?\[]")
 
 
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def _ws_deps(workspace: Path) -> Mapping[str, Any]:
+    return _table(_table(crates.read_toml(workspace)[0], "workspace"), "dependencies")
+
+
 def _strings(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
@@ -109,7 +118,7 @@ def _strings(value: Any) -> list[str]:
 def _path_dependencies(member: Path, workspace: Path) -> Iterator[Path]:
     """The resolved folders of `member`'s path dependencies (its own or inherited)."""
     data = crates.read_toml(member)[0]
-    ws_deps = crates.read_toml(workspace)[0].get("workspace", {}).get("dependencies", {})
+    ws_deps = _ws_deps(workspace)
     for table in crates.dep_tables(data):
         for name, spec in table.items():
             if not isinstance(spec, Mapping):
@@ -117,7 +126,7 @@ def _path_dependencies(member: Path, workspace: Path) -> Iterator[Path]:
             if isinstance(spec.get("path"), str):
                 yield (member.parent / spec["path"]).resolve()
             elif spec.get("workspace") is True:
-                inherited = ws_deps.get(name) if isinstance(ws_deps, Mapping) else None
+                inherited = ws_deps.get(name)
                 if isinstance(inherited, Mapping) and isinstance(inherited.get("path"), str):
                     yield (workspace.parent / inherited["path"]).resolve()
 
@@ -140,10 +149,12 @@ def _dependents(crate_dir: Path, graph: Mapping[Path, set[Path]]) -> list[Path]:
 def _training_entry(member: Path, workspace: Path, dev: bool) -> Trainer | None:
     """`member`'s burn dependency entry that turns on a training feature, located."""
     data, _ = crates.read_toml(member)
-    ws_deps = crates.read_toml(workspace)[0].get("workspace", {}).get("dependencies", {})
-    for kind in ("dev-dependencies",) if dev else ("dependencies", "build-dependencies"):
+    ws_deps = _ws_deps(workspace)
+    for kind in ("dev-dependencies",) if dev else ("dependencies",):
         for name, spec in _tables_of_kind(data, kind):
-            if crates.package_name(name, spec) not in crates.BURN_CRATES:
+            inherits = isinstance(spec, Mapping) and spec.get("workspace") is True
+            package = crates.package_name(name, ws_deps.get(name) if inherits else spec)
+            if package not in crates.BURN_CRATES:
                 continue
             own = crates.dep_features(spec, None) & crates.TRAINING_FEATURES
             inherited = crates.dep_features(spec, ws_deps.get(name)) & crates.TRAINING_FEATURES
@@ -151,15 +162,15 @@ def _training_entry(member: Path, workspace: Path, dev: bool) -> Trainer | None:
                 where = member if feature in own else workspace
                 located = _locate(where, name, feature, kind if where == member else None)
                 if located is not None:
-                    package = data.get("package", {}).get("name", member.parent.name)
-                    return Trainer(str(package), member, feature, where,
+                    crate = _table(data, "package").get("name", member.parent.name)
+                    return Trainer(str(crate), member, feature, where,
                                    _shown(where, workspace), *located)  # fmt: skip
     return None
 
 
 def _tables_of_kind(data: Mapping[str, Any], kind: str) -> Iterator[tuple[str, Any]]:
     tables = [data.get(kind, {})]
-    for target in data.get("target", {}).values():
+    for target in _table(data, "target").values():
         if isinstance(target, Mapping):
             tables.append(target.get(kind, {}))
     for table in tables:
