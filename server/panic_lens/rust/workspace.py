@@ -47,16 +47,62 @@ def trainer(manifest: Path, workspace: Path | None) -> Trainer | None:
     """The member of `workspace` that trains the crate of `manifest` (None: none does)."""
     if workspace is None:
         return None
-    members = member_manifests(workspace)
-    me = manifest.parent.resolve()
-    graph = {m: set(_path_dependencies(m, workspace)) for m in members}
-    dependents = _dependents(me, graph)
+    graph = _graph(workspace)
+    me = Path(os.path.realpath(manifest.parent))
     for dev in (False, True):  # a training [dependencies] entry before a dev-only one
-        for member in dependents:
-            found = _training_entry(member, workspace, dev)
+        for member in _dependents(me, graph):
+            found = graph.trainers.get((member, dev))
             if found is not None:
                 return found
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Graph:
+    """A workspace's members, as read from the files in `watched` at `stamps`: each one's
+    resolved folder, the folders of its path dependencies, and its training entries."""
+
+    watched: tuple[Path, ...]
+    stamps: tuple[int, ...]
+    folders: Mapping[Path, Path]
+    deps: Mapping[Path, frozenset[Path]]
+    trainers: Mapping[tuple[Path, bool], Trainer]
+
+
+_graphs: dict[Path, _Graph] = {}
+
+
+def _graph(workspace: Path) -> _Graph:
+    """The members' graph, read once per workspace while its manifests and folders stand:
+    every member of a workspace asks for it."""
+    cached = _graphs.get(workspace)
+    if cached is not None and cached.stamps == tuple(map(_mtime, cached.watched)):
+        return cached
+    members = member_manifests(workspace)
+    watched = (workspace, *watched_paths(workspace, members))
+    stamps = tuple(map(_mtime, watched))
+    trainers = {}
+    for member in members:
+        for dev in (False, True):
+            found = _training_entry(member, workspace, dev)
+            if found is not None:
+                trainers[(member, dev)] = found
+    graph = _Graph(
+        watched,
+        stamps,
+        {m: Path(os.path.realpath(m.parent)) for m in members},
+        {m: frozenset(_path_dependencies(m, workspace)) for m in members},
+        trainers,
+    )
+    _graphs[workspace] = graph
+    return graph
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return -1
 
 
 def member_manifests(workspace: Path | None) -> list[Path]:
@@ -81,10 +127,14 @@ def member_manifests(workspace: Path | None) -> list[Path]:
 def watched(workspace: Path) -> list[Path]:
     """What the members and their dependencies are read from: the members' manifests and the
     folders a `members` glob lists (a member created there changes the folder's mtime)."""
+    return list(_graph(workspace).watched[1:])
+
+
+def watched_paths(workspace: Path, members: list[Path]) -> list[Path]:
     data = crates.read_toml(workspace)[0]
     patterns = _strings(_table(data, "workspace").get("members"))
     folders = dict.fromkeys(_glob_root(workspace.parent, p) for p in patterns)
-    return [*member_manifests(workspace), *folders]
+    return [*members, *folders]
 
 
 def workspace_of(manifest: Path) -> Path | None:
@@ -124,25 +174,24 @@ def _path_dependencies(member: Path, workspace: Path) -> Iterator[Path]:
             if not isinstance(spec, Mapping):
                 continue
             if isinstance(spec.get("path"), str):
-                yield (member.parent / spec["path"]).resolve()
+                yield Path(os.path.realpath(member.parent / spec["path"]))
             elif spec.get("workspace") is True:
                 inherited = ws_deps.get(name)
                 if isinstance(inherited, Mapping) and isinstance(inherited.get("path"), str):
-                    yield (workspace.parent / inherited["path"]).resolve()
+                    yield Path(os.path.realpath(workspace.parent / inherited["path"]))
 
 
-def _dependents(crate_dir: Path, graph: Mapping[Path, set[Path]]) -> list[Path]:
+def _dependents(crate_dir: Path, graph: _Graph) -> list[Path]:
     """Members depending on `crate_dir`, nearest first (then by manifest path)."""
-    folders = {member: member.parent.resolve() for member in graph}
     seen: dict[Path, None] = {}
     frontier = {crate_dir}
     while frontier:
         step = sorted(
-            m for m, deps in graph.items()
-            if m not in seen and folders[m] != crate_dir and deps & frontier
+            m for m, deps in graph.deps.items()
+            if m not in seen and graph.folders[m] != crate_dir and deps & frontier
         )  # fmt: skip
         seen.update(dict.fromkeys(step))
-        frontier = {folders[m] for m in step}
+        frontier = {graph.folders[m] for m in step}
     return list(seen)
 
 
