@@ -7,11 +7,12 @@ unreadable paths (and for record errors under --strict).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from panic_lens.commands import replay
 from panic_lens.commands.common import (
@@ -32,6 +33,9 @@ from panic_lens.report import (
 )
 from panic_lens.rules.base import Finding, Severity
 from panic_lens.settings import Settings, parse_settings
+
+if TYPE_CHECKING:
+    from panic_lens.commands.progress import Bar
 
 FAIL_ON = ("error", "warning", "info", "never")
 
@@ -83,7 +87,10 @@ def run(args: argparse.Namespace) -> int:
     if replayable:
         guarded.update(replay.guard([], roots))
     loaded = load_records(args, extra=extra)
-    result = check_paths(args.paths, settings=settings, catalog=loaded.catalog, cache=cache)
+    with progress_bar() as bar:  # gone (the line blanked) before anything below prints
+        result = check_paths(
+            args.paths, settings=settings, catalog=loaded.catalog, cache=cache, progress=bar
+        )
     errors: list[ReportError] = [*result.errors, *loaded.errors]
     err = io.StringIO()
     print_errors(errors, err)
@@ -107,6 +114,15 @@ def run(args: argparse.Namespace) -> int:
             exit_code=code,
         )
     return code
+
+
+def progress_bar() -> contextlib.AbstractContextManager[Bar | None]:
+    """A progress bar on stderr when it is a terminal (`commands.progress`), else nothing."""
+    from panic_lens.commands import progress
+
+    if not progress.wanted(sys.stderr):
+        return contextlib.nullcontext()
+    return progress.Bar(sys.stderr)
 
 
 def record_roots(args: argparse.Namespace, extra: list[Path]) -> list[str]:
