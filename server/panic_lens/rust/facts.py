@@ -6,6 +6,7 @@ types, constants (from `rust.consts`, imported lazily) and call sites (`rust.cal
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -350,7 +351,11 @@ class FileFacts:
             f"burn feature `{by.feature}` in workspace crate `{by.crate}`, "
             "which depends on this crate"
         )
-        return TrainingSignal(f"{what}: {by.where}", span, str(by.file))
+        # the manifest's path written the way the file's is (relative to the working folder
+        # when the file's is), as reports show both
+        relative = self.path is not None and not os.path.isabs(self.path)
+        file = os.path.relpath(by.file) if relative else str(by.file)
+        return TrainingSignal(f"{what}: {by.where}", span, file)
 
     def _train_features(self) -> list[str]:
         return sorted(self.crate.features & {"train", "autodiff"})
