@@ -191,10 +191,10 @@ class CrateDigests:
     def _members(self, manifest: Path) -> list[str]:
         """The workspace's member manifests, as found now: which members depend on this crate
         and train it (`rust.workspace`) is read from them."""
-        from panic_lens.rust.workspace import member_manifests, workspace_of
+        from panic_lens.rust.workspace import members, workspace_of
 
         parts = []
-        for path in member_manifests(workspace_of(manifest)):
+        for path in members(workspace_of(manifest)):
             if path not in self._manifest_digests:
                 self._manifest_digests[path] = f"{path}={read_digest(path)}"
             parts.append(f"member {self._manifest_digests[path]}")

@@ -105,6 +105,11 @@ def _mtime(path: Path) -> int:
         return -1
 
 
+def members(workspace: Path | None) -> list[Path]:
+    """`member_manifests`, from the graph read once per workspace state (`_graph`)."""
+    return list(_graph(workspace).folders) if workspace is not None else []
+
+
 def member_manifests(workspace: Path | None) -> list[Path]:
     """The Cargo.toml of every member (`members` globs less `exclude`, and the root package)."""
     if workspace is None:
