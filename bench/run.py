@@ -84,7 +84,7 @@ def check_rows(tree: Path, label: str, work: Path, reps: int, baseline: bool) ->
 
 def _touch(tree: Path, report: str) -> Callable[[], None]:
     """Change the ctime (only) of the first file with a finding, or of the tree's first .rs
-    file: the stored report no longer applies, and that file's content must be hashed again,
+    file: that file's content must be hashed again,
     while every other file comes from the cache (the path of a warm run after an edit)."""
     findings = json.loads(report or "{}").get("findings", [])
     file = Path(findings[0]["path"]) if findings else next(tree.rglob("*.rs"))

@@ -15,3 +15,13 @@ def _private_cache_dir(
     folder = tmp_path_factory.mktemp("panic-lens-cache")
     monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(folder))
     return folder
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`make test` runs `-n auto --dist loadgroup`), the real-editor tests
+    run one after another on one worker: they share a cache folder and each editor needs a
+    core of its own to answer in time."""
+    editors = Path(__file__).parent / "editors"
+    for item in items:
+        if editors in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.xdist_group("editors"))

@@ -1,12 +1,9 @@
-"""Fast `check` over many files: a byte-level prefilter, outline parses, the content-hash
-cache, and processes.
+"""Fast `check` over many files: a byte-level prefilter, the content-hash cache, and
+processes.
 
 Gives exactly `engine.check_paths`'s result (tests compare the two on the same trees): a file the
-prefilter skips cannot contain a call of any rule's API, a function body the outline leaves
-out (`rust.outline`) holds nothing a finding depends on, and cached entries are keyed by
-everything an analysis depends on. The one difference: a syntax error inside a body the
-outline leaves out cannot disturb how the rest of its file parses, where in a full parse
-tree-sitter's recovery from it may (every path of a run, cached or not, gives the same).
+prefilter skips cannot contain a call of any rule's API, and cached entries are keyed by
+everything an analysis depends on.
 """
 
 from __future__ import annotations
@@ -40,16 +37,15 @@ from panic_lens.engine import (
     is_binary,
     iter_rust_paths,
 )
+from panic_lens.model import Analysis, Finding
 from panic_lens.prefilter import Prefilter
-from panic_lens.rules.base import Analysis, Finding
-from panic_lens.rust.run import RunMemo
+from panic_lens.rust.memo import CrateMemo
 from panic_lens.settings import parse_settings
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from panic_lens.catalog import Catalog
-    from panic_lens.rust.facts import Outline
     from panic_lens.settings import Settings
 
 # Below this much source to analyse, starting worker processes costs more than it saves.
@@ -66,8 +62,8 @@ SCAN_MIN_BYTES = 2 * 1024 * 1024
 # SCAN_PIECE_BYTES (`_scan_tasks`).
 SCAN_SHARE = 2
 SCAN_PIECE_BYTES = 64 * 1024
-# path, content, cache key (None: do not store), the outline to parse (None: the whole file)
-Item = tuple[str, bytes, str | None, "Outline | None"]
+# path, content, cache key (None: do not store)
+Item = tuple[str, bytes, str | None]
 Done = tuple[str, Analysis, bool]  # path, findings and notes, whether an entry was stored
 # path, its read error (None: read), and its analysis (None: the prefilter skipped it)
 Scanned = tuple[str, str | None, Analysis | None]
@@ -159,7 +155,7 @@ def run_check(
     if sizes is not None and sum(sizes) >= SCAN_MIN_BYTES:
         return _scan_in_workers(files, sizes, errors, settings, catalog, jobs, progress)
     index = cache.stat_index() if cache is not None else None
-    sources = Sources(index)
+    sources = WalkedFiles(index)
     order: list[str] = []
     for file in files:
         try:
@@ -179,8 +175,7 @@ def run_check(
                 data = sources.bytes_of(path)
                 if prefilter.keeps(path, data):
                     candidates.append(path)
-                    outline = prefilter.outline(path, data)
-                    analyser.submit(path, data, None, manifests.of(path), outline)
+                    analyser.submit(path, data, None, manifests.of(path))
                 else:
                     progress.advance(1)
             hits: dict[str, Analysis] = {}
@@ -299,7 +294,7 @@ def _sizes(files: list[str]) -> list[int]:
 
 def _from_cache(
     order: list[str],
-    sources: Sources,
+    sources: WalkedFiles,
     settings: Settings | None,
     catalog: Catalog | None,
     cache: AnalysisCache,
@@ -329,7 +324,7 @@ def _from_cache(
             continue
         data = sources.bytes_of(path)
         store = key if sources.unchanged(path) else None
-        analyser.submit(path, data, store, manifests.of(path), prefilter.outline(path, data))
+        analyser.submit(path, data, store, manifests.of(path))
     return candidates, hits
 
 
@@ -366,7 +361,7 @@ class CheckFilter(Prefilter):
         return self._noted[manifest]
 
 
-class Sources:
+class WalkedFiles:
     """The run's files, by path as walked. With a stat index, a file whose stat is unchanged
     is not read: its digest and prefilter verdict come from the index."""
 
@@ -463,7 +458,7 @@ class Analyser:
     ) -> None:
         self._settings, self._catalog, self._cache = settings, catalog, cache
         self.progress = progress if progress is not None else _NoProgress()
-        self._run = RunMemo()  # this process's, when it analyses (no pool)
+        self._memo = CrateMemo()  # this process's, when it analyses (no pool)
         self._jobs = jobs if jobs is not None else default_jobs()
         self._queued: list[tuple[Item, object]] = []  # before the pool: items and crates
         self._queued_bytes = 0
@@ -482,11 +477,9 @@ class Analyser:
         data: bytes,
         key: str | None,
         crate: object = None,
-        outline: Outline | None = None,
     ) -> None:
-        """Analyse `path`; `crate` (its manifest) groups the files sent to one worker;
-        `outline`: parse only the bodies it names (`_analyse_one`)."""
-        item = (path, data, key, outline)
+        """Analyse `path`; `crate` (its manifest) groups the files sent to one worker."""
+        item = (path, data, key)
         if self._pool is not None:
             self._add(item, crate)
             return
@@ -524,8 +517,8 @@ class Analyser:
         """Every submitted file's findings and notes, by path."""
         self._flush()
         done: list[Done] = []
-        for (path, data, key, outline), _ in self._queued:  # no pool: analysed here
-            args = (self._settings, self._catalog, self._cache, self._run, outline)
+        for (path, data, key), _ in self._queued:  # no pool: analysed here
+            args = (self._settings, self._catalog, self._cache, self._memo)
             done.append(_analyse_one(path, data, key, *args))
             self.progress.advance(1)
         self._queued = []
@@ -567,13 +560,10 @@ def _analyse_one(
     settings: Settings | None,
     catalog: Catalog | None,
     cache: AnalysisCache | None,
-    run: RunMemo,
-    outline: Outline | None = None,
+    memo: CrateMemo,
 ) -> Done:
-    """One file's findings and notes (all `check` reports), stored under `key` when given.
-    With `outline`, only the function bodies it names are parsed: an outline analysis has
-    fewer hovers, so no run stores any (a warm run gives what a cold one would)."""
-    analysis = analyze(data, path, settings=settings, catalog=catalog, run=run, outline=outline)
+    """One file's findings and notes (all `check` reports), stored under `key` when given."""
+    analysis = analyze(data, path, settings=settings, catalog=catalog, memo=memo)
     reported = Analysis(analysis.findings, (), analysis.notes)
     wrote = False
     if cache is not None and key is not None:
@@ -589,7 +579,7 @@ class _WorkerState:
     settings: Settings | None = None
     catalog: Catalog | None = None
     cache: AnalysisCache | None = None
-    run = RunMemo()  # crate lookups and renames, read once per worker (one run)
+    memo = CrateMemo()  # crate lookups and renames, read once per worker (one run)
     contents: ClassVar[dict[str, bytes]] = {}  # what this worker read, by absolute path
     prefilter: CheckFilter | None = None  # made on the first scan (crate aliases, once each)
 
@@ -601,17 +591,17 @@ def _init_worker(
     _WorkerState.catalog = catalog
     _WorkerState.cache = cache
     _WorkerState.contents = {}
-    _WorkerState.run = RunMemo(_read_stored)
+    _WorkerState.memo = CrateMemo(_read_stored)
     _WorkerState.prefilter = None
     # Python's default collection thresholds (the CLI raises them for its own short run): with
-    # higher ones the analyses' cycles pile up, +30 to +80 MB of peak memory for no clear gain
+    # higher ones the analyses' cycles pile up and peak memory grows for no clear gain
     gc.set_threshold(700, 10, 10)
 
 
 def _analyse_in_worker(items: list[Item]) -> list[Done]:
     state = _WorkerState
-    args = (state.settings, state.catalog, state.cache, state.run)
-    return [_analyse_one(path, data, key, *args, outline) for path, data, key, outline in items]
+    args = (state.settings, state.catalog, state.cache, state.memo)
+    return [_analyse_one(path, data, key, *args) for path, data, key in items]
 
 
 def _scan_in_worker(files: list[str]) -> list[Scanned]:
@@ -629,8 +619,7 @@ def _scan_in_worker(files: list[str]) -> list[Scanned]:
         if not state.prefilter.keeps(path, data):
             out.append((path, None, None))
             continue
-        outline = state.prefilter.outline(path, data)
-        args = (state.settings, state.catalog, None, state.run, outline)
+        args = (state.settings, state.catalog, None, state.memo)
         done = _analyse_one(path, data, None, *args)
         out.append((path, None, done[1]))
     return out

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import RULES_VERSION, __version__, cachedir
-from panic_lens.rules.base import (
+from panic_lens.model import (
     Analysis,
     Edit,
     Finding,
@@ -32,7 +32,7 @@ from panic_lens.rules.base import (
     Severity,
     Span,
 )
-from panic_lens.rules.meta import RULES
+from panic_lens.rules.meta import generation, rules
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
@@ -58,17 +58,21 @@ def default_dir() -> Path:
 
 
 def digest(data: bytes) -> str:
-    import hashlib  # here: a run without the cache never needs it (~3 ms of OpenSSL loading)
+    import hashlib  # here: a run without the cache never loads OpenSSL
 
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-@lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """Version, rules version and the package's own files (size, mtime): a changed rule in a
-    development checkout must not be answered from entries the old code wrote."""
+    """Version, rules version, the registered rules and the package's own files (size,
+    mtime): a changed or added rule must not be answered from entries the old code wrote."""
+    return _code_fingerprint(generation())
+
+
+@lru_cache(maxsize=2)
+def _code_fingerprint(_generation: int) -> str:
     root = Path(__file__).resolve().parent
-    parts = [__version__, RULES_VERSION, FORMAT]
+    parts = [__version__, RULES_VERSION, FORMAT, *(f"{r.id}@{r.module}" for r in rules())]
     for file in sorted(root.rglob("*.py")):
         with contextlib.suppress(OSError):
             st = file.stat()
@@ -80,7 +84,7 @@ def records_fingerprint(catalog: Catalog | None) -> str:
     """The record ids bound to each rule: all a finding takes from the catalog."""
     if catalog is None:
         return "no-catalog"
-    bound = [f"{r.id}={','.join(catalog.record_ids_for_rule(r.id))}" for r in RULES]
+    bound = [f"{r.id}={','.join(catalog.record_ids_for_rule(r.id))}" for r in rules()]
     return digest("\n".join(bound).encode())
 
 

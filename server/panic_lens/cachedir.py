@@ -1,15 +1,14 @@
 """Where panic-lens keeps its caches, and the switch that turns them all off.
 
 `PANIC_LENS_NO_CACHE=1` turns every cache off; `PANIC_LENS_CACHE_DIR` moves them (default: the
-user cache folder from platformdirs, imported only when needed). Importing this costs nothing
-(`check`'s replay of a stored report reads it before anything else, and imports no pathlib).
+user cache folder from platformdirs, imported only when needed).
 """
 
 from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # typing itself is not imported (the replay path imports nothing more)
+TYPE_CHECKING = False  # typing itself is not imported (the server's start imports this)
 if TYPE_CHECKING:
     from pathlib import Path
 

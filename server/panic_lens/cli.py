@@ -1,8 +1,8 @@
 """Command line: `panic-lens serve | check | explain | records`.
 
 Logging goes to stderr: in `serve`, stdout is the LSP channel. Each subcommand lives in
-`panic_lens.commands`; this module only builds the parser and dispatches. It imports them
-only then: a `check` whose stored report is still valid (`commands.replay`) needs none.
+`panic_lens.commands`; this module only builds the parser and dispatches, and imports a
+command only when it runs (`serve` imports none of the others).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 
 from panic_lens import __version__
 
-TYPE_CHECKING = False  # typing itself is not imported: the replay path needs nothing
+TYPE_CHECKING = False  # typing itself is not imported
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
@@ -27,7 +27,7 @@ serve_collector_off = False
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with `command="serve"` the `serve` subcommand only (the server's
-    start imports none of the other commands: ~35 ms of a ~340 ms start)."""
+    start imports none of the other commands)."""
     import argparse
 
     parser = argparse.ArgumentParser(
@@ -62,16 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             serve_collector_off = True
     if argv[:1] != ["check"]:
         return _dispatch(argv)
-    from panic_lens.commands import replay
-
-    code = replay.replay(argv)  # a warm check of an unchanged tree prints its stored report
-    if code is not None:
-        return code
     import gc
 
-    # A short run that allocates much (imports) and frees little until it ends: the start-up
-    # thresholds save ~15% of the imports' CPU. Forked analysis workers go back to the
-    # defaults (batch._init_worker).
+    # A short run that allocates much (imports) and frees little until it ends: with higher
+    # thresholds the collector does not traverse what lives until the end anyway. Forked
+    # analysis workers go back to the defaults (batch._init_worker).
     before = gc.get_threshold()
     gc.set_threshold(*START_UP_GC_THRESHOLDS)
     try:
@@ -83,7 +78,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(argv: list[str]) -> int:
     parser = build_parser(argv[0] if argv[:1] == ["serve"] else None)
     args = parser.parse_args(argv)
-    args.argv = argv
     if args.command == "serve":
         handover = None
         if args.tcp is None:  # first diagnostics before pygls is loaded (quickstart.py)
@@ -93,8 +87,8 @@ def _dispatch(argv: list[str]) -> int:
         from panic_lens.lsp.server import run
 
         return run(tcp=args.tcp, log_level=args.log_level, handover=handover)
-    if hasattr(args, "run"):
-        return int(args.run(args))
+    if hasattr(args, "handler"):
+        return int(args.handler(args))
     parser.error(f"unknown command {args.command}")
     return 2
 
@@ -102,8 +96,8 @@ def _dispatch(argv: list[str]) -> int:
 def entry() -> None:
     """The `panic-lens` command: `main`, then, after any command but `serve`, out through
     `os._exit` once the output is flushed. Tearing the interpreter down (every module, the
-    catalog, the rules' tables; nothing a user sees) took ~20 ms of a 0.5 s `check`. Work
-    that must finish (cache entries, the replay record, worker processes) is done before
+    catalog, the rules' tables; nothing a user sees) is a measurable part of a short `check`. Work
+    that must finish (cache entries, worker processes) is done before
     `main` returns; a command that raises ends the usual way."""
     import contextlib
     import os

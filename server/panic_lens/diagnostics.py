@@ -17,9 +17,9 @@ from typing import Any, Protocol, Self, overload
 
 from pygls.uris import from_fs_path
 
+from panic_lens.model import Finding, Point, Severity, Span
 from panic_lens.positions import Encoding, byte_col_to, col_to_byte
-from panic_lens.rules.base import Finding, Point, Severity, Span
-from panic_lens.rules.meta import RULES_BY_ID
+from panic_lens.rules.meta import rule_by_id
 
 SOURCE = "panic-lens"
 # LSP's DiagnosticSeverity numbers
@@ -220,7 +220,7 @@ def doc_uri(rule: str) -> str | None:
     """The rule's documentation page, once per rule: `doc_uri` resolves a path on disk, which
     cost more than the rest of a diagnostic's conversion."""
     if rule not in _DOC_URIS:
-        info = RULES_BY_ID.get(rule)
+        info = rule_by_id(rule)
         _DOC_URIS[rule] = info.doc_uri if info else None
     return _DOC_URIS[rule]
 

@@ -13,16 +13,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from panic_lens.model import Analysis, Finding, HoverFact, Settings, Severity
 from panic_lens.rules import rule_modules, suppress
-from panic_lens.rules.base import Analysis, Finding, HoverFact, Severity
 from panic_lens.rust.crate import crate_context
-from panic_lens.rust.facts import FileFacts, Outline
+from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import Tree
-from panic_lens.settings import Settings, parse_settings
+from panic_lens.settings import parse_settings
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
-    from panic_lens.rust.run import RunMemo
+    from panic_lens.rust.memo import CrateMemo
 
 SKIP_DIRS = frozenset({"target", "node_modules"})
 MAX_FILE_BYTES = 10 * 2**20
@@ -51,16 +51,14 @@ def analyze(
     settings: Settings | None = None,
     catalog: Catalog | None = None,
     tree: Tree | None = None,
-    run: RunMemo | None = None,
-    outline: Outline | None = None,
+    memo: CrateMemo | None = None,
 ) -> Analysis:
     """Analyse one Rust source text. `path` locates the crate (Cargo.toml) and names findings.
 
     Never raises: a rule that fails becomes a note and the other rules still run. `tree` may be
-    a tree of exactly `text` (the server's incremental re-parse). `run` (one `check` run's)
+    a tree of exactly `text` (the server's incremental re-parse). `memo` (one `check` run's)
     memoises crate lookups and lets the rules skip resolving calls that cannot be theirs: the
-    same Analysis, faster. `outline` (with `run`): parse only the function bodies a finding
-    can depend on (`FileFacts.build`): the same findings and notes, fewer hovers.
+    same Analysis, faster.
     """
     src = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
     if is_binary(src):
@@ -73,7 +71,7 @@ def analyze(
         )
     name = os.fspath(path) if path is not None else None
     try:
-        facts = build_facts(src, name, settings=settings, tree=tree, run=run, outline=outline)
+        facts = build_facts(src, name, settings=settings, tree=tree, memo=memo)
     except Exception as exc:  # a broken manifest or parser must not take the editor down
         return Analysis(notes=(f"{name or '<text>'}: analysis failed: {exc!r}",))
     return run_rules(facts, catalog)
@@ -85,15 +83,12 @@ def build_facts(
     *,
     settings: Settings | None = None,
     tree: Tree | None = None,
-    run: RunMemo | None = None,
-    outline: Outline | None = None,
+    memo: CrateMemo | None = None,
 ) -> FileFacts:
     """Facts for one file, with settings = defaults < Cargo.toml metadata < `settings`."""
-    crate = run.crate_context(path) if run is not None and path else crate_context(path)
+    crate = memo.crate_context(path) if memo is not None and path else crate_context(path)
     effective = layered_settings(crate.metadata, settings)
-    return FileFacts.build(
-        src, path, settings=effective, crate=crate, tree=tree, run=run, outline=outline
-    )
+    return FileFacts.build(src, path, settings=effective, crate=crate, tree=tree, memo=memo)
 
 
 def layered_settings(metadata: Mapping[str, Any], explicit: Settings | None) -> Settings:
@@ -152,17 +147,17 @@ def rule_run(facts: FileFacts, catalog: Catalog | None = None) -> RuleRun:
     return RuleRun(tuple(findings), tuple(hovers), tuple(failures))
 
 
-def finish(facts: FileFacts, run: RuleRun) -> Analysis:
+def finish(facts: FileFacts, outcome: RuleRun) -> Analysis:
     """Suppressions, hints and a stable order over a RuleRun; notes from the crate."""
-    notes = [*facts.crate.errors, *_metadata_errors(facts), *run.failures]
-    active = frozenset(rule for rule, _ in run.findings)
-    raw = [f for _, found in run.findings for f in found]
+    notes = [*facts.crate.errors, *_metadata_errors(facts), *outcome.failures]
+    active = frozenset(rule for rule, _ in outcome.findings)
+    raw = [f for _, found in outcome.findings for f in found]
     allows = suppress.find_allows(facts.allow_comments(), facts.src)
     kept, hints = suppress.apply(raw, allows, active)
     hints = [replace(h, path=facts.path) for h in hints]
     ordered = sorted(kept + hints, key=lambda f: (f.span.start_byte, f.rule))
     # rules may find calls in set order; the same text must give the same Analysis
-    hovers = sorted(run.hovers, key=lambda h: (h.span.start_byte, h.span.end_byte, h.rule,
+    hovers = sorted(outcome.hovers, key=lambda h: (h.span.start_byte, h.span.end_byte, h.rule,
                                                h.api, h.facts))  # fmt: skip
     return Analysis(tuple(ordered), tuple(hovers), tuple(notes))
 

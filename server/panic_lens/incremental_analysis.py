@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import engine
-from panic_lens.rules.base import Analysis, Finding, HoverFact, Point, Related, Severity, Span
+from panic_lens.model import Analysis, Finding, HoverFact, Point, Related, Severity, Span
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
 from panic_lens.rust.incremental import edit_of, reparse

@@ -15,12 +15,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from panic_lens.rules.meta import ALLOW_WORD, RULES
-
-if TYPE_CHECKING:
-    from panic_lens.rust.facts import Outline
+from panic_lens.model import ALLOW_WORD
+from panic_lens.rules.meta import generation, rules
+from panic_lens.rust.lexical import CHAR_LITERAL, STRING_LITERAL, WORD_BYTES
 
 # `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
 SUPPRESSION_MARKER = ALLOW_WORD
@@ -29,7 +27,6 @@ _TYPE_ALIAS = re.compile(rb"type\s+([A-Za-z_][A-Za-z0-9_]*)")
 # A literal first (no leading \b) lets `re` jump between candidates; the word boundary
 # before `use` is checked by hand.
 _USE_STMT = re.compile(rb"use\b[^;]*")
-WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # Casts (`n as usize`) are not new names; a cast in a `use` statement cannot happen anyway.
 _PRIMITIVES = frozenset(
     b"_ usize isize u8 u16 u32 u64 u128 i8 i16 i32 i64 i128 f32 f64 bool char str".split()
@@ -38,37 +35,44 @@ Groups = tuple[tuple[bytes, ...], ...]
 AliasMap = Mapping[bytes, frozenset[bytes]]
 
 
-@lru_cache(maxsize=1)
 def rule_groups() -> Groups | None:
     """Every rule's condition groups and the suppression marker's; None when some rule
-    declares none (every file must be analysed)."""
-    if not all(rule.prefilter_groups for rule in RULES):
-        return None
-    groups = {tuple(w.encode() for w in g) for rule in RULES for g in rule.prefilter_groups}
-    return tuple(sorted(groups | {(SUPPRESSION_MARKER,)}))
+    declares none (every file must be analysed). Computed from the rule registry."""
+    return _tables(generation())[0]
 
 
-@lru_cache(maxsize=1)
 def group_words() -> tuple[bytes, ...]:
-    return tuple(sorted({w for g in rule_groups() or () for w in g}))
+    return _tables(generation())[1]
 
 
-@lru_cache(maxsize=1)
 def base_needles() -> tuple[bytes, ...] | None:
     """The words of every group, minus words containing another: a file mentioning none of
     them (nor an alias) satisfies no group. None when the prefilter is off."""
-    if rule_groups() is None:
-        return None
-    words = set(group_words())
-    return tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
+    return _tables(generation())[2]
+
+
+@lru_cache(maxsize=2)
+def _tables(_generation: int) -> tuple[Groups | None, tuple[bytes, ...], tuple[bytes, ...] | None]:
+    """The three tables above for one state of the rule registry (`_generation` keys it)."""
+    if not all(rule.prefilter_groups for rule in rules()):
+        return None, (), None
+    found = {tuple(w.encode() for w in g) for rule in rules() for g in rule.prefilter_groups}
+    groups = tuple(sorted(found | {(SUPPRESSION_MARKER,)}))
+    words = tuple(sorted({w for g in groups for w in g}))
+    needles = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
+    return groups, words, needles
 
 
 def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
     return any(needle in data for needle in needles)
 
 
-@lru_cache(maxsize=1)
 def _word_finder() -> Callable[[bytes], frozenset[bytes]]:
+    return _word_finder_for(generation())
+
+
+@lru_cache(maxsize=2)
+def _word_finder_for(_generation: int) -> Callable[[bytes], frozenset[bytes]]:
     """`own_words`' search: one Aho-Corasick pass (SIMD-accelerated, leftmost-first, so
     non-overlapping) for all group words, then a plain search for each word not found that
     an occurrence of another word could have hidden (`_hideable`)."""
@@ -200,13 +204,6 @@ def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
     return line.lstrip().startswith(b"//")
 
 
-# What Rust's lexer reads as a string, and as a char literal (an escape, one ASCII or UTF-8
-# character); the outline's lexer (rust/outline.py) reads them with these too.
-STRING_LITERAL = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
-CHAR_LITERAL = (
-    rb"'(?:\\(?:u\{[0-9A-Fa-f_]{1,8}\}|x[0-9A-Fa-f]{2}|.)"
-    rb"|[^\\'\n\r\t]|[\xc0-\xf7][\x80-\xbf]{1,3})'"
-)
 # A line comment, or a string or char literal, which may hold a `//` that starts none: a
 # literal first lets `re` jump between candidates.
 _LITERAL = STRING_LITERAL + b"|" + CHAR_LITERAL
@@ -316,24 +313,6 @@ class Prefilter:
             return named[word]
 
         return any(all(has_or_named(w) for w in group) for group in groups)
-
-    def outline(self, path: str, data: bytes) -> Outline | None:
-        """What a function body of a kept file must mention to be parsed (`rust.outline`):
-        the words of every group the file satisfies, by its own words or its crate's names
-        for them, and those names. A rule finds nothing through a group the file does not
-        satisfy, as `keeps` assumes of whole files. None when the prefilter is off."""
-        from panic_lens.rust.facts import Outline
-
-        groups = rule_groups()
-        if groups is None:
-            return None
-        own = self._scanned(os.path.abspath(path), data)
-        aliases = self._crate_aliases(path)
-        present = set(own)
-        present.update(w for w, names in aliases.items() if w not in own and mentions(data, names))
-        words = {w for group in groups if all(x in present for x in group) for w in group}
-        names = {name for w in words for name in aliases.get(w, ())}
-        return Outline(frozenset(words), frozenset(names))
 
     def _find_manifest(self, path: str) -> Path | None:
         from panic_lens.rust.crate import find_manifest

@@ -18,36 +18,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from panic_lens.rules.base import Severity
-from panic_lens.rules.meta import RULES_BY_ID
+from panic_lens.model import Settings, Severity
+from panic_lens.rules.meta import rule_by_id, rule_ids
 
 SECTION = "panicLens"  # the editors' settings section
 SCOPES = ("workspace", "openFiles")
 LOG_LEVELS = ("error", "warning", "info", "debug")
-DEFAULT_CTC_CAPACITY = 8192
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Effective settings. `severity` maps a rule id to a Severity, or None when turned off."""
-
-    severity: tuple[tuple[str, Severity | None], ...] = ()
-    records: tuple[str, ...] = ()
-    scope: str = "workspace"
-    ctc_capacity: int = DEFAULT_CTC_CAPACITY
-    log_level: str = "info"
-
-    def severity_for(self, rule: str) -> Severity | bool | None:
-        """The configured override for `rule`: a Severity, None (off), or False (no override)."""
-        for rid, sev in self.severity:
-            if rid == rule:
-                return sev
-        return False
-
-    def cache_key(self) -> str:
-        """A stable text that changes whenever analysis results could change."""
-        sev = ",".join(f"{r}={s.value if s else 'off'}" for r, s in sorted(self.severity))
-        return f"sev[{sev}];cap={self.ctc_capacity};records={'|'.join(self.records)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +85,8 @@ def _read_severity(s: Settings, value: Any) -> Settings:
         raise TypeError(f"expected an object of rule id -> severity, got {value!r}")
     merged = dict(s.severity)
     for rule, sev in value.items():
-        if rule not in RULES_BY_ID:
-            raise ValueError(f"unknown rule {rule!r} (known: {', '.join(RULES_BY_ID)})")
+        if rule_by_id(rule) is None:
+            raise ValueError(f"unknown rule {rule!r} (known: {', '.join(rule_ids())})")
         if not isinstance(sev, str):
             raise TypeError(f"severity of {rule} must be a string, got {sev!r}")
         merged[rule] = None if sev.strip().lower() == "off" else _severity(sev)

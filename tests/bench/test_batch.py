@@ -12,9 +12,8 @@ import pytest
 from bench import corpus
 from panic_lens import batch, engine, prefilter
 from panic_lens.cache import AnalysisCache
-from panic_lens.rules import rule_modules
-from panic_lens.rules.meta import RULES
-from panic_lens.settings import Settings
+from panic_lens.model import Settings
+from panic_lens.rules.meta import rules
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = sorted(p for p in (REPO / "tests" / "golden").iterdir() if p.is_dir())
@@ -169,23 +168,13 @@ def test_prefilter_skips_files_but_keeps_every_file_with_findings(generated: Pat
 
 
 def test_needles_come_from_the_rules_conditions() -> None:
-    for rule in RULES:
+    for rule in rules():
         assert rule.triggers and rule.prefilter_groups, rule.id
         for group in rule.prefilter_groups:
             assert prefilter.may_match(" x ".join(group).encode()), group
             for word in group if len(group) > 1 else ():  # every word of a group is needed
                 assert not prefilter.may_match(word.encode()), (group, word)
     assert not prefilter.may_match(b'fn main() { println!("hello"); }')
-
-
-def test_every_group_names_a_word_its_rule_module_requires() -> None:
-    """A rule module's PREFILTER_WORDS are words without which it returns early: each group
-    of its rule must include one, or the data and the module disagree."""
-    modules = [m for m in rule_modules() if getattr(m, "PREFILTER_WORDS", ())]
-    assert modules, "a rule module declares its own words"
-    for module in modules:
-        words = {w.decode() for w in module.PREFILTER_WORDS}
-        assert all(words & set(g) for g in module.INFO.prefilter_groups), module.INFO.id
 
 
 def test_names_a_crate_gives_an_api_keep_its_files(make_crate: Callable[..., Path]) -> None:
@@ -336,7 +325,7 @@ pub fn warmup(log_probs: Tensor<3>, device: &Device) -> Tensor<1> {
 def test_a_half_typed_function_no_rule_reads_hides_no_finding(
     make_crate: Callable[..., Path], private_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """check skips the broken body (it mentions no rule's word), so the finding next to it is
+    """tree-sitter keeps the broken body's error inside it, so the finding next to it is
     reported; the cache-filling, warm and cache-less runs all agree."""
     crate = make_crate("app", {"src/lib.rs": HALF_TYPED})
     first, cold = batch.run_check([crate], cache=AnalysisCache(private_cache))
@@ -349,8 +338,8 @@ def test_a_half_typed_function_no_rule_reads_hides_no_finding(
 
 
 def test_check_stores_what_it_reports(generated: Path, private_cache: Path) -> None:
-    """Entries hold findings and notes: an outline analysis has fewer hovers than an editor's
-    analysis of the same file, and no entry pretends otherwise."""
+    """Entries hold findings and notes, all `check` reports; hovers are the editor's and are
+    not stored."""
     result, stats = batch.run_check([generated], cache=AnalysisCache(private_cache))
     cache = AnalysisCache(private_cache)
     entries = [cache.get(f.parent.name + f.stem) for f in private_cache.glob("??/*.json")]

@@ -10,7 +10,7 @@ import pytest
 
 from panic_lens.cache import AnalysisCache, decode, encode
 from panic_lens.engine import analyze
-from panic_lens.rules.base import Analysis
+from panic_lens.model import Analysis
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples" / "burn-app" / "src").glob("*.rs"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from panic_lens.rules.base import Severity
+from panic_lens.model import Severity
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = Path(os.environ.get("PANIC_LENS_TOOLS", ROOT / ".tools"))
@@ -22,6 +23,8 @@ EXAMPLE = ROOT / "examples" / "burn-app"
 RECORDS = ROOT / "records"
 ASYNC_RULE = "async-policy-load-record"
 IN_CI = os.environ.get("CI") == "true"
+# PATH of a plain machine: the system's tools, none of this checkout's (.venv, pyenv shims)
+SYSTEM_PATH = os.pathsep.join(["/usr/local/bin", "/usr/bin", "/bin"])
 LSP_SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFORMATION: 3, Severity.HINT: 4}
 
 
@@ -33,6 +36,33 @@ def require(path: Path | str | None, what: str) -> Path:
     if IN_CI:
         pytest.fail(f"{reason}; under CI=true editor tests never skip")
     pytest.skip(reason)
+
+
+def build_vsix() -> Path:
+    """The .vsix for this machine's platform, built (or found up to date) by `make vsix`."""
+    require(TOOLS / "npm" / "node_modules" / ".bin" / "vsce", "@vscode/vsce")
+    proc = subprocess.run(["make", "vsix"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    path = subprocess.run(
+        ["make", "-s", "vsix-path"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    return ROOT / path
+
+
+def plain_python() -> Path:
+    """The system's python3, which has never seen this checkout: what a user of the .vsix has.
+
+    Fails (under CI=true) or skips when there is none, or when it can import panic_lens, since
+    then the test could not tell the bundled server from an installed one.
+    """
+    found = shutil.which("python3", path=SYSTEM_PATH)
+    python = require(found, "a system python3 (/usr/bin)")
+    probe = [str(python), "-I", "-c", "import sys; print(sys.version_info[:2] >= (3, 11))"]
+    if subprocess.run(probe, capture_output=True, text=True).stdout.strip() != "True":
+        require(None, f"Python 3.11+ as {python}")
+    imports = subprocess.run([str(python), "-I", "-c", "import panic_lens"], capture_output=True)
+    assert imports.returncode != 0, f"{python} can import panic_lens: not a clean interpreter"
+    return python
 
 
 def server_argv() -> list[str]:

@@ -23,8 +23,8 @@ from editor_support import (
     server_argv,
 )
 
-from panic_lens.rules.base import Severity
-from panic_lens.rules.meta import RULES_BY_ID
+from panic_lens.model import Severity
+from panic_lens.rules.meta import rule_by_id
 
 pytestmark = pytest.mark.editor
 FLAGGED = "actors.load_record(record)"
@@ -68,7 +68,7 @@ def test_emacs_eglot_diagnose_hover_fix_explain(
     assert [d["line"] for d in flagged] == [row], res["diagnostics"]
     assert flagged[0]["text"].startswith(f"panic-lens [{ASYNC_RULE}]: ")
     # eglot-workspace-configuration's panicLens section reaches the server
-    expected = Severity(severity) if severity else RULES_BY_ID[ASYNC_RULE].default_severity
+    expected = Severity(severity) if severity else rule_by_id(ASYNC_RULE).default_severity  # type: ignore[union-attr]
     assert flagged[0]["severity"] == LSP_SEVERITY[expected]
 
     assert any(r["id"] in res["hover"] for r in bound), res["hover"]

@@ -20,8 +20,8 @@ from editor_support import (
     server_argv,
 )
 
-from panic_lens.rules.base import Severity
-from panic_lens.rules.meta import RULES_BY_ID
+from panic_lens.model import Severity
+from panic_lens.rules.meta import rule_by_id
 
 pytestmark = pytest.mark.editor
 
@@ -64,7 +64,7 @@ def test_neovim_attach_diagnose_hover_fix(
     assert [d["lnum"] for d in flagged] == [row], res["diagnostics"]
     assert "AsyncPolicy" in flagged[0]["message"]
     # settings.panicLens.severity travels through workspace/configuration
-    expected = Severity(severity) if severity else RULES_BY_ID[ASYNC_RULE].default_severity
+    expected = Severity(severity) if severity else rule_by_id(ASYNC_RULE).default_severity  # type: ignore[union-attr]
     assert flagged[0]["severity"] == LSP_SEVERITY[expected]
 
     hover = res["hover"]["value"]

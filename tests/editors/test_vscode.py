@@ -1,5 +1,8 @@
 """Real VS Code: code-server 4.139.1 with the built .vsix, driven in headless Debian Chromium.
 
+A clean profile (fresh user data and extensions folders) with nothing but the .vsix and the
+system's python3 on PATH, which cannot import panic_lens: the extension must create its private
+environment from the wheels it carries, then show the server's findings.
 Screenshots go to artifacts/editors/vscode/ (gitignored); the verdict rests on DOM text.
 """
 
@@ -11,7 +14,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections import Counter
@@ -22,15 +24,16 @@ from typing import Any
 import pytest
 from editor_support import (
     ASYNC_RULE,
-    ROOT,
+    SYSTEM_PATH,
     TOOLS,
+    build_vsix,
     cli_findings,
     line_of,
     panic_text,
+    plain_python,
     records_with_knowledge_about,
     require,
     seed_records,
-    server_argv,
 )
 
 pytestmark = pytest.mark.editor
@@ -60,28 +63,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def build_vsix() -> Path:
-    proc = subprocess.run(["make", "vsix"], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    [vsix] = sorted((ROOT / "editors" / "vscode").glob("panic-lens-*.vsix"))
-    return vsix
-
-
 class CodeServer:
     """One code-server on loopback with its own user data, extensions and config."""
 
     def __init__(self, home: Path) -> None:
         self.home = home
         self.port = free_port()
-        # PATH: Node 24, a folder for a `panic-lens` shim the test enables late, the system
-        self.bin = home / "bin"
-        self.bin.mkdir(parents=True)
-        shim = self.bin / "panic-lens.off"
-        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m panic_lens "$@"\n')
-        shim.chmod(0o755)
-        self.path = os.pathsep.join([str(NODE_BIN), str(self.bin), "/usr/bin", "/bin"])
+        # PATH: Node 24 for code-server itself, then the system's folders, where python3 is
+        # the only Python: none of this checkout's (.venv, pyenv) is visible to the extension
+        self.path = os.pathsep.join([str(NODE_BIN), SYSTEM_PATH])
+        hidden = ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYENV_VERSION")
         self.env = {
-            **os.environ,
+            **{k: v for k, v in os.environ.items() if k not in hidden},
             "PATH": self.path,
             # VS Code's server would take the extension host's environment from a login shell
             # (getUnixShellEnvironment); VSCODE_CLI=1 skips that, so PATH is the one above
@@ -94,10 +87,10 @@ class CodeServer:
         for scope in ("User", "Machine"):
             (home / "data" / scope).mkdir(parents=True)
         (home / "data" / "User" / "settings.json").write_text(json.dumps(USER_SETTINGS, indent=2))
-        # a machine-overridable setting: VS Code takes it from the remote (Machine) settings
-        # in a code-server window, as a user of VS Code Remote would set it
-        machine = {"panicLens.server.command": server_argv()}
-        (home / "data" / "Machine" / "settings.json").write_text(json.dumps(machine, indent=2))
+        # machine-overridable settings (panicLens.server.command, panicLens.python.path) come
+        # from the remote (Machine) settings in a code-server window; none are set at first
+        (home / "data" / "Machine" / "settings.json").write_text("{}")
+        self.storage = home / "data" / "User" / "globalStorage" / "panic-lens.panic-lens"
         (home / "config.yaml").write_text("auth: none\ncert: false\n")
         self.common = [
             str(CODE_SERVER),
@@ -106,14 +99,6 @@ class CodeServer:
             f"--extensions-dir={home / 'ext'}",
         ]
         self.proc: subprocess.Popen[bytes] | None = None
-
-    def finds_a_server(self) -> bool:
-        """Whether the extension's fallbacks (PATH, python3) find a server before the shim."""
-        if shutil.which("panic-lens", path=self.path):
-            return True
-        python = shutil.which("python3", path=self.path)
-        probe = [python, "-c", "import panic_lens"] if python else None
-        return probe is not None and subprocess.run(probe, capture_output=True).returncode == 0
 
     def install(self, vsix: Path) -> None:
         cmd = [*self.common, "--install-extension", str(vsix)]
@@ -174,13 +159,11 @@ def drive(
     workspace: Path,
     expected: list[dict[str, Any]],
     code_server: CodeServer,
-    expect_missing: bool,
     shots: Path,
 ) -> dict[str, Any]:
     findings = len(expected)
     off = [f for f in expected if f["rule"] == OFF_RULE]
     machine_settings = code_server.home / "data" / "Machine" / "settings.json"
-    shim = code_server.bin / "panic-lens"
     out = shots / "result.json"
     explained = seed_records()[0]
     config = {
@@ -207,11 +190,9 @@ def drive(
         "shots": str(shots),
         "machineSettings": str(machine_settings),
         "badCommand": str(workspace / "no-such-panic-lens"),
-        "expectMissing": expect_missing,
+        "badPython": str(workspace / "no-such-python"),
         "settingsRuleOff": {"panicLens.severity": {OFF_RULE: "off"}},
         "findingsRuleOff": findings - 1 - len(off),  # the AsyncPolicy call is fixed by then
-        "shim": str(shim),
-        "shimDisabled": str(shim.with_suffix(".off")),
         "out": str(out),
     }
     env = {**os.environ, "PANIC_LENS_E2E": json.dumps(config)}
@@ -234,13 +215,30 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
 
     shots = artifacts / "vscode"
     shutil.rmtree(shots, ignore_errors=True)  # only this run's pictures
-    expect_missing = not code_server.finds_a_server()  # True unless panic-lens is system-wide
+    python = plain_python()  # the extension's only Python: it cannot import panic_lens
     code_server.install(build_vsix())
     url = code_server.start(burn_app)
     try:
-        res = drive(url, burn_app, expected, code_server, expect_missing, shots)
+        res = drive(url, burn_app, expected, code_server, shots)
     except AssertionError as exc:
+        # VS Code's own logs (the extension's output channel among them) for a person to read
+        shutil.copytree(code_server.home / "data" / "logs", shots / "logs", dirs_exist_ok=True)
         raise AssertionError(f"{exc}\ncode-server log:\n{code_server.log_tail()}") from None
+
+    # first start: the environment is made from the bundled wheels with the system's python,
+    # under a progress notification, once; the findings below come from the server in it
+    assert "setting up its Python environment" in res["progress_text"], res["progress_text"]
+    [env] = (code_server.storage / "envs").iterdir()
+    marker = json.loads((env / "panic-lens-env.json").read_text())
+    assert Path(marker["python"]).resolve() == python.resolve(), marker
+    # the whole output channel, as VS Code writes it to disk (the Output view shows its end)
+    logs = code_server.home / "data" / "logs"
+    [channel] = logs.glob("*/exthost*/panic-lens.panic-lens/panic-lens.log")
+    log = channel.read_text()
+    argv = [str(env / "bin" / "python"), "-I", "-m", "panic_lens", "serve"]
+    started = json.dumps(argv, separators=(",", ":"))
+    assert f"Starting {started} (the bundled server)" in log, log
+    assert log.count("Creating the environment") == 1, log
 
     # the status bar counts what `panic-lens check` finds, unopened files included
     assert res["status"].endswith(f"panic-lens: {len(expected)}"), res["status"]
@@ -267,16 +265,14 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     assert "no-such-panic-lens" in res["bad_command_toast"], res["bad_command_toast"]
     assert "panicLens.server.command" in res["bad_command_toast"]
     assert res["bad_command_status"].endswith("panic-lens: failed")
-    # no setting and nothing to run: the notification says what to install
-    assert ("missing_toast" in res) == expect_missing
-    if expect_missing:
-        assert "pipx install ./panic-lens" in res["missing_toast"], res["missing_toast"]
-        assert res["missing_status"].endswith("panic-lens: no server")
-    # `panic-lens` on PATH, Restart Server: the same findings again; Show Output has the log
+    # a panicLens.python.path that is no Python: named, with a button that opens that setting
+    assert "no-such-python" in res["bad_python_toast"], res["bad_python_toast"]
+    assert "Python 3.11 to 3.14" in res["bad_python_toast"]
+    assert res["bad_python_status"].endswith("panic-lens: no server")
+    assert "Python: Path" in res["settings_text"], res["settings_text"]
+    # cleared again: the same environment serves the same findings, nothing is made twice
     assert res["restarted_status"].endswith(f"panic-lens: {len(expected) - 1}")
+    assert "created earlier" in res["output_text"], res["output_text"]
     # panicLens.severity {rule: "off"} in the (remote) settings takes that rule's findings away
     per_file.subtract(Path(f["path"]).name for f in expected if f["rule"] == OFF_RULE)
     assert res["problems_per_file_rule_off"] == +per_file, res["problems_per_file_rule_off"]
-
-    shim = json.dumps([str(code_server.bin / "panic-lens"), "serve"], separators=(",", ":"))
-    assert f"Starting {shim} (found on PATH)" in res["output_text"], res["output_text"]

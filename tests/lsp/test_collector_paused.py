@@ -83,7 +83,7 @@ def test_the_first_publish_turns_the_collector_on_after_one_full_pass(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from panic_lens.lsp.session import FileResult, LineIndex, PanicLensServer
-    from panic_lens.rules.base import Analysis
+    from panic_lens.model import Analysis
 
     server = PanicLensServer()
     sent: list[tuple[str, dict[str, object]]] = []

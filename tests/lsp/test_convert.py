@@ -8,7 +8,7 @@ from panic_lens.catalog import load_catalog
 from panic_lens.lsp.actions import fix_all_edits, fix_title
 from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
 from panic_lens.lsp.markdown import knowledge_markdown, lsp_hover, record_document
-from panic_lens.rules.base import Analysis, Edit, Finding, Fix, Point, Related, Severity, Span
+from panic_lens.model import Analysis, Edit, Finding, Fix, Point, Related, Severity, Span
 
 LINE = 'let s = "🦀中"; ctc_loss(x);'
 TEXT = f"fn main() {{\n    {LINE}\r\n}}\n"

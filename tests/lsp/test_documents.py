@@ -19,7 +19,7 @@ from pygls.workspace import PositionCodec, TextDocument
 
 from panic_lens.lsp.convert import LineIndex
 from panic_lens.lsp.protocol import LspTextDocument
-from panic_lens.rules.base import Point
+from panic_lens.model import Point
 
 PIECES = ["a", "bc", "é", "中", "🦀", "\n", "\r\n", "\r", "\t", "\u2028", "\x0c", " "]
 TEXTS = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)

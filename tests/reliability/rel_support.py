@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
-from panic_lens.rules.base import Analysis, Point, Span
+from panic_lens.model import Analysis, Point, Span
 from panic_lens.rust.syntax import Tree, parse
 
 TESTS = Path(__file__).resolve().parent.parent

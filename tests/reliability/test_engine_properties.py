@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rel_support import BOUNDED, golden_files, range_problems, reparse_after_edit, same_tree
 
 from panic_lens.engine import analyze
-from panic_lens.rules.base import Analysis
+from panic_lens.model import Analysis
 from panic_lens.rust.syntax import parse
 
 FILES = golden_files()

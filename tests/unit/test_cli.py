@@ -139,9 +139,9 @@ def test_no_default_records_leaves_findings_without_records(capsys) -> None:
 
 
 def _rule_ids() -> list[str]:
-    from panic_lens.rules.meta import RULES
+    from panic_lens.rules.meta import rules
 
-    return [r.id for r in RULES]
+    return [r.id for r in rules()]
 
 
 def test_records_setting_in_cargo_toml_is_loaded(capsys, tmp_path: Path, write_records) -> None:

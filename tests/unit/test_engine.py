@@ -10,18 +10,18 @@ from types import ModuleType
 import pytest
 
 from panic_lens import engine
-from panic_lens.rules.base import Finding, HoverFact, Severity
-from panic_lens.rules.meta import RULES_BY_ID, SUPPRESSION_RULE
+from panic_lens.model import Finding, HoverFact, Settings, Severity
+from panic_lens.rules.meta import SUPPRESSION_RULE, rule_by_id
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import span_of
-from panic_lens.settings import Settings, parse_settings
+from panic_lens.settings import parse_settings
 
 RULE = "async-policy-load-record"
 
 
 def fake_rule(rule: str, detect) -> ModuleType:  # type: ignore[no-untyped-def]
     module = ModuleType(f"fake_{rule}")
-    module.INFO = RULES_BY_ID[rule]  # type: ignore[attr-defined]
+    module.INFO = rule_by_id(rule)  # type: ignore[attr-defined]
     module.detect = detect  # type: ignore[attr-defined]
     return module
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from panic_lens.catalog import RecordError
 from panic_lens.engine import PathError
+from panic_lens.model import Edit, Finding, Fix, Point, Related, Severity, Span
 from panic_lens.report import Sources, json_report, render_json, render_text, sarif_report
-from panic_lens.rules.base import Edit, Finding, Fix, Point, Related, Severity, Span
 
 SRC = (
     "fn main() {\n"

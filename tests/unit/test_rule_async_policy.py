@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from panic_lens.engine import analyze
+from panic_lens.model import Severity
 from panic_lens.rules import async_policy_load_record as rule
-from panic_lens.rules.base import Severity
 from panic_lens.rust.crate import CrateContext
 from panic_lens.rust.facts import FileFacts
 

@@ -7,11 +7,10 @@ from pathlib import Path
 import pytest
 
 from panic_lens.engine import analyze
+from panic_lens.model import Finding, HoverFact, Settings, Severity
 from panic_lens.rules import ctc_target_capacity as rule
-from panic_lens.rules.base import Finding, HoverFact, Severity
 from panic_lens.rust.crate import CrateContext
 from panic_lens.rust.facts import FileFacts
-from panic_lens.settings import Settings
 
 RULE = "ctc-target-capacity"
 HEAD = (

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from panic_lens.engine import analyze
+from panic_lens.model import Finding, HoverFact, Severity
 from panic_lens.rules import interpolate_backward_mode as rule
-from panic_lens.rules.base import Finding, HoverFact, Severity
 from panic_lens.rust.crate import CrateContext
 from panic_lens.rust.edits import apply_edits
 from panic_lens.rust.facts import FileFacts

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from panic_lens.engine import analyze
-from panic_lens.rules.base import Severity
+from panic_lens.model import Severity
 
 RULE = "router-unsupported-dtype"
 HEAD = "use burn::tensor::{DType, Device, Int, Tensor};\n"

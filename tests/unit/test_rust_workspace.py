@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from panic_lens.engine import analyze
-from panic_lens.rules.base import Finding, Severity
+from panic_lens.model import Finding, Severity
 from panic_lens.rust.crate import crate_context
 
 RESIZE = (

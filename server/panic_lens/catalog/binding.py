@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from panic_lens.catalog.model import Binding, Record
-from panic_lens.rules.meta import RULES, RuleInfo
+from panic_lens.rules.meta import RuleInfo, rules
 
 MIN_SCORE = 2.0  # e.g. one distinctive name in errorMessage, or three in sourceCode
 DOMINANCE = 0.5  # a second rule binds only when it is at least half as present as the first
@@ -80,11 +80,11 @@ def knowledge_fields(record: Record) -> dict[str, str]:
 
 
 def score_half(
-    fields: Mapping[str, str], weights: Mapping[str, float], rules: Iterable[RuleInfo] = RULES
+    fields: Mapping[str, str], weights: Mapping[str, float], among: Iterable[RuleInfo] | None = None
 ) -> dict[str, float]:
     """Each rule's score for one half (rules with no mention are left out)."""
     scores: dict[str, float] = {}
-    for rule in rules:
+    for rule in rules() if among is None else among:
         total = sum(weights.get(name, 0.0) * _mentions(rule, text) for name, text in fields.items())
         if total > 0:
             scores[rule.id] = total
@@ -96,7 +96,7 @@ def pick(scores: Mapping[str, float]) -> tuple[str, ...]:
     if not scores:
         return ()
     floor = max(MIN_SCORE, DOMINANCE * max(scores.values()))
-    order = {rule.id: i for i, rule in enumerate(RULES)}
+    order = {rule.id: i for i, rule in enumerate(rules())}
     kept = [rid for rid, score in scores.items() if score >= floor]
     return tuple(sorted(kept, key=lambda rid: (-scores[rid], order.get(rid, len(order)))))
 

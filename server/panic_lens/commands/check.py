@@ -10,11 +10,9 @@ import argparse
 import contextlib
 import io
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.commands import replay
 from panic_lens.commands.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -23,6 +21,7 @@ from panic_lens.commands.common import (
     load_records,
     print_errors,
 )
+from panic_lens.model import Finding, Settings, Severity
 from panic_lens.report import (
     FORMATS,
     ReportError,
@@ -31,8 +30,7 @@ from panic_lens.report import (
     render_sarif,
     render_text,
 )
-from panic_lens.rules.base import Finding, Severity
-from panic_lens.settings import Settings, parse_settings
+from panic_lens.settings import parse_settings
 
 if TYPE_CHECKING:
     from panic_lens.commands.progress import Bar
@@ -65,11 +63,10 @@ def add_parser(sub: Any) -> None:
         help="the ctc kernel's alpha capacity, for patched burn builds (default 8192)",
     )
     add_record_options(p)
-    p.set_defaults(run=run)
+    p.set_defaults(handler=check_command)
 
 
-def run(args: argparse.Namespace) -> int:
-    started_ns = time.time_ns()  # before anything is read: see replay.record
+def check_command(args: argparse.Namespace) -> int:
     settings, problems = settings_from_args(args)
     if problems:
         for problem in problems:
@@ -79,13 +76,7 @@ def run(args: argparse.Namespace) -> int:
     from panic_lens.cache import AnalysisCache
 
     cache = AnalysisCache.from_env()
-    argv = getattr(args, "argv", None)  # set by cli.main: the run can then be replayed
-    replayable = cache is not None and argv is not None
-    guarded = replay.guard(args.paths, []) if replayable else {}
     extra = manifest_records(args.paths)
-    roots = record_roots(args, extra)
-    if replayable:
-        guarded.update(replay.guard([], roots))
     loaded = load_records(args, extra=extra)
     with progress_bar() as bar:  # gone (the line blanked) before anything below prints
         result = check_paths(
@@ -100,20 +91,8 @@ def run(args: argparse.Namespace) -> int:
     sys.stderr.write(err.getvalue())
     sys.stdout.write(out)
     if result.errors or (args.strict and loaded.errors):
-        code = EXIT_USAGE
-    else:
-        code = EXIT_FINDINGS if fails(result.findings, args.fail_on) else EXIT_OK
-    if replayable and argv is not None:
-        replay.record(
-            argv,
-            replay.dependencies(args.paths, roots),
-            started_ns=started_ns,
-            guarded=guarded,
-            stdout=out,
-            stderr=err.getvalue(),
-            exit_code=code,
-        )
-    return code
+        return EXIT_USAGE
+    return EXIT_FINDINGS if fails(result.findings, args.fail_on) else EXIT_OK
 
 
 def progress_bar() -> contextlib.AbstractContextManager[Bar | None]:
@@ -123,14 +102,6 @@ def progress_bar() -> contextlib.AbstractContextManager[Bar | None]:
     if not progress.wanted(sys.stderr):
         return contextlib.nullcontext()
     return progress.Bar(sys.stderr)
-
-
-def record_roots(args: argparse.Namespace, extra: list[Path]) -> list[str]:
-    """Where `load_records` reads records from, in its order."""
-    from panic_lens.catalog.load import default_records_root
-
-    roots = [] if args.no_default_records else [str(default_records_root())]
-    return roots + [str(p) for p in extra] + list(args.records)
 
 
 def settings_from_args(args: argparse.Namespace) -> tuple[Settings, list[str]]:

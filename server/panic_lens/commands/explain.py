@@ -32,10 +32,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="text to explain")
     p.add_argument("--timeout", type=float, default=0.1, help="seconds per pattern match")
     add_record_options(p)
-    p.set_defaults(run=run)
+    p.set_defaults(handler=explain_command)
 
 
-def run(args: argparse.Namespace) -> int:
+def explain_command(args: argparse.Namespace) -> int:
     text = read_input(args.file)
     if text is None:
         return EXIT_USAGE

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from panic_lens.catalog import Advisory, Catalog, Record
-from panic_lens.rules.meta import RULES_BY_ID
+from panic_lens.rules.meta import rule_by_id
 
 # Printed in full; advisories on other fields (validationCode, ...) are printed on their own.
 SHOWN_FIELDS = ("documentation", "triggerScenarios", "solutions", "exampleFix")
@@ -37,7 +37,7 @@ def knowledge_lines(catalog: Catalog, record: Record) -> list[str]:
 def rule_lines(rule_ids: Iterable[str]) -> list[str]:
     out: list[str] = []
     for rid in rule_ids:
-        info = RULES_BY_ID.get(rid)
+        info = rule_by_id(rid)
         if info is not None:
             out += [f"  {rid}: {info.summary}", f"  rule doc: docs/rules/{rid}.md"]
     return out

@@ -38,10 +38,10 @@ def add_parser(sub: Any) -> None:
     check.add_argument(
         "--scores", action="store_true", help="print each half's score for every rule it mentions"
     )
-    check.set_defaults(run=run_check)
+    check.set_defaults(handler=records_check_command)
 
 
-def run_check(args: argparse.Namespace) -> int:
+def records_check_command(args: argparse.Namespace) -> int:
     if args.source and not Path(args.source).is_dir():
         print(f"panic-lens records check: --source {args.source}: not a folder")
         return EXIT_USAGE

@@ -16,7 +16,7 @@ from lsprotocol import types
 from panic_lens.catalog.advisories import ENTRIES as ADVISORIES
 from panic_lens.lsp.convert import SOURCE, finding_key, lsp_diagnostic, lsp_text_edits
 from panic_lens.lsp.identifiers import FIX_ALL, SHOW_RECORD
-from panic_lens.rules.base import Edit, Finding, Fix
+from panic_lens.model import Edit, Finding, Fix
 from panic_lens.rules.meta import SUPPRESSION_RULE
 
 if TYPE_CHECKING:

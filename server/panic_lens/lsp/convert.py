@@ -21,7 +21,7 @@ from panic_lens.diagnostics import (
     path_uri,
     related_evidence,
 )
-from panic_lens.rules.base import Edit, Finding, Point, Severity, Span
+from panic_lens.model import Edit, Finding, Point, Severity, Span
 
 __all__ = [
     "SOURCE",

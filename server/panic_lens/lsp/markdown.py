@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from panic_lens.lsp.convert import LineIndex
-from panic_lens.rules.base import Analysis, Finding, HoverFact
-from panic_lens.rules.meta import RULES_BY_ID
+from panic_lens.model import Analysis, Finding, HoverFact
+from panic_lens.rules.meta import rule_by_id
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
@@ -45,7 +45,7 @@ def lsp_hover(
 
 def hover_markdown(fact: HoverFact, finding: Finding | None, catalog: Catalog | None) -> str:
     """Facts for every covered call; when flagged, the panic and the bound records too."""
-    info = RULES_BY_ID.get(fact.rule)
+    info = rule_by_id(fact.rule)
     title = info.title if info else fact.rule
     parts = [f"**panic-lens** · `{fact.api}` · {title}", _bullets(fact.facts)]
     if finding is not None:

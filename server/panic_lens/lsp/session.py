@@ -25,9 +25,9 @@ from panic_lens import __version__, engine, incremental_analysis
 from panic_lens.diagnostics import is_source
 from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
 from panic_lens.lsp.protocol import LspTextDocument, PanicLensProtocol
+from panic_lens.model import Analysis, Finding
 from panic_lens.positions import Encoding
-from panic_lens.rules.base import Analysis, Finding
-from panic_lens.rules.meta import RULES
+from panic_lens.rules.meta import rules
 from panic_lens.rust.incremental import reparse
 from panic_lens.rust.syntax import Tree, parse
 from panic_lens.settings import Settings
@@ -50,7 +50,7 @@ _INCOMING = (
 )
 # every rule's words, so that the prefilter lets each rule run over the warm-up text
 _WARM_UP_TEXT = (
-    "// " + " ".join(sorted({w for r in RULES for g in r.prefilter_groups for w in g})) + "\n"
+    "// " + " ".join(sorted({w for r in rules() for g in r.prefilter_groups for w in g})) + "\n"
     "fn main() {}\n"
 ).encode()
 

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from panic_lens import __version__
+from panic_lens.model import Finding, Fix
 from panic_lens.report.errors import ReportError, error_dict
 from panic_lens.report.jsontext import indented
 from panic_lens.report.sources import Region, Sources, display_path
 from panic_lens.report.text import sort_key
-from panic_lens.rules.base import Finding, Fix
 
 
 def json_report(

@@ -13,12 +13,12 @@ from typing import Any
 from urllib.parse import quote
 
 from panic_lens import __version__
+from panic_lens.model import Finding, Fix, Related, Severity, Span
 from panic_lens.report.errors import ReportError, error_text
 from panic_lens.report.jsontext import indented
 from panic_lens.report.sources import Region, Sources, display_path
 from panic_lens.report.text import behaviour_note, sort_key
-from panic_lens.rules.base import Finding, Fix, Related, Severity, Span
-from panic_lens.rules.meta import RULES, RuleInfo
+from panic_lens.rules.meta import RuleInfo, rules
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {
@@ -33,7 +33,7 @@ def sarif_report(
     findings: Sequence[Finding], errors: Sequence[ReportError], sources: Sources
 ) -> dict[str, Any]:
     ordered = sorted(findings, key=lambda f: sort_key(f, sources))
-    rule_ids = [r.id for r in RULES]
+    rule_ids = [r.id for r in rules()]
     run: dict[str, Any] = {
         "tool": {"driver": driver()},
         "columnKind": "unicodeCodePoints",
@@ -54,7 +54,7 @@ def driver() -> dict[str, Any]:
         "name": "panic-lens",
         "version": __version__,
         "semanticVersion": __version__,
-        "rules": [rule_descriptor(r) for r in RULES],
+        "rules": [rule_descriptor(r) for r in rules()],
     }
 
 

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from panic_lens.model import Point, Span
 from panic_lens.positions import byte_col_to
-from panic_lens.rules.base import Point, Span
 
 STDIN_NAME = "<stdin>"
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from panic_lens.model import Finding, Fix, Related, Severity
 from panic_lens.positions import byte_col_to
 from panic_lens.report.sources import Sources, display_path
-from panic_lens.rules.base import Finding, Fix, Related, Severity
 
 TAB = "    "
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from panic_lens.rules.base import Edit, Fix, Span
+from panic_lens.model import Edit, Fix, Span
 from panic_lens.rust import edits as ed
 from panic_lens.rust.facts import CallSite, FileFacts
 from panic_lens.rust.locals import LocalBinding

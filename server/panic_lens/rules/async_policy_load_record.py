@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from panic_lens.model import Finding, HoverFact, Related, Severity
 from panic_lens.rules.async_policy_fixes import fixes_for
-from panic_lens.rules.base import Finding, HoverFact, Related, Severity
 from panic_lens.rules.meta import ASYNC_POLICY as INFO
 from panic_lens.rust.bindings import TypeFact
 from panic_lens.rust.facts import CallSite, FileFacts

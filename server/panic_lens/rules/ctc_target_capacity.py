@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from panic_lens.rules.base import Finding, HoverFact, Related, Severity
+from panic_lens.model import Finding, HoverFact, Related, Severity
 from panic_lens.rules.meta import CTC as INFO
 from panic_lens.rust.consts import IntFact, ShapeFact
 from panic_lens.rust.crate import CUBECL_FEATURES

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from panic_lens.rules.base import Edit, Finding, Fix, HoverFact, Related, Severity, Span
+from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity, Span
 from panic_lens.rules.meta import INTERPOLATE as INFO
 from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.facts import CallSite, FileFacts, TrainingSignal

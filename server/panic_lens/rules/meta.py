@@ -1,6 +1,8 @@
-"""Static facts about the four rules: ids, titles, the burn APIs each is about, docs.
+"""The rules: what each is about (ids, titles, the burn APIs, the words it needs, docs) and
+the one registry every path asks which rules there are.
 
-Importable without tree-sitter, so the catalog can bind records to rules cheaply.
+Importable without tree-sitter, so the catalog can bind records to rules cheaply; a rule's
+detector module (`RuleInfo.module`) is imported only when the engine runs it.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from panic_lens.rules.base import Severity
+from panic_lens.model import Severity
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +22,8 @@ class RuleInfo:
     summary: str
     apis: tuple[str, ...]
     default_severity: Severity
+    # The module with the rule's `detect(facts)`, imported when the engine runs the rule.
+    module: str
     # Call names without one of which the rule cannot fire in a file (a sound byte prefilter);
     # aliases of them declared elsewhere in the crate must be added by the prefilter itself.
     triggers: tuple[str, ...] = ()
@@ -61,6 +65,7 @@ CTC = RuleInfo(
         "max_target_len",
     ),
     default_severity=Severity.ERROR,
+    module="panic_lens.rules.ctc_target_capacity",
     triggers=("ctc_loss", "ctc_alpha_beta", "forward"),  # CTCLoss::forward(_with_reduction)
     # `forward` is burn's only for a receiver typed from a name resolving to CTCLoss or
     # CTCLossConfig (`.init()`), which contains "CTCLoss"; UFCS writes `CTCLoss::forward`.
@@ -76,6 +81,7 @@ ASYNC_POLICY = RuleInfo(
     ),
     apis=("AsyncPolicy",),
     default_severity=Severity.ERROR,
+    module="panic_lens.rules.async_policy_load_record",
     triggers=("load_record",),
     # The receiver (method, UFCS or `Policy::load_record(p, ..)`) must be typed AsyncPolicy
     # from a name written in the file or a crate alias of it.
@@ -90,6 +96,7 @@ ROUTER = RuleInfo(
     ),
     apis=("change_client_backend", "RouterChannel", "change_backend_float", "change_backend_int"),
     default_severity=Severity.WARNING,
+    module="panic_lens.rules.router_unsupported_dtype",
     triggers=("to_device", "change_client_backend", "RouterChannel"),
     # A `.to_device(&b)` finding needs both devices bound by `let` to `Device::capture()` in
     # the same file; the other two forms name the method or the trait.
@@ -111,13 +118,48 @@ INTERPOLATE = RuleInfo(
         "Interpolate2d",
     ),
     default_severity=Severity.WARNING,
+    module="panic_lens.rules.interpolate_backward_mode",
     triggers=("interpolate", "with_mode"),
 )
 
-RULES: tuple[RuleInfo, ...] = (CTC, ASYNC_POLICY, ROUTER, INTERPOLATE)
-RULES_BY_ID: dict[str, RuleInfo] = {r.id: r for r in RULES}
+SHIPPED: tuple[RuleInfo, ...] = (CTC, ASYNC_POLICY, ROUTER, INTERPOLATE)
+_added: list[RuleInfo] = []  # the registry: rules added to the shipped ones, in order
+_generation = [0]  # bumped by every change of the registry (keys the prefilter's tables)
+
+
+def rules() -> tuple[RuleInfo, ...]:
+    """Every rule there is: the shipped ones, then the added ones. Every path (the engine,
+    the prefilter, the cache keys, the reports, the settings) asks this, never a copy."""
+    return SHIPPED + tuple(_added)
+
+
+def rule_by_id(rule_id: str) -> RuleInfo | None:
+    return next((r for r in rules() if r.id == rule_id), None)
+
+
+def rule_ids() -> tuple[str, ...]:
+    return tuple(r.id for r in rules())
+
+
+def generation() -> int:
+    """Changes whenever the set of rules does (a key for tables computed from the rules)."""
+    return _generation[0]
+
+
+def add_rule(info: RuleInfo) -> None:
+    """Register a rule beside the shipped ones (its detector module must be importable)."""
+    if rule_by_id(info.id) is not None:
+        raise ValueError(f"a rule with id {info.id!r} exists already")
+    _added.append(info)
+    _generation[0] += 1
+
+
+def remove_rule(rule_id: str) -> None:
+    _added[:] = [r for r in _added if r.id != rule_id]
+    _generation[0] += 1
+
+
 SUPPRESSION_RULE = "panic-lens-suppression"  # hints about `// panic-lens: allow(..)` comments
-ALLOW_WORD = b"panic-lens"  # what every such comment mentions
 
 
 def docs_root() -> Path:

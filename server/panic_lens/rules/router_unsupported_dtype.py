@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from panic_lens.rules.base import Finding, HoverFact, Related, Severity, Span
+from panic_lens.model import Finding, HoverFact, Related, Severity, Span
 from panic_lens.rules.meta import ROUTER as INFO
+from panic_lens.rules.router_channels import CHANNEL, direct_call_channel, impls_without_override
 from panic_lens.rust.facts import CallSite, FileFacts
-from panic_lens.rust.router import CHANNEL, direct_call_channel, impls_without_override
 from panic_lens.rust.tensors import capture_device, tensor_origin
 
 __all__ = ["INFO", "detect"]
@@ -22,13 +22,13 @@ SUPPORTED = "float (F64, F32, Flex32, F16, BF16), signed int (I64, I32, I16, I8)
 PANIC = "`not implemented` (a bare unimplemented!() in RouterChannel::change_client_backend)"
 
 
-# Words without which this rule finds nothing; batch.py's byte prefilter reads them too.
-PREFILTER_WORDS = (b"to_device", b"change_client_backend", b"RouterChannel")
+# Words without which this rule finds nothing: its triggers, which the prefilter reads too.
+_TRIGGERS = tuple(word.encode() for word in INFO.triggers)
 _CALL_NAMES = frozenset({"to_device", "change_client_backend"})
 
 
 def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
-    if not any(word in facts.src for word in PREFILTER_WORDS):
+    if not any(word in facts.src for word in _TRIGGERS):
         return
     for site in facts.calls(_CALL_NAMES):
         if site.name == "to_device" and site.kind == "method":

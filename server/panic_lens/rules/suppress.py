@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from panic_lens.rules.base import Finding, Severity, Span
-from panic_lens.rules.meta import RULES_BY_ID, SUPPRESSION_RULE
+from panic_lens.model import Finding, Severity, Span
+from panic_lens.rules.meta import SUPPRESSION_RULE, rule_by_id, rule_ids
 from panic_lens.rust.syntax import Node, node_text, span_of
 
 _ALLOW = re.compile(r"\s*panic-lens:\s*allow\(([^)]*)\)\s*(.*)", re.DOTALL)
@@ -67,8 +67,8 @@ def apply(
 
 def _hints(allow: Allow, active: frozenset[str]) -> Iterable[Finding]:
     for rule in allow.rules:
-        if rule not in RULES_BY_ID:
-            known = ", ".join(RULES_BY_ID)
+        if rule_by_id(rule) is None:
+            known = ", ".join(rule_ids())
             yield _hint(allow, f"unknown rule `{rule}` in panic-lens: allow(..) (known: {known})")
         elif rule not in allow.used and rule in active:
             yield _hint(allow, f"unused suppression: no `{rule}` finding on this line or the next")

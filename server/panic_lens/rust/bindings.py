@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from panic_lens.rules.base import Span
+from panic_lens.model import Span
 from panic_lens.rust.locals import LocalBinding, find_binding
 from panic_lens.rust.syntax import (
     Node,
@@ -24,7 +24,7 @@ from panic_lens.rust.syntax import (
 )
 
 if TYPE_CHECKING:
-    from panic_lens.rust.facts import FileFacts
+    from panic_lens.rust.view import FileView
 
 _TYPE_PATHS = frozenset(
     {"type_identifier", "scoped_type_identifier", "identifier", "scoped_identifier"}
@@ -79,11 +79,11 @@ class BuilderChain:
         return next((c for c in reversed(self.calls) if c.name == name), None)
 
 
-def binding_of(ident: Node, facts: FileFacts) -> LocalBinding | None:
+def binding_of(ident: Node, facts: FileView) -> LocalBinding | None:
     return find_binding(ident, facts.src, facts.tree.root_node)
 
 
-def value_origin(ident: Node, facts: FileFacts) -> Node | None:
+def value_origin(ident: Node, facts: FileView) -> Node | None:
     """The expression the local `ident` was last bound to before this use, if known."""
     binding = (
         find_binding(ident, facts.src, facts.tree.root_node) if ident.type == "identifier" else None
@@ -91,7 +91,7 @@ def value_origin(ident: Node, facts: FileFacts) -> Node | None:
     return binding.value if binding is not None else None
 
 
-def type_of(expr: Node | None, facts: FileFacts, depth: int = 0) -> TypeFact | None:
+def type_of(expr: Node | None, facts: FileView, depth: int = 0) -> TypeFact | None:
     """The canonical burn type `expr` evaluates to, when the file shows it."""
     expr = strip_wrappers(expr)
     if expr is None or depth > _MAX_DEPTH:
@@ -110,7 +110,7 @@ def type_of(expr: Node | None, facts: FileFacts, depth: int = 0) -> TypeFact | N
     return None
 
 
-def type_of_type(type_node: Node | None, facts: FileFacts, depth: int = 0) -> str | None:
+def type_of_type(type_node: Node | None, facts: FileView, depth: int = 0) -> str | None:
     """Canonical path of a written type (`&mut AsyncPolicy<P>`, a local alias of one...)."""
     while type_node is not None and type_node.type in ("reference_type", "pointer_type"):
         type_node = child_by_field(type_node, "type")
@@ -127,7 +127,7 @@ def type_of_type(type_node: Node | None, facts: FileFacts, depth: int = 0) -> st
     return facts.resolve(type_node)
 
 
-def local_struct(expr: Node | None, facts: FileFacts) -> Node | None:
+def local_struct(expr: Node | None, facts: FileView) -> Node | None:
     """The file's own struct item that `expr` (`self` or a typed local) is an instance of."""
     expr = strip_wrappers(expr)
     type_node: Node | None = None
@@ -142,7 +142,7 @@ def local_struct(expr: Node | None, facts: FileFacts) -> Node | None:
     return _struct_named(type_node, facts)
 
 
-def _struct_of_value(value: Node | None, facts: FileFacts) -> Node | None:
+def _struct_of_value(value: Node | None, facts: FileView) -> Node | None:
     """`Agent { .. }` or `Agent::new(..)` whose impl says it returns `Self` / `Agent`."""
     value = strip_wrappers(value)
     if value is not None and value.type == "struct_expression":
@@ -155,7 +155,7 @@ def _struct_of_value(value: Node | None, facts: FileFacts) -> Node | None:
     return struct if _returns_self(node_text(name, facts.src), site.name, facts) else None
 
 
-def _returns_self(struct: str, method: str, facts: FileFacts) -> bool:
+def _returns_self(struct: str, method: str, facts: FileView) -> bool:
     for fn in facts.nodes("item"):
         fn_name, impl = child_by_field(fn, "name"), fn.parent and fn.parent.parent
         if fn.type != "function_item" or fn_name is None or impl is None:
@@ -169,12 +169,12 @@ def _returns_self(struct: str, method: str, facts: FileFacts) -> bool:
     return False
 
 
-def _base_name(type_node: Node, facts: FileFacts) -> str:
+def _base_name(type_node: Node, facts: FileView) -> str:
     inner = child_by_field(type_node, "type") if type_node.type == "generic_type" else type_node
     return node_text(inner or type_node, facts.src)
 
 
-def builder_chain(expr: Node | None, facts: FileFacts) -> BuilderChain | None:
+def builder_chain(expr: Node | None, facts: FileView) -> BuilderChain | None:
     """The method calls applied to a constructor, through let-bound locals, root first."""
     calls: list[ChainCall] = []
     cur = strip_wrappers(expr)
@@ -193,7 +193,7 @@ def builder_chain(expr: Node | None, facts: FileFacts) -> BuilderChain | None:
     return None
 
 
-def _type_of_local(ident: Node, facts: FileFacts, depth: int) -> TypeFact | None:
+def _type_of_local(ident: Node, facts: FileView, depth: int) -> TypeFact | None:
     if ident.type == "self":
         impl = enclosing(ident, {"impl_item"}, facts.tree.root_node)
         path = type_of_type(child_by_field(impl, "type"), facts)
@@ -212,7 +212,7 @@ def _type_of_local(ident: Node, facts: FileFacts, depth: int) -> TypeFact | None
     return TypeFact(inner.path, inner.origin, inner.note)
 
 
-def _type_of_field(expr: Node, facts: FileFacts) -> TypeFact | None:
+def _type_of_field(expr: Node, facts: FileView) -> TypeFact | None:
     struct = local_struct(child_by_field(expr, "value"), facts)
     field_node = child_by_field(expr, "field")
     if struct is None or field_node is None:
@@ -227,7 +227,7 @@ def _type_of_field(expr: Node, facts: FileFacts) -> TypeFact | None:
     return None
 
 
-def _type_of_call(expr: Node, facts: FileFacts, depth: int) -> TypeFact | None:
+def _type_of_call(expr: Node, facts: FileView, depth: int) -> TypeFact | None:
     parts = method_call(expr)
     if parts is not None:
         receiver, name, _ = parts
@@ -266,7 +266,7 @@ def _after_method(inner: TypeFact, method: str) -> TypeFact | None:
     return None
 
 
-def _struct_named(type_node: Node | None, facts: FileFacts) -> Node | None:
+def _struct_named(type_node: Node | None, facts: FileView) -> Node | None:
     while type_node is not None and type_node.type in ("reference_type", "generic_type"):
         type_node = child_by_field(type_node, "type")
     if type_node is None or type_node.type not in ("type_identifier", "identifier"):
@@ -275,7 +275,7 @@ def _struct_named(type_node: Node | None, facts: FileFacts) -> Node | None:
     return item if item is not None and item.type == "struct_item" else None
 
 
-def _fact(path: str | None, node: Node | None, facts: FileFacts, what: str) -> TypeFact | None:
+def _fact(path: str | None, node: Node | None, facts: FileView, what: str) -> TypeFact | None:
     if path is None or node is None:
         return None
     return TypeFact(path, span_of(node), f"{what} on line {node.start_point[0] + 1}")

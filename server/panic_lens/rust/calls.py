@@ -12,7 +12,7 @@ from panic_lens.rust import bindings, modules
 from panic_lens.rust.syntax import Node, child_by_field, path_segments
 
 if TYPE_CHECKING:
-    from panic_lens.rust.facts import FileFacts
+    from panic_lens.rust.view import FileView
 
 
 class CallSite:
@@ -31,7 +31,7 @@ class CallSite:
 
     def __init__(
         self,
-        facts: FileFacts,
+        facts: FileView,
         node: Node,
         kind: str,
         name_node: Node,
@@ -54,7 +54,7 @@ class CallSite:
         return f"CallSite({self.kind} {self.name} at {self.node.start_point})"
 
     @property
-    def _facts(self) -> FileFacts:
+    def _facts(self) -> FileView:
         facts = self._facts_ref()
         if facts is None:
             raise ReferenceError("the facts of this call site are gone")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from panic_lens.rules.base import Span
+from panic_lens.model import Span
 from panic_lens.rust.locals import find_binding
 from panic_lens.rust.syntax import Node, child_by_field, node_text, parse, path_segments, span_of
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from panic_lens.rules.base import Edit, Point, Span
+from panic_lens.model import Edit, Point, Span
 from panic_lens.rust.syntax import Node, Tree, line_indent, parse, span_of
 
 

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.rules.base import Point, Span
-from panic_lens.rules.meta import ALLOW_WORD
+from panic_lens.model import ALLOW_WORD, Point, Settings, Span
 from panic_lens.rust import bindings, modules
 from panic_lens.rust.calls import CallSite, self_contained_renames
 from panic_lens.rust.crate import CrateContext, crate_context
@@ -38,10 +37,9 @@ from panic_lens.rust.syntax import (
     span_of,
     starts_between,
 )
-from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
-    from panic_lens.rust.run import RunMemo
+    from panic_lens.rust.memo import CrateMemo
 
 __all__ = ["CallSite", "FileFacts", "LostNode", "NodeSpan", "TrainingSignal"]
 
@@ -90,7 +88,7 @@ class FileFacts:
     range_calls: tuple[tuple[int, int], list[Node]] | None = field(default=None, repr=False)
     # (start, end) bytes: calls() yields only the calls inside (per-function re-analysis)
     only: tuple[int, int] | None = field(default=None, repr=False)
-    # names `use .. as` may bind where this file's names resolve (RunMemo); None: unknown,
+    # names `use .. as` may bind where this file's names resolve (CrateMemo); None: unknown,
     # every call is resolved
     renames: frozenset[str] | None = field(default=None, repr=False)
     # whether the text writes `crate` or `super` (None: not looked for yet)
@@ -109,24 +107,18 @@ class FileFacts:
         settings: Settings | None = None,
         crate: CrateContext | None = None,
         tree: Tree | None = None,
-        run: RunMemo | None = None,
-        outline: Outline | None = None,
+        memo: CrateMemo | None = None,
     ) -> FileFacts:
-        """`run` (a `check` run's) memoises crate lookups and spares resolving calls that
-        cannot be a rule's; the facts are the same. `outline` (with `run`): the words a
-        function body must mention for a rule's finding to be in it or depend on it; the
-        other bodies are not parsed (`rust.outline`), so the facts give the same findings
-        and notes, not the same hovers."""
+        """`memo` (a `check` run's) memoises crate lookups and spares resolving calls that
+        cannot be a rule's; the facts are the same."""
         if crate is None:
-            crate = run.crate_context(path) if run is not None and path else crate_context(path)
-        where = _crate_module(path, crate, run)
+            crate = memo.crate_context(path) if memo is not None and path else crate_context(path)
+        where = _crate_module(path, crate, memo)
         loader = _loader(crate) if where is not None else None
         renames = None
-        if run is not None:
+        if memo is not None:
             src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
-            renames = run.renames.for_file(src, src_root)
-        if tree is None and outline is not None and renames is not None:
-            tree = _outline_tree(src, outline, renames)
+            renames = memo.renames.for_file(src, src_root)
         tree = tree if tree is not None else parse(src)
         # declarations by keyword, calls by name (all of them, by a query, only when asked
         # for): no walk over the whole tree
@@ -409,43 +401,14 @@ def _signal_candidates(
 _NAME_KINDS = frozenset({"type_identifier", "identifier"})
 
 
-@dataclass(frozen=True, slots=True)
-class Outline:
-    """What a function body must mention to be parsed in an outline (`FileFacts.build`):
-    `words` anywhere in it (inside longer words too), `names` as whole words. The training
-    signals' words, the suppression marker and every name a `use .. as` may bind are added
-    here."""
-
-    words: frozenset[bytes]
-    names: frozenset[bytes] = frozenset()
-
-
-# Words the analysis searches the whole file for, whichever rule asks.
-_WHOLE_FILE_WORDS = frozenset(
-    {w.encode() for w in _TRAINING_METHODS | _TRAINING_NAMES} | {ALLOW_WORD}
-)
-
-
-def _outline_tree(src: bytes, outline: Outline, renames: frozenset[str]) -> Tree | None:
-    """The outline tree of `src`, or None (nothing to skip, or the outline is unsure)."""
-    from panic_lens.rust import outline as outlines
-
-    bodies = outlines.function_bodies(src)
-    if not bodies:
-        return None
-    names = outline.names | {name.encode() for name in renames}
-    skipped = outlines.skippable(src, bodies, outline.words | _WHOLE_FILE_WORDS, names)
-    return outlines.parse_outline(src, skipped) if skipped else None
-
-
 def _crate_module(
-    path: str | None, crate: CrateContext, run: RunMemo | None = None
+    path: str | None, crate: CrateContext, memo: CrateMemo | None = None
 ) -> tuple[str, ...] | None:
     """The file's module path inside its crate's `src/` (None: not a module of that tree)."""
     if path is None or crate.manifest is None:
         return None
-    if run is not None:
-        return run.module_path(path, crate.manifest.parent / "src")
+    if memo is not None:
+        return memo.module_path(path, crate.manifest.parent / "src")
     return modules.module_path(Path(path), crate.manifest.parent / "src")
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from panic_lens.prefilter import WORD_BYTES
+from panic_lens.rust.lexical import WORD_BYTES
 from panic_lens.rust.names import Imports, ModuleLoader
 from panic_lens.rust.syntax import parse
 

@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-from panic_lens.rules.base import Point, Span
+from panic_lens.model import Point, Span
 
 LANGUAGE = Language(tree_sitter_rust.language())
 _PARSER = Parser(LANGUAGE)
@@ -95,8 +95,8 @@ def _query(name: str) -> Query:
 def index(tree: Tree) -> dict[str, list[Node]]:
     """Calls, `use` declarations, items and impl blocks of the tree, each list in source order.
 
-    One traversal: a query's cost is its walk over the tree (about 12 ms for a 5,000-line file
-    whatever it captures), so every kind is captured in the same pass.
+    One traversal: a query's cost is its walk over the tree, whatever it captures, so every
+    kind is captured in the same pass.
     """
     return _captures(QueryCursor(_query("index")), tree.root_node, INDEX_KINDS)
 

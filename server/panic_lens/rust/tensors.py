@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from panic_lens.rules.base import Span
+from panic_lens.model import Span
 from panic_lens.rust.syntax import Node, method_call, node_text, span_of, strip_wrappers
 
 if TYPE_CHECKING:
