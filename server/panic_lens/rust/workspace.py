@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from panic_lens.rust import crate as crates
+from panic_lens.rust import manifests as crates
 
 
 @dataclass(frozen=True, slots=True)
