@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from panic_lens import batch, engine, incremental_analysis, prefilter
+from panic_lens import batch, engine, function_reanalysis, prefilter
 from panic_lens.cache import AnalysisCache
 from panic_lens.model import Finding, HoverFact, Settings, Severity
 from panic_lens.report import sarif
@@ -104,12 +104,12 @@ def test_the_cache_does_not_answer_from_before_the_rule(tmp_path: Path) -> None:
 
 def test_the_editors_re_analysis_sees_an_added_rule(added: meta.RuleInfo) -> None:
     before = FILLER.format(i=1) + RISKY.replace("frobnicate(y)", "y")
-    analysis, snapshot = incremental_analysis.analyze_full(
+    analysis, snapshot = function_reanalysis.analyze_full(
         before.encode(), None, settings=None, catalog=None
     )
     assert analysis.findings == () and snapshot is not None
     after = before.replace("    y\n}", "    frobnicate(y)\n}")
-    edited, _, _ = incremental_analysis.analyze_edit(
+    edited, _, _ = function_reanalysis.analyze_edit(
         snapshot, after.encode(), None, settings=None, catalog=None
     )
     assert [f.rule for f in edited.findings] == [added.id]

@@ -59,7 +59,7 @@ BATCH_BYTES = 256 * 1024
 SCAN_MIN_BYTES = 2 * 1024 * 1024
 # A crate's run of files goes to one worker whole unless it is more than 1/(SCAN_SHARE * jobs)
 # of the work not yet handed out; then it is split into pieces of at most that, and at least
-# SCAN_PIECE_BYTES (`_scan_tasks`).
+# SCAN_PIECE_BYTES (`scan_tasks`).
 SCAN_SHARE = 2
 SCAN_PIECE_BYTES = 64 * 1024
 # path, content, cache key (None: do not store)
@@ -151,7 +151,7 @@ def run_check(
     progress.start(len(files))
     catalog = catalog if catalog is not None else default_catalog()
     jobs = jobs if jobs is not None else default_jobs()
-    sizes = _sizes(files) if cache is None and jobs > 1 else None
+    sizes = file_sizes(files) if cache is None and jobs > 1 else None
     if sizes is not None and sum(sizes) >= SCAN_MIN_BYTES:
         return _scan_in_workers(files, sizes, errors, settings, catalog, jobs, progress)
     index = cache.stat_index() if cache is not None else None
@@ -209,12 +209,12 @@ def _scan_in_workers(
     progress: Progress,
 ) -> tuple[CheckResult, BatchStats]:
     """`run_check` without a cache, with the reading and prefiltering in the workers too: the
-    tasks of `_scan_tasks` go to whichever worker is free, in their order."""
-    pool = _fork_pool(jobs, settings, catalog, None)
+    tasks of `scan_tasks` go to whichever worker is free, in their order."""
+    pool = fork_pool(jobs, settings, catalog, None)
     try:
         futures = []
-        for task in _scan_tasks(files, sizes, jobs):
-            futures.append(pool.submit(_scan_in_worker, task))
+        for task in scan_tasks(files, sizes, jobs):
+            futures.append(pool.submit(scan_in_worker, task))
             futures[-1].add_done_callback(_advancing(progress, len(task)))
         scanned = {path: (error, analysis) for f in futures for path, error, analysis in f.result()}
     finally:
@@ -242,7 +242,7 @@ def _check_result(
     return CheckResult(_ordered(order, done), tuple(errors), len(order), tuple(notes))
 
 
-def _scan_tasks(files: list[str], sizes: list[int], jobs: int) -> list[list[str]]:
+def scan_tasks(files: list[str], sizes: list[int], jobs: int) -> list[list[str]]:
     """The workers' tasks, in the order to hand them out: runs of one crate's files as walked,
     largest first. A run goes to one worker whole, so that the crate's aliases and renames are
     read once, unless it is more than 1/(SCAN_SHARE * jobs) of the work not yet handed out:
@@ -281,7 +281,7 @@ def _crate_key(path: str) -> str:
     return head if sep else os.path.dirname(path)
 
 
-def _sizes(files: list[str]) -> list[int]:
+def file_sizes(files: list[str]) -> list[int]:
     """Stat sizes; a file that cannot be stat'ed counts as empty (reading it reports why)."""
     sizes = []
     for file in files:
@@ -506,7 +506,7 @@ class Analyser:
 
     def _start_pool(self) -> None:
         # here, not at start: a warm run with nothing to analyse needs no processes
-        self._pool = _fork_pool(self._jobs, self._settings, self._catalog, self._cache)
+        self._pool = fork_pool(self._jobs, self._settings, self._catalog, self._cache)
         self._frozen = True
         self.workers = self._jobs
         for item, crate in self._queued:
@@ -536,7 +536,7 @@ class Analyser:
             self._frozen = False
 
 
-def _fork_pool(
+def fork_pool(
     jobs: int, settings: Settings | None, catalog: Catalog | None, cache: AnalysisCache | None
 ) -> ProcessPoolExecutor:
     """`jobs` workers, forked where the platform can. Fork shares the loaded parsers, rules
@@ -604,7 +604,7 @@ def _analyse_in_worker(items: list[Item]) -> list[Done]:
     return [_analyse_one(path, data, key, *args) for path, data, key in items]
 
 
-def _scan_in_worker(files: list[str]) -> list[Scanned]:
+def scan_in_worker(files: list[str]) -> list[Scanned]:
     """Read, prefilter and analyse `files`: what `run_check` does for each in the parent."""
     state = _WorkerState
     if state.prefilter is None:

@@ -20,10 +20,6 @@ if TYPE_CHECKING:
 # generation every 50,000 allocations instead of 700 (check's whole run).
 START_UP_GC_THRESHOLDS = (50_000, 20, 100)
 
-# `serve` starts with the cycle collector off (set by `main`): until its first publish it
-# only imports and builds objects that live as long as the server, so each pass is wasted.
-serve_collector_off = False
-
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with `command="serve"` the `serve` subcommand only (the server's
@@ -55,11 +51,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["serve"]:
         import gc
 
-        global serve_collector_off
-        # until the server's first publish (PanicLensServer.start_collector)
-        if gc.isenabled():
+        # `serve` starts with the cycle collector off: until its first publish it only imports
+        # and builds objects that live as long as the server, so each pass is wasted. The
+        # server turns it on again (PanicLensServer.start_collector), unless it was off already.
+        collector_off = gc.isenabled()
+        if collector_off:
             gc.disable()
-            serve_collector_off = True
+        return _dispatch(argv, collector_off=collector_off)
     if argv[:1] != ["check"]:
         return _dispatch(argv)
     import gc
@@ -75,7 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         gc.set_threshold(*before)
 
 
-def _dispatch(argv: list[str]) -> int:
+def _dispatch(argv: list[str], collector_off: bool = False) -> int:
+    """Run the command `argv` names; `collector_off`: `main` turned the cycle collector off
+    for `serve`, which turns it on after its first publish."""
     parser = build_parser(argv[0] if argv[:1] == ["serve"] else None)
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -86,7 +86,9 @@ def _dispatch(argv: list[str]) -> int:
             handover = quick_start()
         from panic_lens.lsp.server import run
 
-        return run(tcp=args.tcp, log_level=args.log_level, handover=handover)
+        return run(
+            tcp=args.tcp, log_level=args.log_level, handover=handover, collector_off=collector_off
+        )
     if hasattr(args, "handler"):
         return int(args.handler(args))
     parser.error(f"unknown command {args.command}")

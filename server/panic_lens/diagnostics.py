@@ -15,8 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, Self, overload
 
-from pygls.uris import from_fs_path
-
 from panic_lens.model import Finding, Point, Severity, Span
 from panic_lens.positions import Encoding, byte_col_to, col_to_byte
 from panic_lens.rules.meta import rule_by_id
@@ -153,6 +151,8 @@ _LSP_BREAK = re.compile(rb"\r\n|\r|\n")
 
 
 LinesFor = Callable[[str], LineIndex | None]  # a path -> its LineIndex (None: unreadable)
+# a path -> its URI, as the client spells it (the LSP layer passes pygls's from_fs_path)
+UriOf = Callable[[str], str]
 
 
 def is_source(uri: str) -> bool:
@@ -176,7 +176,7 @@ def diagnostic_data(finding: Finding) -> dict[str, Any]:
 
 
 def diagnostic_json(
-    finding: Finding, index: LineIndex, uri: str, lines_for: LinesFor
+    finding: Finding, index: LineIndex, uri: str, lines_for: LinesFor, uri_of: UriOf
 ) -> dict[str, Any]:
     """`convert.lsp_diagnostic`'s Diagnostic as the JSON object the protocol sends (what
     lsprotocol's converter makes of it, tests/lsp check), built directly: a keystroke's publish
@@ -193,7 +193,7 @@ def diagnostic_json(
     found["source"] = SOURCE
     related = [
         {"location": {"uri": target, "range": other.range_json(rel.span)}, "message": rel.message}
-        for rel, other, target in related_evidence(finding, index, uri, lines_for)
+        for rel, other, target in related_evidence(finding, index, uri, lines_for, uri_of)
     ]
     if related:
         found["relatedInformation"] = related
@@ -202,7 +202,7 @@ def diagnostic_json(
 
 
 def related_evidence(
-    finding: Finding, index: LineIndex, uri: str, lines_for: LinesFor
+    finding: Finding, index: LineIndex, uri: str, lines_for: LinesFor, uri_of: UriOf
 ) -> list[tuple[Any, LineIndex, str]]:
     """(evidence, the LineIndex of its file, its file's URI) for each piece of evidence whose
     file can be read."""
@@ -211,7 +211,7 @@ def related_evidence(
         other = lines_for(rel.path) if rel.path and rel.path != finding.path else index
         if other is None:
             continue
-        target = path_uri(rel.path) if other is not index and rel.path else uri
+        target = uri_of(rel.path) if other is not index and rel.path else uri
         out.append((rel, other, target))
     return out
 
@@ -226,7 +226,3 @@ def doc_uri(rule: str) -> str | None:
 
 
 _DOC_URIS: dict[str, str | None] = {}
-
-
-def path_uri(path: str) -> str:
-    return from_fs_path(path) or path

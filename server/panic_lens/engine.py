@@ -110,7 +110,7 @@ def layered_settings(metadata: Mapping[str, Any], explicit: Settings | None) -> 
 @dataclass(frozen=True, slots=True)
 class RuleRun:
     """What the rules said before suppression: finished findings per active rule, in detect
-    order; the per-function re-analysis (incremental_analysis) reuses and merges these."""
+    order; the per-function re-analysis (function_reanalysis) reuses and merges these."""
 
     findings: tuple[tuple[str, tuple[Finding, ...]], ...]
     hovers: tuple[HoverFact, ...]

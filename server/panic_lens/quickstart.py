@@ -1,6 +1,6 @@
 """`serve`'s first diagnostics before pygls's server and lsprotocol are loaded.
 
-Importing lsprotocol's ~560 attrs classes, cattrs and pygls is ~200 of the ~300 ms between an
+Importing lsprotocol's ~560 attrs classes, cattrs and pygls is most of the time between an
 editor starting the server and its first diagnostics. The answer to `initialize` depends only
 on the client's capabilities and initializationOptions and on the installed server, so the
 pygls path keeps it (in the cache folder) the first time, and a later start answers from it at
@@ -261,7 +261,7 @@ def _analysed(
 ) -> dict[str, dict[str, Any]]:  # fmt: skip
     """The publishDiagnostics params of each opened Rust document, as the server makes them
     (lsp/session.py, lsp/config.py) from the same inputs."""
-    from pygls.uris import to_fs_path
+    from pygls.uris import from_fs_path, to_fs_path
 
     from panic_lens import engine
     from panic_lens.catalog import load_catalog
@@ -286,6 +286,9 @@ def _analysed(
         except OSError:
             return None
 
+    def uri_of(path: str) -> str:
+        return from_fs_path(path) or path
+
     reports: dict[str, dict[str, Any]] = {}
     for uri, (text, version) in opened.items():
         if not is_source(uri):
@@ -295,7 +298,9 @@ def _analysed(
         index = LineIndex.of(src, encoding)
         found: dict[str, Any] = {
             "uri": uri,
-            "diagnostics": [diagnostic_json(f, index, uri, lines_for) for f in analysis.findings],
+            "diagnostics": [
+                diagnostic_json(f, index, uri, lines_for, uri_of) for f in analysis.findings
+            ],
         }
         if version is not None:
             found["version"] = version

@@ -112,7 +112,7 @@ def test_scan_tasks_keep_crates_whole_until_the_end_of_the_work() -> None:
         for i in range(n)
     ]
     sizes = [batch.SCAN_PIECE_BYTES] * len(files)  # a file per piece at least
-    tasks = batch._scan_tasks(files, sizes, 2)
+    tasks = batch.scan_tasks(files, sizes, 2)
     assert sorted(f for task in tasks for f in task) == sorted(files)
     for task in tasks:
         start = files.index(task[0])

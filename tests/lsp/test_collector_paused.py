@@ -34,11 +34,8 @@ def test_a_collector_turned_off_elsewhere_stays_off() -> None:
 
 
 @pytest.fixture
-def collector(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    from panic_lens import cli
-
+def collector():  # type: ignore[no-untyped-def]
     before = gc.get_threshold()
-    monkeypatch.setattr(cli, "serve_collector_off", False)
     yield
     gc.set_threshold(*before)
     gc.enable()
@@ -48,22 +45,29 @@ def collector(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
 def test_serve_starts_with_the_collector_off(monkeypatch: pytest.MonkeyPatch) -> None:
     from panic_lens import cli
 
-    seen: list[bool] = []
-    monkeypatch.setattr(cli, "_dispatch", lambda argv: seen.append(gc.isenabled()) or 0)
+    seen: list[tuple[bool, bool]] = []
+
+    def dispatch(argv: list[str], collector_off: bool = False) -> int:
+        seen.append((gc.isenabled(), collector_off))
+        return 0
+
+    monkeypatch.setattr(cli, "_dispatch", dispatch)
     cli.main(["explain", "x"])
-    assert not cli.serve_collector_off
     cli.main(["serve", "--stdio"])
-    assert seen == [True, False] and cli.serve_collector_off
+    assert seen == [(True, False), (False, True)]
 
 
 @pytest.mark.usefixtures("collector")
 def test_a_collector_already_off_is_not_claimed_by_serve(monkeypatch: pytest.MonkeyPatch) -> None:
     from panic_lens import cli
 
-    monkeypatch.setattr(cli, "_dispatch", lambda argv: 0)
+    seen: list[bool] = []
+    monkeypatch.setattr(
+        cli, "_dispatch", lambda argv, collector_off=False: seen.append(collector_off) or 0
+    )
     gc.disable()
     cli.main(["serve", "--stdio"])
-    assert not cli.serve_collector_off  # so the first publish will not turn it on
+    assert seen == [False]  # so the first publish will not turn it on
 
 
 def test_serve_parser_has_only_serve_and_the_full_parser_all() -> None:

@@ -133,6 +133,17 @@ def test_record_markdown_gives_each_advisory_once() -> None:
     assert "validationCode" not in hover_part  # a field the hover does not show
 
 
+def test_record_view_marks_the_wrong_solution_and_gives_the_correction() -> None:
+    catalog = load_catalog().catalog
+    record = catalog.get("22a18ddf8713058a")
+    assert record is not None
+    page = record_document(record, catalog)
+    listed = [line for line in page.splitlines() if line[:3] in {"1. ", "2. ", "3. ", "4. "}]
+    wrong = [line for line in listed if "(wrong: see the note from panic-lens below)" in line]
+    assert len(listed) == 4 and len(wrong) == 1 and "f32 is safest" in wrong[0]
+    assert "> **Note from panic-lens** (solutions): The cause is the interpolation mode" in page
+
+
 def test_hover_falls_back_to_a_finding_without_hover_fact() -> None:
     span = span_of(TEXT, "ctc_loss", 1)
     finding = Finding("ctc-target-capacity", span, Severity.ERROR, "too wide", facts=("S = 5000",))

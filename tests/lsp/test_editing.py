@@ -207,13 +207,34 @@ async def test_record_solutions_become_show_record_actions(
     [diag] = await diagnostics(shared, uri, has(ASYNC))
     actions = await actions_for(shared, uri, diag)
     solutions = [a for a in actions if a.title.startswith("Record 2d90c97bb9ee521c: ")]
-    assert len(solutions) == 3 and all(a.edit is None for a in solutions)
+    assert len(solutions) == 2 and all(a.edit is None for a in solutions)
     assert solutions[0].command is not None
     assert solutions[0].command.command == "panic-lens.showRecord"
     assert list(solutions[0].command.arguments or []) == ["2d90c97bb9ee521c"]
-    # the third says the pre-load pattern is the only way; burn's source shows a second one
-    caveat = "(panic-lens: this advice is wrong; see the note)"
-    assert [a.title.endswith(caveat) for a in solutions] == [False, False, True]
+    # the record's third solution says the pre-load pattern is the only way; burn's source
+    # shows a second one, so it is not offered (the hover corrects it)
+    assert not [a for a in actions if "only in-library path" in a.title]
+    assert not [a for a in actions if "wrong" in a.title.lower()]
+
+
+async def test_wrong_advice_is_no_action_and_the_hover_corrects_it(
+    shared: LanguageClient, crate: Path
+) -> None:
+    uri = open_doc(shared, crate / "src/resize.rs")
+    [diag] = await diagnostics(shared, uri, has(INTERP))
+    actions = await actions_for(shared, uri, diag)
+    titles = [a.title for a in actions]
+    solutions = [t for t in titles if t.startswith("Record 22a18ddf8713058a: ")]
+    # the record's four solutions but the one that blames the dtype (f32 is safest)
+    assert len(solutions) == 3, titles
+    assert not [t for t in titles if "f32" in t or "wrong" in t.lower()]
+    hover = await shared.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), diag.range.start)
+    )
+    text = hover.contents.value  # type: ignore[union-attr]
+    assert "(f32 is safest) on the current device **(wrong: see the note from panic-lens" in text
+    assert "The cause is the interpolation mode, not the dtype" in text
+    assert "casting to f32 does not help" in text
 
 
 async def test_fix_all_applies_every_safe_fix(shared: LanguageClient, crate: Path) -> None:

@@ -24,9 +24,9 @@ def bind(write_records, **fields: object) -> Binding:
 
 def test_seed_records_bind_each_half_separately() -> None:
     catalog = load_catalog().catalog
-    assert catalog.binding("2d90c97bb9ee521c") == Binding((CTC,), (ASYNC,))
-    assert catalog.binding("98e8605c71c1dd9c") == Binding((CTC,), (ROUTER,))
-    assert catalog.binding("22a18ddf8713058a") == Binding((INTERP,), (INTERP,))
+    assert catalog.binding("2d90c97bb9ee521c") == Binding((CTC,), (ASYNC,), "site", "words")
+    assert catalog.binding("98e8605c71c1dd9c") == Binding((CTC,), (ROUTER,), "site", "words")
+    assert catalog.binding("22a18ddf8713058a") == Binding((INTERP,), (INTERP,), "site", "site")
     assert [catalog.binding(r.id).status for r in catalog.records] == ["split", "split", "bound"]
 
 
@@ -55,14 +55,14 @@ def test_names_inside_longer_identifiers_or_words_do_not_count(write_records) ->
 
 
 def test_snake_case_file_path_binds_the_camel_case_api(write_records) -> None:
+    # the panic half names no burn file, so only the knowledge half can bind (by words)
     binding = bind(
         write_records,
-        errorMessage="not implemented",
-        filePath="crates/burn-rl/src/policy/async_policy.rs",
-        sourceCode="impl<P> Policy for AsyncPolicy<P> {\n    fn load_record(self) { todo!() }\n}",
+        filePath=None,
+        documentation="See crates/burn-rl/src/policy/async_policy.rs: its load_record panics.",
     )
-    assert binding.panic_rules == (ASYNC,)
-    assert binding.knowledge_rules == ()
+    assert binding.panic_rules == ()
+    assert binding.knowledge_rules == (ASYNC,) and binding.knowledge_by == "words"
     assert binding.status == "partial"
 
 
@@ -92,9 +92,13 @@ def test_the_stronger_rule_comes_first(write_records) -> None:
     assert binding.knowledge_rules == (ASYNC, ROUTER)
 
 
-def test_a_lone_mention_in_source_code_is_too_weak(write_records) -> None:
-    binding = bind(write_records, sourceCode="let x = ctc_loss(a, b, c, d, 0);")
-    assert binding.panic_rules == ()
+def test_a_panic_half_is_never_bound_by_words(write_records) -> None:
+    binding = bind(
+        write_records,
+        errorMessage="ctc_loss failed: CTCLoss with ctc_loss_backward and max_target_len",
+        sourceCode="let x = ctc_loss(a, b, c, d, 0);\nlet y = ctc_alpha_beta(a, b);",
+    )
+    assert binding.panic_rules == () and binding.panic_by == ""
 
 
 def test_name_helpers() -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import string
+import subprocess
+import sys
 from pathlib import Path
 
 import regex
@@ -12,6 +15,7 @@ from hypothesis import strategies as st
 from records_factory import SEEDS, envelope, record
 
 from panic_lens.catalog import RecordError, load_catalog
+from panic_lens.catalog.load import NOT_REGULAR
 from panic_lens.catalog.patterns import is_plain
 
 
@@ -147,15 +151,65 @@ def test_ten_megabyte_strings_are_refused(write_records) -> None:
     assert all("exceeds" in e.reason for e in errors)
 
 
-def test_folders_load_recursively_skipping_hidden_and_non_record_files(write_records) -> None:
+def test_folders_load_recursively_skipping_hidden_folders_and_non_record_files(
+    write_records,
+) -> None:
     root = write_records("data/a.txt", record("a")).parent
     write_records("data/nested/deeper/b.jsonl", [record("b"), record("c")])
     write_records("data/README.md", "# Records\n\nnot a record\n")
+    write_records("data/notes.txt", "not a record either\n")
     write_records("data/.hidden/d.json", record("d"))
-    write_records("data/.e.json", record("e"))
+    write_records("data/.e.json", record("e"))  # a .json file is read even when hidden
     ids, errors = load(root)
     assert errors == []
-    assert sorted(ids) == ["a", "b", "c"]
+    assert sorted(ids) == ["a", "b", "c", "e"]
+
+
+def test_every_broken_json_file_in_a_folder_is_named_with_its_reason(write_records) -> None:
+    root = write_records("data/good.json", record("good")).parent
+    prose = write_records("data/prose.json", "not json at all\n")
+    listed = write_records("data/list.json", "[1, 2]\n")
+    empty = write_records("data/empty.JSON", "")
+    write_records("data/other.txt", "not json at all\n")  # not .json: left alone, silently
+    ids, errors = load(root)
+    assert ids == ["good"]
+    assert [(e.path, e.line, e.record_id, e.field, e.reason) for e in errors] == [
+        (str(empty), None, None, None, "empty file: expected a JSON object"),
+        (str(listed), 1, None, None, "expected an object, got a list"),
+        (str(prose), 1, None, None, "invalid JSON: Expecting value (column 1)"),
+    ]
+
+
+def test_links_in_a_folder_are_followed_once_and_dangling_ones_reported(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "s.json").write_text(json.dumps(envelope(record("s"))), encoding="utf-8")
+    root = tmp_path / "data"
+    root.mkdir()
+    (root / "shared").symlink_to(shared, target_is_directory=True)
+    (root / "loop").symlink_to(root, target_is_directory=True)  # must not loop
+    (root / "gone.json").symlink_to(tmp_path / "absent.json")
+    ids, errors = load(root)
+    assert ids == ["s"]
+    err = only_error(errors)
+    assert (err.path, err.reason) == (str(root / "gone.json"), NOT_REGULAR)
+
+
+def test_a_folder_that_cannot_be_listed_is_named(tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "data"
+    locked = root / "locked"
+    locked.mkdir(parents=True)
+    real_scandir = os.scandir
+
+    def scandir(path):  # chmod does not stop root, who runs some CI containers
+        if Path(path) == locked:
+            raise PermissionError(13, "Permission denied", str(locked))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    _, errors = load(root)
+    err = only_error(errors)
+    assert (err.path, err.reason) == (str(locked), "cannot read folder: Permission denied")
 
 
 def test_named_file_loads_whatever_its_extension(write_records) -> None:
@@ -193,9 +247,14 @@ def test_envelope_helper_matches_the_seed_shape() -> None:
     assert set(seed) == set(envelope(record()))
 
 
+# Escapes that stand for one character, and that character.
+_CHAR_ESCAPES = {r"\n": "\n", r"\t": "\t", r"\r": "\r", r"\f": "\f", r"\v": "\v", r"\a": "\a"}
+_CHAR_ESCAPES |= {r"\x41": "A", r"\x7e": "~", r"\u00e9": "é", r"\uFFFD": "\ufffd"}
+
 _PLAIN_PIECES = st.one_of(
     st.text(st.characters(exclude_characters="\\[](){}|*+?.^$", exclude_categories=("Cs",))),
     st.sampled_from(string.punctuation + " ").map(lambda c: "\\" + c),
+    st.sampled_from(sorted(_CHAR_ESCAPES)),
     st.sampled_from(["(.+?)", "(.*)", r"(\d+)", r"(\S+?)", r"(\w*)"]),
 )
 
@@ -205,6 +264,71 @@ def test_plain_patterns_skip_the_compile_because_they_always_compile(pieces: lis
     pattern = "".join(pieces)
     assert is_plain(pattern)
     regex.compile(pattern)
+
+
+@given(st.lists(st.sampled_from(sorted(_CHAR_ESCAPES)), min_size=1, max_size=6), st.text("ab "))
+def test_character_escapes_are_plain_and_match_the_character(escapes, text) -> None:
+    pattern = text + "".join(escapes) + text
+    assert is_plain(pattern)
+    assert regex.fullmatch(pattern, text + "".join(_CHAR_ESCAPES[e] for e in escapes) + text)
+
+
+# What `is_plain` meant before it took escapes like `\n`: the same alternatives, with
+# backtracking. Exponential on some inputs, so it only serves as a reference on short ones.
+_OLD_PLAIN = regex.compile(
+    r"(?:[^\\\[\](){}|*+?.^$]+|\\[ -/:-@\[-`{-~]|\((?:\.|\\[dDsSwW])[+*]\??\))*"
+)
+_FIDDLY = "ab \\\n()[]{}|*+?.^$dSwntx0#"
+
+
+@given(st.text(st.sampled_from(_FIDDLY), max_size=12))
+def test_plain_keeps_its_meaning_but_for_character_escapes(pattern: str) -> None:
+    old = _OLD_PLAIN.fullmatch(pattern) is not None
+    if regex.search(r"\\[afnrtvxu]", pattern) is None:
+        assert is_plain(pattern) == old
+    else:
+        assert is_plain(pattern) >= old  # only ever accepts more
+
+
+# Runs in a child process: the test fails by timeout if validation is super-linear, rather
+# than hanging the suite. The limit is generous: the run takes a few seconds here, while the
+# backtracking validator this replaced never finished `'x' * 10_000 + r'\n'`.
+_BOUNDED_SCRIPT = """
+from hypothesis import HealthCheck, given, settings, strategies as st
+from panic_lens.catalog.patterns import is_plain
+from panic_lens.catalog.validate import pattern_problem
+
+PIECES = ["ab c", "x", r"\\.", r"\\n", r"\\t", r"\\x41", "(.+?)", r"(\\d+)", "=== ", "'"]
+TAILS = ["", r"\\n", r"\\q", "(", "(.+", "[", "\\\\", "|", ")", "a{2}", "(a|aa)+$", r"\\x4"]
+seen = []
+
+@settings(max_examples=150, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=8),
+       st.integers(1, 10_000), st.sampled_from(TAILS))
+def validate(body, size, tail):
+    text = "".join(body)
+    pattern = (text * (size // len(text) + 1))[: max(size - len(tail), 1)] + tail
+    is_plain(pattern)  # validation refuses patterns over 8,192 characters before asking
+    problem = pattern_problem(pattern)
+    assert problem is None or isinstance(problem, str)
+    seen.append(len(pattern))
+
+validate()
+for piece in PIECES:  # and every piece and tail at the full 10,000 characters
+    for tail in TAILS:
+        validate.hypothesis.inner_test([piece], 10_000, tail)
+print(len(seen), max(seen))
+"""
+
+
+def test_generated_patterns_up_to_10000_characters_validate_in_bounded_time() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", _BOUNDED_SCRIPT], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    examples, longest = map(int, proc.stdout.split())
+    assert examples >= 100 + 120 and longest == 10_000
 
 
 def test_plain_pattern_is_still_matched_by_explain(write_records) -> None:

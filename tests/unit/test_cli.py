@@ -133,6 +133,19 @@ def test_record_errors_go_to_stderr_and_only_strict_changes_the_exit(
     assert json.loads(out)["errors"][0]["line"] == 2
 
 
+def test_a_json_file_in_a_records_folder_that_is_not_a_record_fails_strict(
+    capsys, rust_free_dir: Path, write_records
+) -> None:
+    folder = write_records("records/good.json", record("ok")).parent
+    write_records("records/notes.json", "not json at all\n")
+    write_records("records/README.md", "# not a record, and not .json: ignored\n")
+    code, _, err = run(capsys, "check", str(rust_free_dir), "--records", str(folder))
+    assert code == 0 and "notes.json:1" in err and "invalid JSON" in err
+    assert "README.md" not in err
+    code, _, _ = run(capsys, "check", str(rust_free_dir), "--records", str(folder), "--strict")
+    assert code == 2
+
+
 def test_no_default_records_leaves_findings_without_records(capsys) -> None:
     findings = app_findings(capsys, "--no-default-records")
     assert findings and all(f["records"] == [] for f in findings)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from records_factory import REPO, record
+from records_factory import REPO, SEEDS, record
 
 from panic_lens.catalog import load_catalog
 from panic_lens.cli import main
@@ -39,20 +39,30 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_records_check_shows_each_half_and_the_split_records(capsys) -> None:
     code, out, _ = run(capsys, "records", "check")
     assert code == 0
+    assert out.splitlines()[0].split() == [
+        "record", "id", "panic", "half", "->", "by", "knowledge", "half", "->", "by", "status",
+        "advisories",
+    ]  # fmt: skip
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:4]}
-    assert rows["2d90c97bb9ee521c"][:3] == [
+    assert rows["2d90c97bb9ee521c"][:5] == [
         "ctc-target-capacity",
+        "site",
         "async-policy-load-record",
+        "words",
         "split",
     ]
-    assert rows["98e8605c71c1dd9c"][:3] == [
+    assert rows["98e8605c71c1dd9c"][:5] == [
         "ctc-target-capacity",
+        "site",
         "router-unsupported-dtype",
+        "words",
         "split",
     ]
-    assert rows["22a18ddf8713058a"][:3] == [
+    assert rows["22a18ddf8713058a"][:5] == [
         "interpolate-backward-mode",
+        "site",
         "interpolate-backward-mode",
+        "site",
         "bound",
     ]
     assert "split (halves bound to different rules): 2d90c97bb9ee521c, 98e8605c71c1dd9c" in out
@@ -64,6 +74,52 @@ def test_records_check_reports_invalid_and_unbound_records(capsys, write_records
     assert code == 1
     assert "unbound (bound to no rule, still used by explain): lonely" in out
     assert "dump.jsonl:2: record bad field lineNumber" in out
+
+
+def test_records_check_folder_names_each_file_it_cannot_use(capsys, write_records) -> None:
+    folder = write_records("data/good.json", record("good")).parent
+    write_records("data/notes.json", "not json at all\n")
+    write_records("data/empty.jsonl", "{broken\n")
+    write_records("data/README.md", "# About these records\n")
+    code, out, _ = run(capsys, "records", "check", str(folder))
+    assert code == 1
+    assert "1 valid record(s)" in out
+    assert "2 invalid record(s) or file(s):" in out
+    lines = out.splitlines()
+    assert any(f"{folder / 'empty.jsonl'}:1:" in x and "invalid JSON" in x for x in lines)
+    notes = next(x for x in lines if f"{folder / 'notes.json'}:1:" in x)
+    assert notes.endswith("invalid JSON: Expecting value (column 1)")
+    assert "README.md" not in out
+
+
+# burn's tensor checks panic with a multi-line message (FailedTensorCheck::format in
+# burn-tensor's check.rs); a record's messagePattern for one holds `\n` escapes.
+TENSOR_OP_PATTERN = (
+    r"=== Tensor Operation Error ===\n  Operation: '(.+?)'\n  Reason:\n    1\. The selected "
+    r"index k is out of range\. Got k=(\d+) for dimension (\d+) with input shape \[(.+?)\]\. "
+)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [TENSOR_OP_PATTERN, "x" * 28 + r"\n", "x" * 28 + r"\q", "x" * 5_000 + r"\n("],
+    ids=["tensor-op", "x28-newline", "x28-bad-escape", "x5000-unclosed"],
+)
+def test_records_check_loads_escaped_patterns_without_hanging(write_records, pattern) -> None:
+    path = write_records("tensor.json", record("tensor-op", messagePattern=pattern))
+    # A subprocess, so that a validator that backtracks fails this test instead of hanging
+    # the suite; the limit is generous (the check takes well under a second here).
+    proc = subprocess.run(
+        [sys.executable, "-m", "panic_lens", "records", "check", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    valid = pattern.endswith(r"\n") or pattern == TENSOR_OP_PATTERN
+    assert proc.returncode == (0 if valid else 1), proc.stdout
+    assert ("1 valid record(s)" if valid else "field messagePattern: does not compile") in (
+        proc.stdout
+    )
 
 
 def fake_checkout(root: Path, rec_path: str, lines: list[str]) -> Path:
@@ -163,11 +219,29 @@ def test_seed_records_match_their_own_error_messages() -> None:
         assert [m.record_id for m in catalog.explain(filled)] == [rec.id]
 
 
-def test_records_check_scores_explain_each_binding(capsys) -> None:
-    code, out, _ = run(capsys, "records", "check", "--scores")
+def test_records_check_scores_explain_each_binding(capsys, write_records) -> None:
+    neighbour = record(
+        "interp2d",
+        errorMessage="Either output_size or scale_factor must be provided",
+        filePath="crates/burn-nn/src/modules/interpolate/interpolate2d.rs",
+        documentation="Interpolate2d needs a size: interpolate has none to resize to.",
+    )
+    path = write_records("extra.json", neighbour)
+    code, out, _ = run(capsys, "records", "check", "--scores", str(path), str(SEEDS))
     assert code == 0
-    scores = [line.split() for line in out.splitlines() if line.startswith("  2d90c97bb9ee521c")]
-    assert [s[1:3] for s in scores] == [
-        ["panic", "ctc-target-capacity"],
-        ["knowledge", "async-policy-load-record"],
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:5]}
+    assert rows["interp2d"][:5] == ["-", "-", "-", "-", "unbound"]
+    lines = [line.strip() for line in out.splitlines() if line.startswith("  2d90c97bb9ee521c")]
+    assert lines == [
+        "2d90c97bb9ee521c  panic      sites: ctc-target-capacity at "
+        "crates/burn-cubecl/src/kernel/ctc.rs:307 (guard and message); ctc-target-capacity at "
+        "crates/burn-cubecl/src/kernel/ctc.rs:610 (guard), outmatched",
+        "2d90c97bb9ee521c  knowledge  words: async-policy-load-record 27",
+    ]
+    lines = [line.strip() for line in out.splitlines() if line.startswith("  interp2d")]
+    assert lines == [
+        "interp2d  panic      sites: none matched",
+        "interp2d  knowledge  words: interpolate-backward-mode 4.5",
+        "interp2d  knowledge  not bound to interpolate-backward-mode: the panic half is about "
+        "another panic of its APIs",
     ]

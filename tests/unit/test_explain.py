@@ -90,6 +90,16 @@ def test_async_policy_text_matches_no_pattern_but_its_rule_knowledge(seeds: Cata
     assert all(h.record_ids == ("2d90c97bb9ee521c",) for h in hits)
 
 
+def test_a_location_after_a_long_path_like_run_is_still_found(seeds: Catalog) -> None:
+    # Before: `burn-rl[^\s:]*` was retried from every `burn-rl` of the run (quadratic), hit
+    # explain_rules' timeout on this line and dropped the location without a word.
+    location = f"{REGISTRY}/burn-rl-0.22.0/src/policy/async_policy.rs:321:9"
+    line = "burn-rl/" * 20_000 + " thread 'main' panicked at " + location
+    [hit] = seeds.explain_rules(f"noise\n{line}\n")
+    assert (hit.rule, hit.line_no, hit.location) == ("async-policy-load-record", 2, True)
+    assert line[hit.span[0] : hit.span[1]] == location[location.index("burn-rl") :]
+
+
 def test_rule_texts_of_the_other_panics(seeds: Catalog) -> None:
     log = noisy_log(
         (f"{REGISTRY}/burn-router-0.22.0/src/channel/base.rs:71:22", "not implemented"),

@@ -3,7 +3,8 @@
 The records are the user's data and are shown as they are; an advisory is a plain note that
 front ends print next to the field it corrects. Each entry only applies while the field still
 contains `quote`, so an updated record does not get a stale note. Every field named here is
-never offered as a machine-applicable fix. The notes come from reading burn's source.
+never offered as a machine-applicable fix, and a list item it corrects (one solution) is not
+offered as a code action at all. The notes come from reading burn's source.
 """
 
 from __future__ import annotations
@@ -89,6 +90,13 @@ def advisories_for(record: Record) -> tuple[Advisory, ...]:
         for e in ENTRIES
         if e.record_id == record.id and e.quote in field_text(record, e.field)
     )
+
+
+def advised_against(record_id: str, field: str, text: str) -> bool:
+    """True when an advisory shows `text` (one item of a list field, such as one solution) to
+    be wrong: the quote it corrects is in it. Such advice is shown with its note, never offered
+    as something to do."""
+    return any(e.record_id == record_id and e.field == field and e.quote in text for e in ENTRIES)
 
 
 def field_text(record: Record, field: str) -> str:

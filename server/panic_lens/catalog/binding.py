@@ -1,9 +1,18 @@
-"""Binding each half of a record to the rules whose burn APIs it mentions.
+"""Binding each half of a record to rules: the panic half by site, the knowledge half after it.
 
-A half scores each rule by whole-identifier mentions of the rule's APIs (`RuleInfo.apis`),
-weighted by the field they occur in and by how distinctive the name is. A half binds to the
-rules scoring at least MIN_SCORE and at least DOMINANCE x the best score; equal scores bind
-to all of them (a tie is reported, never broken arbitrarily). Nothing here knows record ids.
+The **panic half** binds to the rule whose declared panic site in burn it matches
+(`catalog/sites.py`: same file, and the guard quoted or the message carried), and to nothing
+otherwise: a record about another panic is never cited by a rule's findings.
+
+The **knowledge half** follows the panic half when it mentions that rule's APIs at all.
+Otherwise it is bound by words: it scores each rule by whole-identifier mentions of the rule's
+APIs (`RuleInfo.apis`), weighted by the field they occur in and by how distinctive the name is,
+and binds to the rules scoring at least MIN_SCORE and at least DOMINANCE x the best score;
+equal scores bind to all of them (a tie is reported, never broken arbitrarily). One exception:
+when the panic half's own words point at a rule whose site it is not (a burn-nn
+`Interpolate2dConfig` assert is not interpolate's backward kernel), the record is about another
+panic of that rule's API, and its knowledge is not bound to that rule either.
+Nothing here knows record ids.
 """
 
 from __future__ import annotations
@@ -12,7 +21,8 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from panic_lens.catalog.model import Binding, Record
+from panic_lens.catalog.model import BY_SITE, BY_WORDS, Binding, Record
+from panic_lens.catalog.sites import site_rules
 from panic_lens.rules.meta import RuleInfo, rules
 
 MIN_SCORE = 2.0  # e.g. one distinctive name in errorMessage, or three in sourceCode
@@ -43,12 +53,29 @@ KNOWLEDGE_WEIGHTS = {
 }
 
 
-def bind_record(record: Record) -> Binding:
-    """Bind the panic half and the knowledge half of `record` separately."""
-    return Binding(
-        panic_rules=pick(score_half(panic_fields(record), PANIC_WEIGHTS)),
-        knowledge_rules=pick(score_half(knowledge_fields(record), KNOWLEDGE_WEIGHTS)),
-    )
+def bind_record(record: Record, among: Iterable[RuleInfo] | None = None) -> Binding:
+    """Bind the panic half by site, then the knowledge half (see the module docstring)."""
+    registry = rules() if among is None else tuple(among)
+    panic = site_rules(record, registry)
+    scores = score_half(knowledge_fields(record), KNOWLEDGE_WEIGHTS, registry)
+    follows = tuple(rid for rid in panic if scores.get(rid, 0.0) > 0)
+    if follows:
+        return Binding(panic, follows, BY_SITE, BY_SITE)
+    words = pick(scores, registry)
+    if words:
+        others = neighbours(record, panic, registry)
+        words = tuple(rid for rid in words if rid not in others)
+    return Binding(panic, words, BY_SITE if panic else "", BY_WORDS if words else "")
+
+
+def neighbours(
+    record: Record, panic: tuple[str, ...], among: Iterable[RuleInfo] | None = None
+) -> frozenset[str]:
+    """Rules the panic half's words would bind it to although it matched none of their sites:
+    the record is about another panic of those rules' APIs."""
+    registry = rules() if among is None else tuple(among)
+    scores = score_half(panic_fields(record), PANIC_WEIGHTS, registry)
+    return frozenset(pick(scores, registry)) - set(panic)
 
 
 def panic_fields(record: Record) -> dict[str, str]:
@@ -91,12 +118,12 @@ def score_half(
     return scores
 
 
-def pick(scores: Mapping[str, float]) -> tuple[str, ...]:
+def pick(scores: Mapping[str, float], among: Iterable[RuleInfo] | None = None) -> tuple[str, ...]:
     """The dominant rule ids, best first; ties keep the rule registry's order."""
     if not scores:
         return ()
     floor = max(MIN_SCORE, DOMINANCE * max(scores.values()))
-    order = {rule.id: i for i, rule in enumerate(rules())}
+    order = {rule.id: i for i, rule in enumerate(rules() if among is None else among)}
     kept = [rid for rid, score in scores.items() if score >= floor]
     return tuple(sorted(kept, key=lambda rid: (-scores[rid], order.get(rid, len(order)))))
 

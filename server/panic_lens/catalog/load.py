@@ -1,6 +1,9 @@
 """Reading record files: JSON object files (any extension), `.jsonl` dumps, folders recursively.
 
 Every problem becomes a RecordError; one bad record or file never stops the rest from loading.
+In a folder, every `.json` and `.jsonl` file is read, so a broken one is reported rather than
+passed over; any other file is read only when it starts with `{` (the shipped records end in
+`.txt`), and the rest (a README) is left alone. Hidden folders (.git) are not entered.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from panic_lens.catalog.validate import validate_envelope
 
 SNIFF_BYTES = 64
 TOO_DEEP = "invalid JSON: nested too deeply to be a record"
+NOT_REGULAR = "not a regular file or folder (a broken link, a pipe or a device?)"
 
 
 def default_records_root() -> Path:
@@ -25,8 +29,8 @@ def default_records_root() -> Path:
 
 
 def record_files(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[Path], list[RecordError]]:
-    """The files to load under `paths`, each once. A named file is always loaded; inside a
-    folder, `.jsonl` files and files that start with `{` are (so a README is skipped)."""
+    """The files to load under `paths`, each once, and why any path or folder entry is not
+    loaded. A named file is always loaded; inside a folder, see the module docstring."""
     files: dict[Path, Path] = {}
     errors: list[RecordError] = []
     for raw in paths:
@@ -34,8 +38,10 @@ def record_files(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[Path], l
         if root.is_file():
             files.setdefault(root.resolve(), root)
         elif root.is_dir():
-            for file in _walk(root):
+            for file in _walk(root, errors):
                 files.setdefault(file.resolve(), file)
+        elif root.exists():
+            errors.append(RecordError(str(root), None, None, None, NOT_REGULAR))
         else:
             errors.append(RecordError(str(root), None, None, None, "no such file or directory"))
     return list(files.values()), errors
@@ -58,6 +64,9 @@ def read_records(file: Path) -> Iterator[Record | RecordError]:
 
 
 def _read_json(text: str, path: str) -> Iterator[Record | RecordError]:
+    if not text.strip():
+        yield RecordError(path, None, None, None, "empty file: expected a JSON object")
+        return
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -96,21 +105,40 @@ def _results(result: Record | list[RecordError]) -> Iterator[Record | RecordErro
         yield from result
 
 
-def _walk(root: Path) -> Iterator[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
+def _walk(root: Path, errors: list[RecordError]) -> Iterator[Path]:
+    def unreadable(exc: OSError) -> None:
+        where = exc.filename or str(root)
+        errors.append(RecordError(where, None, None, None, f"cannot read folder: {exc.strerror}"))
+
+    # Linked folders are followed (a records folder may link to a shared dataset); each real
+    # folder is entered once, so a link to an ancestor does not loop.
+    seen: set[Path] = set()
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable, followlinks=True):
+        real = Path(dirpath).resolve()
+        if real in seen:
+            dirnames[:] = []
+            continue
+        seen.add(real)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
             file = Path(dirpath) / name
-            if not name.startswith(".") and _looks_like_records(file):
+            if _is_records_name(name):
+                if file.is_file():
+                    yield file
+                else:  # a FIFO would block the read; a dangling link cannot be read
+                    errors.append(RecordError(str(file), None, None, None, NOT_REGULAR))
+            elif not name.startswith(".") and file.is_file() and _starts_with_brace(file):
                 yield file
 
 
-def _looks_like_records(file: Path) -> bool:
-    if file.suffix.lower() == ".jsonl":
-        return True
+def _is_records_name(name: str) -> bool:
+    return name.lower().endswith((".json", ".jsonl"))
+
+
+def _starts_with_brace(file: Path) -> bool:
     try:
         with file.open("rb") as handle:
             head = handle.read(SNIFF_BYTES)
     except OSError:
-        return True  # let read_records report why it cannot be read
+        return False  # not a records file by its name, and not readable: nothing to report
     return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")

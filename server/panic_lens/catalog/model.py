@@ -82,12 +82,21 @@ class Record:
     dataset_version: str | None = None
 
 
+BY_SITE = "site"  # a panic half matched the rule's panic site; a knowledge half followed it
+BY_WORDS = "words"  # a knowledge half mentions the rule's APIs more than any other rule's
+
+
 @dataclass(frozen=True, slots=True)
 class Binding:
-    """The rules each half of a record is bound to, strongest first; empty means unbound."""
+    """The rules each half of a record is bound to, strongest first; empty means unbound.
+
+    `panic_by` and `knowledge_by` say how each half was bound: BY_SITE, BY_WORDS or "".
+    """
 
     panic_rules: tuple[str, ...] = ()
     knowledge_rules: tuple[str, ...] = ()
+    panic_by: str = ""
+    knowledge_by: str = ""
 
     @property
     def rules(self) -> tuple[str, ...]:

@@ -19,9 +19,21 @@ if TYPE_CHECKING:
 MAX_CACHED = 65_536
 DEFAULT_TIMEOUT = 0.1  # seconds per regex call in explain; real patterns take microseconds
 
-# Plain text (no metacharacters), ASCII punctuation or space escaped with a backslash, and
-# capture groups of one simple repeated class: `(.+?)`, `(.*)`, `(\d+)`, `(\S+?)`, ...
-_PLAIN = re.compile(r"(?:[^\\\[\](){}|*+?.^$]+|\\[ -/:-@\[-`{-~]|\((?:\.|\\[dDsSwW])[+*]\??\))*")
+# Plain text (no metacharacters); ASCII punctuation or space escaped with a backslash; escapes
+# that stand for one character (`\n`, `\t`, ... `\x41`, `\u00e9`: multi-line panics such as
+# burn's tensor checks hold `\n`); and capture groups of one simple repeated class: `(.+?)`,
+# `(.*)`, `(\d+)`, `(\S+?)`, ... The pattern runs on the user's records, so it must take linear
+# time on any text: each alternative starts with a character no other one starts with (a
+# literal, `\`, `(`), each escape and group has a fixed shape, and the runs and the star are
+# possessive, so a failed match never goes back to split a run differently.
+_PLAIN = re.compile(
+    r"""(?:
+        [^\\\[\](){}|*+?.^$]++
+      | \\(?:[ -/:-@\[-`{-~]|[afnrtv]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})
+      | \((?:\.|\\[dDsSwW])[+*]\??\)
+    )*+""",
+    re.VERBOSE,
+)
 
 
 def is_plain(pattern: str) -> bool:

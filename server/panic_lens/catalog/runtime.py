@@ -26,7 +26,15 @@ class RuntimeText:
     location: bool = False  # a panic location (file:line), not the message itself
 
 
-_CRATE_FILE = r"burn-{crate}[^\s:]*[/\\](?:src[/\\])?{path}:\d+(?::\d+)?"
+def _crate_file(crate: str, path: str) -> str:
+    """`burn-<crate>...[/src]/<path>:<line>[:<col>]` in a panic location. The file's tail is
+    matched first and the `burn-<crate>` before it (group `crate`, where the match is shown
+    to start) is looked for behind it: written the other way, `burn-rl[^\\s:]*` tried from
+    every `burn-rl` of one long path-like run rescanned the run each time (quadratic: 7 s for
+    a 32 KB line, past explain's timeout, so the location went unseen)."""
+    tail = rf"[/\\](?:src[/\\])?{path}:\d+(?::\d+)?"
+    return rf"{tail}(?<=(?P<crate>burn-{crate})[^\s:]*{tail})"
+
 
 RUNTIME_TEXTS: tuple[RuntimeText, ...] = (
     RuntimeText(
@@ -43,13 +51,13 @@ RUNTIME_TEXTS: tuple[RuntimeText, ...] = (
     ),
     RuntimeText(
         "async-policy-load-record",
-        _CRATE_FILE.format(crate="rl", path=r"policy[/\\]async_policy\.rs"),
+        _crate_file("rl", r"policy[/\\]async_policy\.rs"),
         "panic raised in burn-rl's async_policy.rs (in v0.21 the text was `not yet implemented`)",
         location=True,
     ),
     RuntimeText(
         "router-unsupported-dtype",
-        _CRATE_FILE.format(crate="router", path=r"channel[/\\]base\.rs"),
+        _crate_file("router", r"channel[/\\]base\.rs"),
         "panic raised in RouterChannel::change_client_backend (runtime text `not implemented`): "
         "a tensor whose dtype it cannot move, such as an unsigned int",
         location=True,
@@ -87,10 +95,11 @@ def find_runtime_texts(lines: Lines, timeout: float) -> list[RuntimeHit]:
         except TimeoutError:  # linear patterns; only an absurd input gets here: skip the text
             continue
         for m in found:
-            number = lines.line_of(m.start())
+            begin = m.start("crate") if known.location else m.start()
+            number = lines.line_of(begin)
             if (known.rule, number) not in hits:
                 start = lines.start_of(number)
-                span = (m.start() - start, m.end() - start)
+                span = (begin - start, m.end() - start)
                 hits[(known.rule, number)] = RuntimeHit(
                     known.rule, number, lines.line(number), span, known.note, known.location
                 )

@@ -12,14 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from panic_lens.catalog import Catalog, load_catalog
-from panic_lens.catalog.binding import (
-    KNOWLEDGE_WEIGHTS,
-    PANIC_WEIGHTS,
-    knowledge_fields,
-    panic_fields,
-    score_half,
-)
+from panic_lens.catalog.binding import KNOWLEDGE_WEIGHTS, knowledge_fields, neighbours, score_half
 from panic_lens.catalog.drift import OK, Drift, check_drift
+from panic_lens.catalog.sites import best_matches, site_matches
 from panic_lens.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print_errors
 
 
@@ -36,7 +31,9 @@ def add_parser(sub: Any) -> None:
         help="a burn checkout: report records whose sourceCode moved or changed",
     )
     check.add_argument(
-        "--scores", action="store_true", help="print each half's score for every rule it mentions"
+        "--scores",
+        action="store_true",
+        help="print the panic sites each panic half matches and each knowledge half's word scores",
     )
     check.set_defaults(handler=records_check_command)
 
@@ -61,8 +58,9 @@ def records_check_command(args: argparse.Namespace) -> int:
 
 
 def binding_table(catalog: Catalog) -> list[str]:
+    """One row per record: each half's rules and how it was bound (`site`, `words` or `-`)."""
     rows: list[tuple[str, ...]] = [
-        ("record id", "panic half ->", "knowledge half ->", "status", "advisories")
+        ("record id", "panic half ->", "by", "knowledge half ->", "by", "status", "advisories")
     ]
     for record in catalog.records:
         b = catalog.binding(record.id)
@@ -70,7 +68,9 @@ def binding_table(catalog: Catalog) -> list[str]:
             (
                 record.id,
                 ", ".join(b.panic_rules) or "-",
+                b.panic_by or "-",
                 ", ".join(b.knowledge_rules) or "-",
+                b.knowledge_by or "-",
                 b.status,
                 str(len(catalog.advisories(record.id))),
             )
@@ -96,16 +96,25 @@ def binding_summary(catalog: Catalog) -> list[str]:
 
 
 def score_lines(catalog: Catalog) -> list[str]:
-    """Why each half bound where it did: its score per rule (see records/README.md)."""
-    lines = ["\nbinding scores (a half binds to rules >= 2 and >= half of its best):"]
+    """Why each half bound where it did (see records/README.md): the burn panic sites its panic
+    half matches, and its knowledge half's word score per rule."""
+    lines = [
+        "\nbinding evidence (a panic half binds to the site it matches best; a knowledge half"
+        " follows it, or binds to rules scoring >= 2 and >= half of its best):"
+    ]
     for record in catalog.records:
-        for half, fields, weights in (
-            ("panic", panic_fields(record), PANIC_WEIGHTS),
-            ("knowledge", knowledge_fields(record), KNOWLEDGE_WEIGHTS),
-        ):
-            scores = score_half(fields, weights)
-            shown = ", ".join(f"{rid} {score:g}" for rid, score in sorted(scores.items()))
-            lines.append(f"  {record.id}  {half:<9}  {shown or 'no rule mentioned'}")
+        best = set(best_matches(record))
+        sites = [m.describe() + ("" if m in best else ", outmatched") for m in site_matches(record)]
+        lines.append(f"  {record.id}  panic      sites: {'; '.join(sites) or 'none matched'}")
+        scores = score_half(knowledge_fields(record), KNOWLEDGE_WEIGHTS)
+        shown = ", ".join(f"{rid} {score:g}" for rid, score in sorted(scores.items()))
+        lines.append(f"  {record.id}  knowledge  words: {shown or 'no rule mentioned'}")
+        others = sorted(neighbours(record, catalog.binding(record.id).panic_rules))
+        if others:
+            lines.append(
+                f"  {record.id}  knowledge  not bound to {', '.join(others)}: the panic half is"
+                " about another panic of its APIs"
+            )
     return lines
 
 

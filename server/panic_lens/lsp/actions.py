@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from panic_lens.catalog.advisories import ENTRIES as ADVISORIES
+from panic_lens.catalog.advisories import advised_against
 from panic_lens.lsp.convert import SOURCE, finding_key, lsp_diagnostic, lsp_text_edits
 from panic_lens.lsp.identifiers import FIX_ALL, SHOW_RECORD
 from panic_lens.model import Edit, Finding, Fix
@@ -115,7 +115,9 @@ def _solution_actions(ls: PanicLensServer, target: Target) -> list[types.CodeAct
         if record is None or rule not in catalog.binding(rid).knowledge_rules:
             continue
         for solution in record.knowledge.solutions:
-            title = f"Record {rid}: {_shorten(solution)}{_caveat(rid, solution)}"
+            if advised_against(rid, "solutions", solution):
+                continue  # wrong advice is no action; the hover and record view correct it
+            title = f"Record {rid}: {_shorten(solution)}"
             command = types.Command(title=title, command=SHOW_RECORD, arguments=[rid])
             out.append(
                 types.CodeAction(
@@ -126,15 +128,6 @@ def _solution_actions(ls: PanicLensServer, target: Target) -> list[types.CodeAct
                 )
             )
     return out
-
-
-def _caveat(record_id: str, solution: str) -> str:
-    """A warning for a solution that an advisory shows to be wrong (its quote is in it)."""
-    wrong = any(
-        e.record_id == record_id and e.field == "solutions" and e.quote in solution
-        for e in ADVISORIES
-    )
-    return " (panic-lens: this advice is wrong; see the note)" if wrong else ""
 
 
 def _allow_action(result: FileResult, target: Target, lazy: bool) -> types.CodeAction:

@@ -1,13 +1,13 @@
 """attrs' and cattrs' generated functions, compiled once and kept between server starts.
 
 lsprotocol.types defines ~560 attrs classes. For each one attrs writes `__init__`, `__eq__`,
-`__repr__` and friends as Python source and compiles it while the module is imported: in a
-cProfile of `panic-lens serve` up to its first diagnostics, `compile` called by attrs took 160
-of the 850 ms. cattrs does the same for the (un)structure functions of each message type, the
-first time a message of that type is read or sent: 67 compiles, 17-24 ms, before the first
-diagnostics. The same source always compiles to the same code object, so the code objects are
-marshalled to one file in the user cache folder, and the next start looks each one up by a
-hash of what `compile` was given (source, filename, mode, flags) instead.
+`__repr__` and friends as Python source and compiles it while the module is imported, a
+large part of the server's start. cattrs does the same for the (un)structure functions of each
+message type, the first time a message of that type is read or sent, before the first
+diagnostics (bench/RESULTS.md has the figures). The same source always compiles to the same
+code object, so the code objects are marshalled to one file in the user cache folder, and the
+next start looks each one up by a hash of what `compile` was given (source, filename, mode,
+flags) instead.
 
 Only the name `compile` inside `attr._make`, `cattrs.gen` and `cattrs.gen.typeddicts` is
 replaced (they call the builtin through it). Anything unexpected (another attrs or cattrs

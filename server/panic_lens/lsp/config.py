@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
 
 from panic_lens.settings import SECTION, Settings, layered, parse_settings, section_of
 from panic_lens.settings import record_paths as settings_record_paths
@@ -80,14 +79,8 @@ def apply_log_level(level: str) -> None:
 
 def record_paths(ls: PanicLensServer) -> list[Path]:
     """settings.records, relative paths taken from the first workspace folder."""
-    roots = workspace_roots(ls)
+    roots = ls.workspace_roots()
     return settings_record_paths(ls.settings.records, roots[0] if roots else None)
-
-
-def workspace_roots(ls: PanicLensServer) -> list[Path]:
-    folders = list(ls.workspace.folders.values())
-    uris = [f.uri for f in folders] or ([ls.workspace.root_uri] if ls.workspace.root_uri else [])
-    return [Path(p) for u in uris if (p := to_fs_path(u))]
 
 
 def reload_catalog(ls: PanicLensServer) -> None:

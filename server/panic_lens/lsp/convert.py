@@ -7,18 +7,18 @@ module makes lsprotocol objects of them for hovers, code actions and pull diagno
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from lsprotocol import types
+from pygls.uris import from_fs_path
 
 from panic_lens import diagnostics
 from panic_lens.diagnostics import (
     SOURCE,
     LinesFor,
     diagnostic_data,
-    diagnostic_json,
     doc_uri,
     finding_key,
-    path_uri,
     related_evidence,
 )
 from panic_lens.model import Edit, Finding, Point, Severity, Span
@@ -53,6 +53,18 @@ class LineIndex(diagnostics.LineIndex):
 
     def range(self, span: Span) -> types.Range:
         return _range(self, span)
+
+
+def path_uri(path: str) -> str:
+    """The URI of a file named by evidence, as pygls spells it (so lookups match)."""
+    return from_fs_path(path) or path
+
+
+def diagnostic_json(
+    finding: Finding, index: diagnostics.LineIndex, uri: str, lines_for: LinesFor
+) -> dict[str, Any]:
+    """`lsp_diagnostic` as the JSON object the protocol sends (diagnostics.diagnostic_json)."""
+    return diagnostics.diagnostic_json(finding, index, uri, lines_for, path_uri)
 
 
 def lsp_severity(severity: Severity) -> types.DiagnosticSeverity:
@@ -94,7 +106,7 @@ def _related(
             location=types.Location(uri=target, range=_range(other, rel.span)),
             message=rel.message,
         )
-        for rel, other, target in related_evidence(finding, index, uri, lines_for)
+        for rel, other, target in related_evidence(finding, index, uri, lines_for, path_uri)
     ]
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from panic_lens.catalog.advisories import advised_against
 from panic_lens.lsp.convert import LineIndex
 from panic_lens.model import Analysis, Finding, HoverFact
 from panic_lens.rules.meta import rule_by_id
@@ -94,9 +95,8 @@ def knowledge_markdown(
     if k.trigger_scenarios:
         parts.append(_with_note(f"*When:* {k.trigger_scenarios}", "triggerScenarios", notes, shown))
     if k.solutions:
-        parts.append(
-            _with_note("*Solutions:*\n\n" + _numbered(k.solutions), "solutions", notes, shown)
-        )
+        marked = [_marked(record.id, s) for s in k.solutions]
+        parts.append(_with_note("*Solutions:*\n\n" + _numbered(marked), "solutions", notes, shown))
     if k.prevention_tips:
         tips = "*Prevention:*\n\n" + _bullets(k.prevention_tips)
         parts.append(_with_note(tips, "preventionTips", notes, shown))
@@ -149,6 +149,14 @@ def _with_note(text: str, field: str, notes: Sequence[Advisory], shown: dict[str
         same = a.note if earlier == field else f"the same as the note on {earlier} above"
         mine.append(f"> **Note from panic-lens** ({field}): {same}")
     return "\n\n".join([text, *mine])
+
+
+def _marked(record_id: str, solution: str) -> str:
+    """A solution an advisory shows to be wrong says so where it is listed (the note with the
+    correction follows the list); it is never offered as a code action."""
+    if advised_against(record_id, "solutions", solution):
+        return f"{solution} **(wrong: see the note from panic-lens below)**"
+    return solution
 
 
 def _bullets(items: Iterable[str]) -> str:

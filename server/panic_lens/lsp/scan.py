@@ -1,23 +1,29 @@
 """The workspace scan (every `.rs` file, with work-done progress) and watched-file changes.
 
-The scan runs on the event loop and yields between files, so requests stay answered while it
-works; a newer scan supersedes an older one.
+A workspace with enough Rust source is read, prefiltered and analysed in worker processes, the
+pool `check` uses (panic_lens.batch), and the results are taken in and published as each task
+comes back, so the event loop stays free for requests; a small one is analysed here, yielding
+between files. The user may cancel the scan from its progress; a newer scan supersedes an
+older one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from panic_lens import engine
-from panic_lens.lsp.config import record_paths, reload_catalog, workspace_roots
+from panic_lens import batch, engine
+from panic_lens.lsp.config import record_paths, reload_catalog
 from panic_lens.lsp.session import file_uri
+from panic_lens.model import Analysis
 from panic_lens.prefilter import Prefilter
 from panic_lens.settings import Settings
 
@@ -28,6 +34,10 @@ logger = logging.getLogger(__name__)
 CRATE_FILES = ("Cargo.toml", "Cargo.lock")
 RECORD_SUFFIXES = (".json", ".jsonl", ".txt")
 REPORT_EVERY = 20
+# Below this much Rust source the scan runs here: starting worker processes costs more.
+WORKER_MIN_BYTES = batch.PARALLEL_MIN_BYTES
+# Results taken in from the workers between two yields to the event loop.
+TAKE_EVERY = 8
 # The first scan waits this long: editors open their visible documents just after `initialized`
 FIRST_SCAN_DELAY_S = 0.05
 
@@ -43,26 +53,106 @@ async def scan_workspace(ls: PanicLensServer, delay: float = 0.0) -> tuple[int, 
         await asyncio.sleep(delay)
         if generation != ls.scan_count:
             return 0, 0
-    files = list(engine.iter_rust_files([str(r) for r in workspace_roots(ls) if r.is_dir()]))
+    files = list(engine.iter_rust_files([str(r) for r in ls.workspace_roots() if r.is_dir()]))
     token = await _begin_progress(ls, len(files))
-    found = done = 0
-    prefilter = Prefilter({})
-    for path in files:
-        if generation != ls.scan_count or _cancelled(ls, token):  # superseded, or the user
-            break
-        found += _scan_one(ls, path, prefilter)
-        done += 1
-        if token is not None and done % REPORT_EVERY == 0:
-            _report(ls, token, done, len(files))
-        await asyncio.sleep(0)
-    stopped = "" if done == len(files) else f" (stopped after {done} of {len(files)})"
-    message = f"{done} files, {found} findings{stopped}"
+
+    def stopped() -> bool:  # superseded, or cancelled by the user
+        return generation != ls.scan_count or _cancelled(ls, token)
+
+    paths = [str(f) for f in files]
+    sizes = batch.file_sizes(paths)
+    if sum(sizes) >= WORKER_MIN_BYTES:
+        done, found = await _scan_in_workers(ls, paths, sizes, token, stopped)
+    else:
+        done, found = await _scan_here(ls, files, token, stopped)
+    cut = "" if done == len(files) else f" (stopped after {done} of {len(files)})"
+    message = f"{done} files, {found} findings{cut}"
     if token is not None:
         ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
     if ls.pull and ls.client_supports("workspace.diagnostics.refresh_support"):
         ls.workspace_diagnostic_refresh(None)
     logger.info("workspace scan: %s", message)
     return done, found
+
+
+async def _scan_here(
+    ls: PanicLensServer, files: list[Path], token: str | None, stopped: Callable[[], bool]
+) -> tuple[int, int]:
+    """(files done, findings): each file analysed in this process, yielding between files."""
+    found = done = 0
+    prefilter = Prefilter({})
+    for path in files:
+        if stopped():
+            break
+        found += _scan_one(ls, path, prefilter)
+        done += 1
+        if token is not None and done % REPORT_EVERY == 0:
+            _report(ls, token, done, len(files))
+        await asyncio.sleep(0)
+    return done, found
+
+
+async def _scan_in_workers(
+    ls: PanicLensServer,
+    paths: list[str],
+    sizes: list[int],
+    token: str | None,
+    stopped: Callable[[], bool],
+) -> tuple[int, int]:
+    """(files done, findings): `check`'s worker pool reads, prefilters and analyses the files;
+    each task's results are published as it comes back."""
+    jobs = batch.default_jobs()
+    loop = asyncio.get_running_loop()
+    pool = batch.fork_pool(jobs, ls.settings, ls.catalog, None)
+    tasks = batch.scan_tasks(paths, sizes, jobs)
+    futures = [asyncio.wrap_future(pool.submit(batch.scan_in_worker, t), loop=loop) for t in tasks]
+    found = done = 0
+    reported = 0
+    try:
+        for arrived in asyncio.as_completed(futures):
+            scanned = await arrived
+            for path, error, analysis in scanned:
+                if stopped():
+                    return done, found
+                found += _take(ls, Path(path), error, analysis)
+                done += 1
+                if done % TAKE_EVERY == 0:
+                    await asyncio.sleep(0)  # requests first
+            if token is not None and done // REPORT_EVERY > reported:
+                reported = done // REPORT_EVERY
+                _report(ls, token, done, len(paths))
+        return done, found
+    finally:
+        for future in futures:
+            future.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
+        gc.unfreeze()  # fork_pool froze the objects the workers share
+
+
+def _take(ls: PanicLensServer, path: Path, error: str | None, analysis: Analysis | None) -> int:
+    """A worker's result for `path` (its read error, or None when the prefilter skipped it),
+    kept and published as `_scan_one` does; returns its number of findings."""
+    uri = file_uri(path)
+    if uri in ls.open:  # the editor's buffer is the truth for open files
+        return 0
+    before = ls.disk.get(uri)
+    data = None
+    if error is None and analysis is not None:
+        try:
+            data = path.read_bytes()  # for the line index and the result id
+        except OSError as exc:
+            error = exc.strerror or str(exc)
+    if data is None or analysis is None:
+        if error is not None:
+            logger.info("cannot read %s: %s", path, error)
+        ls.disk.pop(uri, None)
+        if before is not None and before.analysis.findings:
+            ls.publish_empty(uri)
+        return 0
+    result = ls.keep_disk(uri, ls.file_result(uri, str(path), data, None, analysis))
+    if result.analysis.findings or (before is not None and before.analysis.findings):
+        ls.publish(result)
+    return len(result.analysis.findings)
 
 
 def _scan_one(ls: PanicLensServer, path: Path, prefilter: Prefilter) -> int:

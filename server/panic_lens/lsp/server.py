@@ -11,7 +11,6 @@ import contextlib
 import json
 import logging
 import sys
-import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
@@ -19,11 +18,10 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.io_ import StdoutWriter, run_async
 from pygls.uris import to_fs_path
 
-from panic_lens import cli, quickstart
-from panic_lens.lsp import codecache, config, identifiers, scan
+from panic_lens import quickstart
+from panic_lens.lsp import codecache, config, identifiers, pygls_compat, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
 from panic_lens.lsp.protocol import PanicLensProtocol
@@ -33,14 +31,16 @@ from panic_lens.quickstart import Handover
 logger = logging.getLogger(__name__)
 
 # Code actions and commands are imported on their first use, or once the start-up is over
-# (with the code cache saved): ~15 ms of imports that the first diagnostics do not need.
+# (with the code cache saved): imports that the first diagnostics do not need.
 COMMANDS = {  # command name -> its function in lsp/commands.py
     identifiers.EXPLAIN: "explain_panic",
     identifiers.SHOW_RECORD: "show_record",
     identifiers.SCAN: "scan",
 }
 STARTUP_COLLECT_S = 2.0  # the usual collector thresholds from this long after initialize on
-CODE_SAVE_DELAY_S = 3.0  # after initialized: the code cache keeps cattrs' functions too
+CODE_SAVE_DELAY_S = 3.0
+# A workspace pull with nothing new is held at most this long, then answered as unchanged.
+WORKSPACE_PULL_HOLD_S = 300.0  # after initialized: the code cache keeps cattrs' functions too
 
 
 def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
@@ -123,14 +123,32 @@ async def diagnostic(
     )
 
 
-def workspace_diagnostic(
+async def workspace_diagnostic(
     ls: PanicLensServer, params: types.WorkspaceDiagnosticParams
 ) -> types.WorkspaceDiagnosticReport:
-    for uri in list(ls.dirty):  # edited since the last analysis
-        ls.known(uri)
+    """LSP's long poll: a pull that would only report unchanged documents is held until a
+    document's diagnostics change (or the client cancels it, or WORKSPACE_PULL_HOLD_S pass),
+    so an idle editor does not poll. The first pull (no previous results) is answered at once."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WORKSPACE_PULL_HOLD_S
     previous = {p.uri: p.value for p in params.previous_result_ids}
+    while True:
+        for uri in list(ls.dirty):  # edited since the last analysis
+            ls.known(uri)
+        items, changed = _workspace_items(ls, previous)
+        remaining = deadline - loop.time()
+        if changed or not previous or remaining <= 0:
+            return types.WorkspaceDiagnosticReport(items=items)
+        await ls.next_results_change(remaining)
+
+
+def _workspace_items(ls: PanicLensServer, previous: dict[str, str]) -> tuple[list[Any], bool]:
+    """Every known document's report, and whether any differs from what the client has (a
+    document it has that is gone gets an empty full report)."""
     items: list[Any] = []
-    for uri, result in {**ls.disk, **ls.open}.items():
+    changed = False
+    known = {**ls.disk, **ls.open}
+    for uri, result in known.items():
         if previous.get(uri) == result.result_id:
             items.append(
                 types.WorkspaceUnchangedDocumentDiagnosticReport(
@@ -138,6 +156,7 @@ def workspace_diagnostic(
                 )
             )
         else:
+            changed = True
             items.append(
                 types.WorkspaceFullDocumentDiagnosticReport(
                     uri=uri,
@@ -146,7 +165,10 @@ def workspace_diagnostic(
                     result_id=result.result_id,
                 )
             )
-    return types.WorkspaceDiagnosticReport(items=items)
+    for uri in previous.keys() - known.keys():
+        changed = True
+        items.append(types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=None, items=[]))
+    return items, changed
 
 
 def hover(ls: PanicLensServer, params: types.HoverParams) -> types.Hover | None:
@@ -266,19 +288,23 @@ def make_server() -> PanicLensServer:
 
 
 def run(
-    tcp: str | None = None, log_level: str | None = None, handover: Handover | None = None
+    tcp: str | None = None,
+    log_level: str | None = None,
+    handover: Handover | None = None,
+    collector_off: bool = False,
 ) -> int:
     """Serve on stdio, or on TCP `[HOST:]PORT` (loopback unless a host is given). `handover`:
-    what `quickstart` read and sent before pygls was loaded (stdio only)."""
+    what `quickstart` read and sent before pygls was loaded (stdio only). `collector_off`: the
+    caller turned the cycle collector off; the first publish turns it on again."""
     setup_logging(log_level)
     ls = make_server()
-    ls.collector_deferred = cli.serve_collector_off  # the collector is off until the first publish
+    ls.collector_deferred = collector_off
     codecache.save()  # lsprotocol's classes are all built by now
     if tcp is None:
         serve_stdio(ls, handover)
         # LSP: exit code 0 only after a shutdown request (pygls's own sys.exit(1) is swallowed
         # inside its handler, so the process would always report success).
-        return 0 if getattr(ls.protocol, "_shutdown", False) else 1
+        return 0 if pygls_compat.shutdown_received(ls.protocol) else 1
     host, _, port = tcp.rpartition(":")
     if not port.isdigit():
         print(f"panic-lens serve: bad --tcp value {tcp!r}; expected [HOST:]PORT", file=sys.stderr)
@@ -303,8 +329,8 @@ def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
     if not quickstart.is_stream(stdin.fileno(), sys.stdout.buffer.fileno()):
         ls.start_io()
         return
-    stop = ls._stop_event = threading.Event()  # pygls's shutdown() sets it to end the loop
-    writer: Any = StdoutWriter(sys.stdout.buffer)
+    stop = pygls_compat.install_stop_event(ls)  # ls.shutdown() sets it to end the loop
+    writer: Any = pygls_compat.StdoutWriter(sys.stdout.buffer)
     if handover is not None and handover.init_id is not None:
         writer = InitializeAnswer(writer, handover)
         ls.quick_published = dict(handover.published)
@@ -319,7 +345,7 @@ def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
         await asyncio.get_running_loop().connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader), stdin
         )
-        await run_async(stop, reader, ls.protocol, logger, ls.report_server_error)
+        await pygls_compat.run_async(stop, reader, ls.protocol, logger, ls.report_server_error)
 
     try:
         asyncio.run(loop())

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import hashlib
+import json
 import logging
 import os
 from collections.abc import Iterator
@@ -21,8 +22,9 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from panic_lens import __version__, engine, incremental_analysis
+from panic_lens import __version__, engine, function_reanalysis
 from panic_lens.diagnostics import is_source
+from panic_lens.lsp import pygls_compat
 from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
 from panic_lens.lsp.protocol import LspTextDocument, PanicLensProtocol
 from panic_lens.model import Analysis, Finding
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 DIAGNOSTIC_IDENTIFIER = "panic-lens"
+JSON_RPC_PARSE_ERROR = -32700
 KEPT_TREES = 8  # documents whose last tree is kept for incremental re-parses
 SETTLE_TIMEOUT_S = 3.0  # longer than config.CONFIG_TIMEOUT_S: settle normally comes first
 # Once typing pauses this long, a document whose incremental tree has syntax errors is parsed
@@ -89,7 +92,7 @@ class PanicLensServer(LanguageServer):
         self.init_options: Any = None
         self.open: dict[str, FileResult] = {}
         self.trees: dict[str, tuple[bytes, Tree]] = {}  # recently edited: last text and tree
-        self.snapshots: dict[str, incremental_analysis.Snapshot] = {}  # same documents
+        self.snapshots: dict[str, function_reanalysis.Snapshot] = {}  # same documents
         self.disk: dict[str, FileResult] = {}
         self.generation = 0  # bumps when settings or the catalog change: new result ids
         # `panic-lens serve` starts with the cycle collector off (cli.main); the first publish
@@ -111,6 +114,18 @@ class PanicLensServer(LanguageServer):
         # False until the client's own settings (workspace/configuration) are in: documents
         # opened before then wait, so no diagnostic flashes with a severity the user turned off
         self.ready = asyncio.Event()
+        # held workspace/diagnostic pulls, woken when a result may have changed
+        self.change_waiters: list[asyncio.Future[None]] = []
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A message that is not JSON gets JSON-RPC's parse error (its id cannot be known, so
+        null) and the server reads on; pygls would show "Error in server" instead."""
+        if isinstance(error, json.JSONDecodeError | UnicodeDecodeError):
+            logger.warning("a message from the client is not JSON: %s", error)
+            parse_error = types.ResponseError(code=JSON_RPC_PARSE_ERROR, message=str(error))
+            pygls_compat.send_response(self.protocol, None, None, parse_error)
+            return
+        super().report_server_error(error, source)
 
     # ---- client facts -------------------------------------------------------------------
     @property
@@ -155,6 +170,19 @@ class PanicLensServer(LanguageServer):
             logger.exception("analysis of %s failed", uri)
             self.snapshots.pop(uri, None)
             analysis = Analysis(notes=("analysis failed; see the server log",))
+        return self.file_result(uri, path, text, version, analysis, index, content_id)
+
+    def file_result(
+        self,
+        uri: str,
+        path: str | None,
+        text: str | bytes,
+        version: int | None,
+        analysis: Analysis,
+        index: LineIndex | None = None,
+        content_id: int | None = None,
+    ) -> FileResult:
+        """What the engine said of `text`, as the handlers read it; its notes logged once."""
         for note in analysis.notes:
             if note not in self.noted:  # e.g. bad Cargo.toml settings: once in the log
                 self.noted.add(note)
@@ -172,12 +200,12 @@ class PanicLensServer(LanguageServer):
         self, uri: str, text: str | bytes, path: str | None, tree: Tree | None
     ) -> Analysis:
         """An edited open document: per-function re-analysis from its last snapshot when the
-        edit allows it (incremental_analysis checks), else the full analysis."""
+        edit allows it (function_reanalysis checks), else the full analysis."""
         if tree is None:  # a disk file: nothing to reuse next time
             return engine.analyze(text, path, settings=self.settings, catalog=self.catalog)
         src = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
         old = self.snapshots.pop(uri, None)
-        analysis, snap, _ = incremental_analysis.analyze_edit(
+        analysis, snap, _ = function_reanalysis.analyze_edit(
             old, src, path, settings=self.settings, catalog=self.catalog, tree=tree
         )
         if snap is not None and uri in self.trees:
@@ -257,14 +285,15 @@ class PanicLensServer(LanguageServer):
             content_id = doc.content_id
         result = self.analyze(uri, src, doc.version, tree, index, content_id)
         self.open[uri] = result
+        self.results_changed()
         self.dirty.discard(uri)
         if uri in self.unsettled:
             self._reconcile_later(uri)
         return result
 
     def _tree_for(self, uri: str, src: bytes) -> Tree:
-        """Re-parse incrementally from the document's last tree: a full parse of a 5,000-line
-        file took 48 ms, the incremental one after a keystroke 1.3 ms."""
+        """Re-parse incrementally from the document's last tree: after a keystroke that costs a
+        small part of a full parse."""
         last = self.trees.pop(uri, None)
         tree = reparse(last[0], last[1], src) if last is not None else parse(src)
         if last is not None and tree is not last[1] and tree.root_node.has_error:
@@ -286,20 +315,23 @@ class PanicLensServer(LanguageServer):
             logger.info("cannot read %s: %s", path, exc)
             self.disk.pop(uri, None)
             return None
-        result = self.analyze(uri, data, None)
+        return self.keep_disk(uri, self.analyze(uri, data, None))
+
+    def keep_disk(self, uri: str, result: FileResult) -> FileResult:
         self.disk[uri] = result
+        self.results_changed()
         return result
 
     def warm_up(self) -> None:
         """Pay the first diagnostics' one-time costs while the client reads our answer to
         `initialize`: cattrs builds each incoming message type's structure code on first use,
         and the engine imports its rules and binds records on its first analysis (together
-        ~25 ms of the first didOpen -> publish; a publish is sent as JSON objects, no cattrs
+        a visible part of the first didOpen -> publish; a publish is sent as JSON objects, no cattrs
         code to build). Runs once, before any document is opened."""
         if self.open:
             return
         try:
-            converter = self.protocol._converter
+            converter = pygls_compat.converter(self.protocol)
             for kind in _INCOMING:
                 converter.get_structure_hook(kind)
             engine.analyze(_WARM_UP_TEXT, None, settings=self.settings, catalog=self.catalog)
@@ -319,6 +351,7 @@ class PanicLensServer(LanguageServer):
         arrived together, or while the last analysis ran, is analysed once, at its last version.
         """
         self.dirty.add(uri)
+        self.results_changed()
         self._cancel_reconcile(uri)  # still typing: reconcile after the next pause
         if not self.pull and uri not in self.pending:
             self.pending[uri] = asyncio.get_running_loop().call_soon(self._flush, uri)
@@ -333,6 +366,7 @@ class PanicLensServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         """A closed document: drop its state and any pending analysis."""
+        self.results_changed()
         self.open.pop(uri, None)
         self.trees.pop(uri, None)
         self.snapshots.pop(uri, None)
@@ -355,10 +389,15 @@ class PanicLensServer(LanguageServer):
 
     def in_workspace(self, path: Path) -> bool:
         """True when `path` (symlinks resolved) lies inside one of the workspace folders."""
-        from panic_lens.lsp.config import workspace_roots
-
         real = path.resolve()
-        return any(real.is_relative_to(root.resolve()) for root in workspace_roots(self))
+        return any(real.is_relative_to(root.resolve()) for root in self.workspace_roots())
+
+    def workspace_roots(self) -> list[Path]:
+        """The workspace folders (the root URI when the client named no folder) as paths."""
+        folders = list(self.workspace.folders.values())
+        root = self.workspace.root_uri
+        uris = [f.uri for f in folders] or ([root] if root else [])
+        return [Path(p) for u in uris if (p := to_fs_path(u))]
 
     def lines_for(self, path: str) -> LineIndex | None:
         """Lines of another file named by evidence: the open buffer, else the disk copy."""
@@ -399,7 +438,8 @@ class PanicLensServer(LanguageServer):
         """Send a notification whose params are JSON objects already (pygls would build and
         validate lsprotocol objects, then unstructure them again: half a publish's time)."""
         # the keys in the order lsprotocol's converter writes them: the same bytes as pygls's
-        self.protocol._send_data({"params": params, "method": method, "jsonrpc": "2.0"})
+        message = {"params": params, "method": method, "jsonrpc": "2.0"}
+        pygls_compat.send_json(self.protocol, message)
 
     def start_collector_soon(self, delay: float = 0.0) -> None:
         """`start_collector` once the event loop is free (the message being sent is out)."""
@@ -410,7 +450,7 @@ class PanicLensServer(LanguageServer):
         """`panic-lens serve` starts with the cycle collector off (cli.main): the imports and
         the first analysis allocate ~400,000 objects that live as long as the server, and
         every pass over them before the first diagnostics was wasted (50,000-allocation
-        thresholds still meant two passes, 30-45 ms of a ~340 ms start). Once the first
+        thresholds still meant two passes before the first publish). Once the first
         diagnostics are out, one full pass moves the survivors to the oldest generation, and
         the usual thresholds keep the pauses of a typing session short. Without that pass,
         the first young collection would walk everything, and the next middle one again."""
@@ -422,10 +462,30 @@ class PanicLensServer(LanguageServer):
         gc.enable()
 
     def publish_empty(self, uri: str) -> None:
+        self.results_changed()
         self.quick_published.pop(uri, None)  # the client's list changes: no longer the quick one
         if not self.pull:
             params = types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             self.text_document_publish_diagnostics(params)
+
+    def results_changed(self) -> None:
+        """Wake the held workspace pulls: a document's diagnostics may have changed."""
+        waiters, self.change_waiters = self.change_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def next_results_change(self, timeout: float) -> None:
+        """Return at the next `results_changed`, or after `timeout` seconds."""
+        waiter = asyncio.get_running_loop().create_future()
+        self.change_waiters.append(waiter)
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            pass
+        finally:
+            if waiter in self.change_waiters:
+                self.change_waiters.remove(waiter)
 
     @property
     def settled(self) -> bool:
@@ -467,10 +527,8 @@ def collector_paused() -> Iterator[None]:
 
     Collections triggered in the middle of an analysis traverse everything it holds at that
     moment and push what is still alive to older generations, where it dies and waits for a
-    full pass. Over 60 edits of the 5,000-line bench file that meant six full passes of 70-300
-    ms (the p95). Collected after the publish, the analysis's cycles are dead and young: in 3
-    alternating runs (load ~2.5) gen1+gen2 GC time 868/1443/869 -> 405/701/508 ms, didChange
-    -> publish p95 232/359/238 -> 155/242/213 ms, RSS 92 -> ~100 MB."""
+    full pass: long pauses in the keystroke p95. Collected after the publish, the analysis's
+    cycles are dead and young (bench/RESULTS.md has the figures)."""
     if not gc.isenabled():  # someone else turned it off: leave it so
         yield
         return

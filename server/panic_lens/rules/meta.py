@@ -14,8 +14,25 @@ from panic_lens.model import Severity
 
 
 @dataclass(frozen=True, slots=True)
+class BurnSite:
+    """A place in burn's source where a rule's panic is raised (plain data, as a rule file says).
+
+    A record's panic half is about this panic when it names the same `file` and either quotes
+    `guard` in its sourceCode or carries `message` in its errorMessage or messagePattern
+    (whitespace is ignored in both). `line` never decides alone: it only orders two matching
+    sites of the same file.
+    """
+
+    file: str  # path inside the burn repository: crates/<crate>/src/...
+    guard: str  # a distinctive fragment of the assert or panic line(s)
+    message: str  # a literal fragment of the panic's format string, with no `{}` holes
+    line: int | None = None  # where the guard sits in burn 0.22.0-pre.2 (or the version noted)
+
+
+@dataclass(frozen=True, slots=True)
 class RuleInfo:
-    """What a rule is about. `apis` are the burn names a record half must mention to bind."""
+    """What a rule is about. `apis` are the burn names a knowledge half mentions to bind by words;
+    `panic_sites` are where in burn the rule's panic is raised, which a panic half must match."""
 
     id: str
     title: str
@@ -32,6 +49,7 @@ class RuleInfo:
     # resolves names through `use .. as` and `type` across the crate's files, never others).
     # Empty: each trigger is a group on its own.
     conditions: tuple[tuple[str, ...], ...] = ()
+    panic_sites: tuple[BurnSite, ...] = ()
 
     @property
     def prefilter_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -47,8 +65,57 @@ class RuleInfo:
         return self.doc_path.resolve().as_uri()
 
 
+# The panic sites, read in burn 0.22.0-pre.2 and v0.21.0. Where the text is the same in both,
+# one site covers both versions and `line` is the 0.22 one.
+CTC_FILE = "crates/burn-cubecl/src/kernel/ctc.rs"
+CTC_GUARD = "max_l_prime as u32 <= SHARED_ALPHA_CAPACITY"
+CTC_SITES = (
+    # forward (`ctc_loss`), v0.21.0 line 306
+    BurnSite(CTC_FILE, CTC_GUARD, "ctc_loss: 2 * max_target_len + 1 =", 307),
+    # backward (`ctc_alpha_beta`), v0.21.0 line 606
+    BurnSite(CTC_FILE, CTC_GUARD, "ctc_loss_backward: 2 * max_target_len + 1 =", 610),
+)
+ASYNC_POLICY_FILE = "crates/burn-rl/src/policy/async_policy.rs"
+ASYNC_POLICY_SITES = (
+    BurnSite(
+        ASYNC_POLICY_FILE,
+        'unimplemented!("Not implemented yet. Please load the record on the inner policy',
+        "Please load the record on the inner policy before creating an async policy",
+        321,
+    ),
+    # v0.21.0: `load_record` was the file's only `todo!()` (runtime text "not yet implemented")
+    BurnSite(ASYNC_POLICY_FILE, "todo!()", "not yet implemented", 312),
+)
+# The default `change_client_backend`'s last dtype branch (v0.21.0 line 59), the file's only
+# `unimplemented!`. Not burn-router's ops/qtensor.rs: every QTensorOps method there is a bare
+# `unimplemented!()` (quantize, dequantize, q_to_device, ...), so neither its guard nor its
+# message tells a q_to_device record from the others, and the rule does not report them.
+ROUTER_SITES = (
+    BurnSite(
+        "crates/burn-router/src/channel/base.rs", "} else { unimplemented!()", "not implemented", 53
+    ),
+)
+INTERPOLATE_FILE = "crates/burn-cubecl/src/kernel/interpolate/base.rs"
+INTERPOLATE_SITES = (
+    BurnSite(
+        INTERPOLATE_FILE,
+        'panic!("interpolate_backward kernel failed',
+        "interpolate_backward kernel failed",
+        146,
+    ),
+    # v0.21.0: one `panic!` per mode (bilinear, bicubic, lanczos3), lines 73, 76 and 79
+    BurnSite(
+        INTERPOLATE_FILE,
+        "interpolation backward is not supported by JIT backend",
+        "interpolation backward is not supported by JIT backend",
+        73,
+    ),
+)
+
+
 CTC = RuleInfo(
     id="ctc-target-capacity",
+    panic_sites=CTC_SITES,
     title="ctc_loss targets wider than the cubecl kernel's alpha capacity",
     summary=(
         "burn's cubecl ctc_loss kernels assert 2 * S + 1 <= 8192, where S is the padded width of "
@@ -73,6 +140,7 @@ CTC = RuleInfo(
 )
 ASYNC_POLICY = RuleInfo(
     id="async-policy-load-record",
+    panic_sites=ASYNC_POLICY_SITES,
     title="load_record on burn-rl's AsyncPolicy",
     summary=(
         "Policy::load_record on burn_rl::AsyncPolicy is unimplemented!() and always panics; "
@@ -89,6 +157,7 @@ ASYNC_POLICY = RuleInfo(
 )
 ROUTER = RuleInfo(
     id="router-unsupported-dtype",
+    panic_sites=ROUTER_SITES,
     title="RouterChannel::change_client_backend with a dtype it cannot move",
     summary=(
         "The default RouterChannel::change_client_backend handles float, signed int and bool "
@@ -104,6 +173,7 @@ ROUTER = RuleInfo(
 )
 INTERPOLATE = RuleInfo(
     id="interpolate-backward-mode",
+    panic_sites=INTERPOLATE_SITES,
     title="interpolate backward in a mode with no backward kernel",
     summary=(
         "On cubecl backends only Nearest and NearestExact interpolation have a backward kernel; "

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bench import corpus
 from panic_lens.engine import analyze
-from panic_lens.incremental_analysis import LINE_QUOTE, Snapshot, analyze_edit, analyze_full
+from panic_lens.function_reanalysis import LINE_QUOTE, Snapshot, analyze_edit, analyze_full
 from panic_lens.rust.incremental import reparse
 
 REPO = Path(__file__).resolve().parents[2]
@@ -359,12 +359,12 @@ def test_the_file_with_fixes_keeps_them_while_a_line_is_half_typed() -> None:
 def test_a_fault_in_the_reuse_falls_back_to_a_full_analysis(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from panic_lens import incremental_analysis
+    from panic_lens import function_reanalysis
 
     def broken(*args: object) -> None:
         raise RuntimeError("a bug in moving the facts")
 
-    monkeypatch.setattr(incremental_analysis, "_relocated", broken)
+    monkeypatch.setattr(function_reanalysis, "_relocated", broken)
     src = RL.read_bytes()
     at = inside_first_body(src)
     after, partial = step(start(RL), src[:at] + b" let _unused = 1;" + src[at:])
@@ -476,3 +476,23 @@ def test_analyses_and_edits_leave_no_cyclic_garbage() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def _rule_words() -> list[str]:
+    from panic_lens.rules.meta import rules
+
+    return sorted({word for rule in rules() for group in rule.prefilter_groups for word in group})
+
+
+@pytest.mark.parametrize("word", _rule_words())
+def test_the_first_mention_of_any_rule_word_falls_back(word: str, tmp_path: Path) -> None:
+    """Every word of every rule's prefilter is a file-level word, whatever the rule: a rule
+    added to rules/meta.py is covered without a list to update here."""
+    path = tmp_path / "plain.rs"
+    src = b"fn a() {\n    let x = 1;\n}\n\nfn b() {\n    let y = 2;\n}\n"
+    path.write_bytes(src)
+    at = src.index(b"let y")
+    _, partial = step(start(path), src[:at] + f"// {word}\n    ".encode() + src[at:])
+    assert not partial, word
+    _, partial = step(start(path), src[:at] + b"// unrelated\n    " + src[at:])
+    assert partial  # the same edit without a rule's word stays per function

@@ -14,10 +14,22 @@ import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import engine
-from panic_lens.model import Analysis, Finding, HoverFact, Point, Related, Severity, Span
+from panic_lens.model import (
+    ALLOW_WORD,
+    Analysis,
+    Finding,
+    HoverFact,
+    Point,
+    Related,
+    Severity,
+    Span,
+)
+from panic_lens.rules.meta import generation, rules
+from panic_lens.rust.burn_api import CRATE_ROOTS
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
 from panic_lens.rust.incremental import edit_of, reparse
@@ -28,10 +40,27 @@ from panic_lens.settings import Settings
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
 
-# Words whose mere presence somewhere in the file changes what rules say about other functions
-# (prefilters and fix spellings in the rules and rust/ helpers): an edit adding or removing one
-# falls back to a full analysis.
-FILE_WORDS = (b"burn_rl", b"RouterChannel", b"to_device", b"change_client_backend", b"panic-lens")
+
+# Words whose mere presence somewhere in the file may change what the rules say about other
+# functions: an edit adding the first or removing the last of one falls back to a full analysis.
+# Computed from what the rules declare: every word of every rule's prefilter groups (a rule runs
+# on a file only when one of its groups is all there), the word every suppression comment
+# mentions, and the crate roots a user can name (a fix spells its paths after the one the file
+# uses, `burn_rl` or `burn::rl`).
+def file_words() -> tuple[bytes, ...]:
+    return _file_words(generation())
+
+
+@lru_cache(maxsize=2)
+def _file_words(_generation: int) -> tuple[bytes, ...]:
+    """`file_words` for one state of the rule registry."""
+    return tuple(
+        sorted(
+            {word.encode() for rule in rules() for group in rule.prefilter_groups for word in group}
+            | {ALLOW_WORD}
+            | {crate.encode() for crate in CRATE_ROOTS}
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +241,7 @@ def _function_edit(
 
     None (full analysis) unless: the edit is strictly inside one function body, whose function
     starts and ends at the same place in the new tree; the old body declares no items, impls or
-    `use`s; and the presence of each FILE_WORDS word is unchanged. (`_relocated` checks the
+    `use`s; and the presence of each file_words() word is unchanged. (`_relocated` checks the
     rest: nothing outside the body parses differently, and the new body declares nothing
     either.) An edit may add or remove lines: `_requoting` finds the other functions whose
     messages quote a line number that moved.
@@ -252,9 +281,9 @@ def _body_around(tree: Tree, start: int, end: int) -> Node | None:
 
 
 def _file_words_changed(old: bytes, new: bytes, start: int, old_end: int, new_end: int) -> bool:
-    """Whether the edit adds or removes the last (or first) FILE_WORDS word of the file; only
+    """Whether the edit adds or removes the last (or first) file_words() word of the file; only
     when the edited bytes (with a word's length around them) hold one is the file searched."""
-    for word in FILE_WORDS:
+    for word in file_words():
         k = len(word) - 1
         near = word in old[max(0, start - k) : old_end + k] or word in new[
             max(0, start - k) : new_end + k]  # fmt: skip

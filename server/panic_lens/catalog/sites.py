@@ -1,0 +1,131 @@
+"""Matching a record's panic half to the burn panic sites the rules declare.
+
+A site matches when the record names the same burn file and either quotes the site's guard in
+`sourceCode` or carries the site's message in `errorMessage` or `messagePattern`. Paths are
+compared by their tail (`./`, a `crates/` prefix or its absence, backslashes, a crate folder
+with a version as cargo's registry writes it, a trailing `:line:col`), text with whitespace
+ignored, so a quote that moved or was re-wrapped still matches. `lineNumber` never decides
+alone: it only orders two sites of one file that match equally well.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import urlparse
+
+from panic_lens.catalog.model import Record
+from panic_lens.rules.meta import BurnSite, RuleInfo, rules
+
+# `burn-cubecl-0.22.0-pre.2` (a crate folder in cargo's registry) is the crate `burn-cubecl`
+_CRATE_VERSION = re.compile(r"-\d+\.\d+\.\d+[-+.\w]*$")
+_LINE_COL = re.compile(r"(?::\d+){1,2}$")  # `ctc.rs:307:9`, as a panic message prints it
+_WHITESPACE = re.compile(r"\s+")
+_REGEX_ESCAPE = re.compile(r"\\(.)")
+
+
+@dataclass(frozen=True, slots=True)
+class SiteMatch:
+    """One rule's site that a record's panic half matches, and by what evidence."""
+
+    rule: str
+    site: BurnSite
+    guard: bool  # sourceCode quotes the guard
+    message: bool  # errorMessage or messagePattern carries the message
+
+    @property
+    def evidence(self) -> int:
+        return int(self.guard) + int(self.message)
+
+    def describe(self) -> str:
+        how = " and ".join(
+            w for w, hit in (("guard", self.guard), ("message", self.message)) if hit
+        )
+        line = f":{self.site.line}" if self.site.line else ""
+        return f"{self.rule} at {self.site.file}{line} ({how})"
+
+
+def site_matches(record: Record, among: Iterable[RuleInfo] | None = None) -> tuple[SiteMatch, ...]:
+    """Every site the record's panic half matches, in rule registry and site order."""
+    path = record_path(record)
+    if path is None:
+        return ()
+    source = squash(record.panic.source_code or "")
+    messages = (
+        squash(record.panic.error_message),
+        squash(regex_text(record.panic.message_pattern)),
+    )
+    found = []
+    for rule in rules() if among is None else among:
+        for site in rule.panic_sites:
+            if not same_file(path, site.file):
+                continue
+            guard = bool(source) and _squashed(site.guard) in source
+            message = any(_squashed(site.message) in text for text in messages if text)
+            if guard or message:
+                found.append(SiteMatch(rule.id, site, guard, message))
+    return tuple(found)
+
+
+def best_matches(record: Record, among: Iterable[RuleInfo] | None = None) -> tuple[SiteMatch, ...]:
+    """The matches with the most evidence; among those, the sites nearest `lineNumber` when
+    the record has one and every such site declares a line. Ties are all kept."""
+    found = site_matches(record, among)
+    if not found:
+        return ()
+    most = max(m.evidence for m in found)
+    best = [m for m in found if m.evidence == most]
+    line = record.panic.line_number
+    if line is not None and all(m.site.line is not None for m in best):
+        nearest = min(abs((m.site.line or 0) - line) for m in best)
+        best = [m for m in best if abs((m.site.line or 0) - line) == nearest]
+    return tuple(best)
+
+
+def site_rules(record: Record, among: Iterable[RuleInfo] | None = None) -> tuple[str, ...]:
+    """The rules whose panic site the record's panic half is about (more than one only on a
+    tie between rules), in registry order."""
+    return tuple(dict.fromkeys(m.rule for m in best_matches(record, among)))
+
+
+def record_path(record: Record) -> str | None:
+    """The burn file the record says it panics in: `filePath`, else the path in `githubUrl`."""
+    if record.panic.file_path and record.panic.file_path.strip():
+        return record.panic.file_path
+    url = record.panic.github_url
+    if not url:
+        return None
+    # https://github.com/<owner>/<repo>/blob/<ref>/<path>#L1-L2
+    parts = urlparse(url).path.split("/")
+    return "/".join(parts[5:]) if len(parts) > 5 and parts[3] == "blob" else None
+
+
+def same_file(record_file: str, site_file: str) -> bool:
+    """True when `record_file` ends with the site's path inside its crate folder."""
+    site = path_parts(site_file)
+    if site[:1] == ("crates",):
+        site = site[1:]
+    have = path_parts(record_file)
+    return bool(site) and have[-len(site) :] == site
+
+
+def path_parts(path: str) -> tuple[str, ...]:
+    text = _LINE_COL.sub("", path.strip().replace("\\", "/")).lower()
+    return tuple(_CRATE_VERSION.sub("", p) for p in text.split("/") if p not in ("", "."))
+
+
+def squash(text: str) -> str:
+    """`text` without any whitespace, so re-wrapped or re-indented code still compares equal."""
+    return _WHITESPACE.sub("", text)
+
+
+@lru_cache(maxsize=256)
+def _squashed(site_text: str) -> str:
+    return squash(site_text)  # a site's guard or message: the same few texts for every record
+
+
+def regex_text(pattern: str) -> str:
+    """A messagePattern with its escapes undone (`\\*` -> `*`), to look for literal text in."""
+    return _REGEX_ESCAPE.sub(r"\1", pattern)
