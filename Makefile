@@ -15,11 +15,20 @@ $(VENV)/.test-installed: $(VENV)/.installed pyproject.toml
 	$(PIP) install -e '.[test]'
 	touch $@
 
+# Wheels of panic-lens's dependencies and build backend: tests/hooks has pre-commit install
+# the hook into a fresh environment from them, offline (the index is only asked here, once
+# per change of pyproject.toml).
+$(VENV)/wheelhouse/.built: $(VENV)/.installed pyproject.toml
+	rm -rf $(VENV)/wheelhouse
+	$(PIP) wheel -w $(VENV)/wheelhouse . 'hatchling==1.33.0'
+	rm -f $(VENV)/wheelhouse/panic_lens-*.whl
+	touch $@
+
 run: $(VENV)/.installed
 	$(VENV)/bin/panic-lens check examples/burn-app || [ $$? -eq 1 ]
 
 # The venv's bin first: tests run console scripts installed there (panic-lens, ast-grep).
-test: $(VENV)/.test-installed lint
+test: $(VENV)/.test-installed $(VENV)/wheelhouse/.built lint
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(PY) -m pytest -q -n auto --dist loadgroup
 
 lint: $(VENV)/.test-installed

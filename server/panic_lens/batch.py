@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from panic_lens.cache import (
     AnalysisCache,
@@ -95,9 +95,39 @@ def check_paths(
     catalog: Catalog | None = None,
     cache: AnalysisCache | None = None,
     jobs: int | None = None,
+    progress: Progress | None = None,
 ) -> CheckResult:
-    """`engine.check_paths`, faster: same findings, errors and file count."""
-    return run_check(paths, settings=settings, catalog=catalog, cache=cache, jobs=jobs)[0]
+    """`engine.check_paths`, faster: same findings, errors and file count. `progress` hears
+    how many files there are and, as it goes, how many are done (skipped, cached, analysed)."""
+    return run_check(
+        paths, settings=settings, catalog=catalog, cache=cache, jobs=jobs, progress=progress
+    )[0]
+
+
+class Progress(Protocol):
+    """What `check_paths` reports its progress to (`commands.progress.Bar`). `advance` may be
+    called from another thread (a worker's result arriving)."""
+
+    def start(self, total: int) -> None: ...
+
+    def advance(self, files: int) -> None: ...
+
+
+def _advancing(progress: Progress, files: int) -> Callable[[Future[Any]], None]:
+    """A future's done-callback: `files` more are done (it runs in the pool's thread)."""
+
+    def done(_: Future[Any]) -> None:
+        progress.advance(files)
+
+    return done
+
+
+class _NoProgress:
+    def start(self, total: int) -> None:
+        pass
+
+    def advance(self, files: int) -> None:
+        pass
 
 
 def run_check(
@@ -107,6 +137,7 @@ def run_check(
     catalog: Catalog | None = None,
     cache: AnalysisCache | None = None,
     jobs: int | None = None,
+    progress: Progress | None = None,
 ) -> tuple[CheckResult, BatchStats]:
     """check_paths plus the run's statistics (the benchmark and the tests read them).
 
@@ -116,11 +147,13 @@ def run_check(
     process still reads, prefilters and looks up the cache."""
     errors = [PathError(str(p), "no such file or directory") for p in paths if not Path(p).exists()]
     files = list(iter_rust_paths([p for p in paths if Path(p).exists()]))
+    progress = progress if progress is not None else _NoProgress()
+    progress.start(len(files))
     catalog = catalog if catalog is not None else default_catalog()
     jobs = jobs if jobs is not None else default_jobs()
     sizes = file_sizes(files) if cache is None and jobs > 1 else None
     if sizes is not None and sum(sizes) >= SCAN_MIN_BYTES:
-        return _scan_in_workers(files, sizes, errors, settings, catalog, jobs)
+        return _scan_in_workers(files, sizes, errors, settings, catalog, jobs, progress)
     index = cache.stat_index() if cache is not None else None
     sources = WalkedFiles(index)
     order: list[str] = []
@@ -129,9 +162,10 @@ def run_check(
             sources.open(file)
         except OSError as exc:
             errors.append(PathError(file, exc.strerror or str(exc)))
+            progress.advance(1)
             continue
         order.append(file)
-    analyser = Analyser(settings, catalog, cache, jobs)
+    analyser = Analyser(settings, catalog, cache, jobs, progress)
     try:
         if cache is None:
             manifests = Manifests()
@@ -142,6 +176,8 @@ def run_check(
                 if prefilter.keeps(path, data):
                     candidates.append(path)
                     analyser.submit(path, data, None, manifests.of(path))
+                else:
+                    progress.advance(1)
             hits: dict[str, Analysis] = {}
         else:
             candidates, hits = _from_cache(order, sources, settings, catalog, cache, analyser)
@@ -170,12 +206,16 @@ def _scan_in_workers(
     settings: Settings | None,
     catalog: Catalog | None,
     jobs: int,
+    progress: Progress,
 ) -> tuple[CheckResult, BatchStats]:
     """`run_check` without a cache, with the reading and prefiltering in the workers too: the
     tasks of `scan_tasks` go to whichever worker is free, in their order."""
     pool = fork_pool(jobs, settings, catalog, None)
     try:
-        futures = [pool.submit(scan_in_worker, task) for task in scan_tasks(files, sizes, jobs)]
+        futures = []
+        for task in scan_tasks(files, sizes, jobs):
+            futures.append(pool.submit(scan_in_worker, task))
+            futures[-1].add_done_callback(_advancing(progress, len(task)))
         scanned = {path: (error, analysis) for f in futures for path, error, analysis in f.result()}
     finally:
         pool.shutdown(cancel_futures=True)
@@ -271,6 +311,7 @@ def _from_cache(
     for path in order:
         crate = crates.for_path(path)
         if not sources.keeps(path, digest(f"{crate}\0{code}".encode()), prefilter):
+            analyser.progress.advance(1)
             continue
         candidates.append(path)
         key = key_for_digest(
@@ -279,6 +320,7 @@ def _from_cache(
         hit = cache.get_reported(key)
         if hit is not None:
             hits[path] = hit
+            analyser.progress.advance(1)
             continue
         data = sources.bytes_of(path)
         store = key if sources.unchanged(path) else None
@@ -412,8 +454,10 @@ class Analyser:
         catalog: Catalog | None,
         cache: AnalysisCache | None,
         jobs: int | None,
+        progress: Progress | None = None,
     ) -> None:
         self._settings, self._catalog, self._cache = settings, catalog, cache
+        self.progress = progress if progress is not None else _NoProgress()
         self._memo = CrateMemo()  # this process's, when it analyses (no pool)
         self._jobs = jobs if jobs is not None else default_jobs()
         self._queued: list[tuple[Item, object]] = []  # before the pool: items and crates
@@ -455,7 +499,9 @@ class Analyser:
 
     def _flush(self) -> None:
         if self._pool is not None and self._batch:
-            self._futures.append(self._pool.submit(_analyse_in_worker, self._batch))
+            future = self._pool.submit(_analyse_in_worker, self._batch)
+            future.add_done_callback(_advancing(self.progress, len(self._batch)))
+            self._futures.append(future)
             self._batch, self._batch_bytes = [], 0
 
     def _start_pool(self) -> None:
@@ -474,6 +520,7 @@ class Analyser:
         for (path, data, key), _ in self._queued:  # no pool: analysed here
             args = (self._settings, self._catalog, self._cache, self._memo)
             done.append(_analyse_one(path, data, key, *args))
+            self.progress.advance(1)
         self._queued = []
         for future in self._futures:
             done.extend(future.result())

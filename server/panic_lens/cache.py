@@ -143,7 +143,8 @@ class CrateDigests:
     """Digest of each crate's context, memoised per manifest for one run.
 
     Covers every Cargo.toml and Cargo.lock from the crate folder up (workspace root and lock
-    included) and every .rs file under the crate's `src/`. `file_digest` lets a caller that
+    included), the workspace members' manifests (a member that depends on the crate may train
+    it) and every .rs file under the crate's `src/`. `file_digest` lets a caller that
     has already read a file reuse its digest.
     """
 
@@ -182,6 +183,7 @@ class CrateDigests:
                 part = self._manifest_digests[candidate]
                 if part is not None:
                     parts.append(part)
+        parts.extend(self._members(manifest))
         src = manifest.parent / "src"
         for dirpath, dirnames, filenames in os.walk(src):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -189,6 +191,18 @@ class CrateDigests:
                 file = os.path.join(dirpath, name)  # str: thousands of files, Path is slow
                 parts.append(f"{file}={self._file_digest(file)}")
         return digest("\n".join(parts).encode())
+
+    def _members(self, manifest: Path) -> list[str]:
+        """The workspace's member manifests, as found now: which members depend on this crate
+        and train it (`rust.workspace`) is read from them."""
+        from panic_lens.rust.workspace import members, workspace_of
+
+        parts = []
+        for path in members(workspace_of(manifest)):
+            if path not in self._manifest_digests:
+                self._manifest_digests[path] = f"{path}={read_digest(path)}"
+            parts.append(f"member {self._manifest_digests[path]}")
+        return parts
 
 
 def read_digest(path: str | os.PathLike[str]) -> str | None:

@@ -7,10 +7,11 @@ unreadable paths (and for record errors under --strict).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from panic_lens.commands.common import (
     EXIT_FINDINGS,
@@ -30,6 +31,9 @@ from panic_lens.report import (
     render_text,
 )
 from panic_lens.settings import parse_settings
+
+if TYPE_CHECKING:
+    from panic_lens.commands.progress import Bar
 
 FAIL_ON = ("error", "warning", "info", "never")
 
@@ -74,7 +78,10 @@ def check_command(args: argparse.Namespace) -> int:
     cache = AnalysisCache.from_env()
     extra = manifest_records(args.paths)
     loaded = load_records(args, extra=extra)
-    result = check_paths(args.paths, settings=settings, catalog=loaded.catalog, cache=cache)
+    with progress_bar() as bar:  # gone (the line blanked) before anything below prints
+        result = check_paths(
+            args.paths, settings=settings, catalog=loaded.catalog, cache=cache, progress=bar
+        )
     errors: list[ReportError] = [*result.errors, *loaded.errors]
     err = io.StringIO()
     print_errors(errors, err)
@@ -86,6 +93,15 @@ def check_command(args: argparse.Namespace) -> int:
     if result.errors or (args.strict and loaded.errors):
         return EXIT_USAGE
     return EXIT_FINDINGS if fails(result.findings, args.fail_on) else EXIT_OK
+
+
+def progress_bar() -> contextlib.AbstractContextManager[Bar | None]:
+    """A progress bar on stderr when it is a terminal (`commands.progress`), else nothing."""
+    from panic_lens.commands import progress
+
+    if not progress.wanted(sys.stderr):
+        return contextlib.nullcontext()
+    return progress.Bar(sys.stderr)
 
 
 def settings_from_args(args: argparse.Namespace) -> tuple[Settings, list[str]]:

@@ -197,7 +197,8 @@ def _mode_of(expr: Node | None, facts: FileFacts) -> _Mode | None:
 
 
 def _signal(site: CallSite, facts: FileFacts) -> TrainingSignal | None:
-    """The nearest training signal: in the same function, else the file, else the crate."""
+    """The nearest training signal: in the same function, else the file, else the crate (its
+    features, then a workspace member that depends on it and trains)."""
     signals = facts.training_signals()
     fn = _enclosing_fn_span(site.node, facts)
     in_fn = [s for s in signals if s.span is not None and fn is not None and _inside(s.span, fn)]
@@ -207,7 +208,9 @@ def _signal(site: CallSite, facts: FileFacts) -> TrainingSignal | None:
     in_file = [] if data_side else [s for s in signals if s.span is not None]
     # Tests and benches are entry points of their own: with no signal in the file, they run
     # forward only, whatever features the crate turns on for other code.
-    in_crate = [] if data_side or _test_or_bench(site.node, facts) else list(signals)
+    in_crate = []
+    if not data_side and not _test_or_bench(site.node, facts):
+        in_crate = [*signals, *filter(None, (facts.workspace_signal(),))]
     for group in (in_fn, in_file, in_crate):
         if group:
             return group[0]
@@ -300,7 +303,7 @@ def _finding(site: CallSite, mode: _Mode, facts: FileFacts) -> Finding:
     signal = _signal(site, facts)
     severity, why = _severity(mode, signal, facts)
     trains = f"training signal: {signal.what}" if signal is not None else "no training signal"
-    if signal is not None and signal.span is not None:
+    if signal is not None and signal.span is not None and signal.path is None:
         trains += f" on line {signal.span.start.row + 1}"
     message = (
         f"{_short(mode.variant)} has no backward kernel on cubecl backends ({trains}): {why}. "
@@ -316,7 +319,7 @@ def _finding(site: CallSite, mode: _Mode, facts: FileFacts) -> Finding:
     )
     evidence = [Related(facts.span(mode.name_node), f"mode {_short(mode.variant)} set here")]
     if signal is not None and signal.span is not None:
-        evidence.append(Related(signal.span, f"this code trains: {signal.what}"))
+        evidence.append(Related(signal.span, f"this code trains: {signal.what}", signal.path))
     return Finding(
         rule=INFO.id,
         span=facts.span(site.name_node),

@@ -8,11 +8,25 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from panic_lens.rust.manifests import (
+    BURN_CRATES,
+    TRAINING_FEATURES,
+    _toml_cache,  # noqa: F401  # cleared by tests that rewrite manifests in one process
+)
+from panic_lens.rust.manifests import dep_features as _dep_features
+from panic_lens.rust.manifests import dep_tables as _dep_tables
+from panic_lens.rust.manifests import mtime as _mtime
+from panic_lens.rust.manifests import package_name as _package_name
+from panic_lens.rust.manifests import read_toml as _read_toml
+from panic_lens.rust.manifests import workspace_root as _workspace_root
+
+if TYPE_CHECKING:
+    from panic_lens.rust.workspace import Trainer
 
 CUBECL_FEATURES = frozenset({"cuda", "rocm", "wgpu", "vulkan", "metal", "webgpu", "cpu"})
 OTHER_BACKENDS = frozenset({"flex", "ndarray", "tch", "remote", "capture"})
@@ -24,9 +38,6 @@ CUBECL_CRATES = {
     "burn-rocm": "rocm",
     "burn-cubecl": "cubecl",
 }
-BURN_CRATES = frozenset({"burn", "burn-core", "burn-nn", "burn-tensor", "burn-train"})
-TRAINING_FEATURES = frozenset({"train", "autodiff"})
-_DEP_TABLES = ("dependencies", "dev-dependencies")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +45,9 @@ class CrateContext:
     """What a rule may know about the crate a file belongs to.
 
     `backends`: backend features enabled on burn by the crate's dependencies (plus direct
-    backend crates); `optional_backends`: those only a non-default crate feature turns on.
+    backend crates); `optional_backends`: those only a non-default crate feature turns on;
+    `trained_by`: the workspace member that trains this crate through a dependency on it
+    (`rust.workspace`), if any.
     """
 
     manifest: Path | None = None
@@ -44,6 +57,7 @@ class CrateContext:
     burn_version: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
     errors: tuple[str, ...] = ()
+    trained_by: Trainer | None = None
 
     @property
     def cubecl(self) -> bool:
@@ -61,7 +75,6 @@ class CrateContext:
 
 
 NO_MANIFEST = CrateContext()
-_toml_cache: dict[Path, tuple[int, tuple[dict[str, Any], str]]] = {}
 _lock_cache: dict[Path, tuple[int, str | None]] = {}
 _cache: dict[Path, tuple[tuple[Path | None, ...], tuple[int, ...], CrateContext]] = {}
 
@@ -105,11 +118,17 @@ def crate_context(path: str | os.PathLike[str] | None) -> CrateContext:
     workspace = _workspace_root(manifest, data)
     lock = _lock_file(manifest, workspace)
     context = _build(manifest, data, workspace, lock, error)
+    from panic_lens.rust import workspace as members  # here: it reads the members on demand
+
+    trained_by = members.trainer(manifest, workspace)
+    if trained_by is not None:
+        context = replace(context, trained_by=trained_by)
     # The files read, and the folders above the manifest: a workspace Cargo.toml or a
     # Cargo.lock created (or removed) there later changes a folder's modification time.
     above = manifest.parent.parents
+    others = members.watched(workspace) if workspace is not None else []
     watched = (manifest, workspace, lock, *(f / "Cargo.toml" for f in above), manifest.parent,
-               *above)  # fmt: skip
+               *above, *others)  # fmt: skip
     _cache[manifest] = (watched, tuple(_mtime(p) for p in watched), context)
     return context
 
@@ -151,33 +170,6 @@ def _build(
     )
 
 
-def _dep_tables(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    tables = [data.get(t, {}) for t in _DEP_TABLES]
-    for target in data.get("target", {}).values():
-        if isinstance(target, Mapping):
-            tables.extend(target.get(t, {}) for t in _DEP_TABLES)
-    return [t for t in tables if isinstance(t, Mapping)]
-
-
-def _package_name(name: str, spec: Any) -> str:
-    if isinstance(spec, Mapping) and isinstance(spec.get("package"), str):
-        return str(spec["package"])
-    return name
-
-
-def _dep_features(spec: Any, ws_spec: Any) -> set[str]:
-    """Features a dependency entry turns on, with `workspace = true` inheritance."""
-    features: set[str] = set()
-    for entry in (spec, ws_spec if _inherits(spec) else None):
-        if isinstance(entry, Mapping):
-            features |= {f for f in entry.get("features", []) if isinstance(f, str)}
-    return features
-
-
-def _inherits(spec: Any) -> bool:
-    return isinstance(spec, Mapping) and spec.get("workspace") is True
-
-
 def _burn_dep_keys(data: Mapping[str, Any]) -> set[str]:
     """The dependency names (keys, renamed or not) that stand for a burn crate."""
     return {
@@ -209,16 +201,6 @@ def _metadata(data: Mapping[str, Any], ws_data: Mapping[str, Any]) -> Mapping[st
     return merged
 
 
-def _workspace_root(manifest: Path, data: Mapping[str, Any]) -> Path | None:
-    if "workspace" in data:
-        return manifest
-    for folder in manifest.parent.parents:
-        candidate = folder / "Cargo.toml"
-        if candidate.is_file() and "workspace" in _read_toml(candidate)[0]:
-            return candidate
-    return None
-
-
 def _lock_file(manifest: Path, workspace: Path | None) -> Path | None:
     for root in (manifest.parent, workspace.parent if workspace else None):
         if root is not None and (root / "Cargo.lock").is_file():
@@ -246,29 +228,3 @@ def _burn_version(lock: Path | None) -> str | None:
 
 
 _LOCK_BURN = re.compile(r'^name = "burn"\r?\nversion = "([^"]+)"', re.MULTILINE)
-
-
-def _read_toml(path: Path | None) -> tuple[dict[str, Any], str]:
-    """Parsed TOML and an error text ("" when fine); unreadable files read as empty.
-
-    Cached by modification time: every member of a workspace reads the same root manifest.
-    """
-    if path is None:
-        return {}, ""
-    stamp = _mtime(path)
-    cached = _toml_cache.get(path)
-    if cached is not None and cached[0] == stamp:
-        return cached[1]
-    try:
-        result: tuple[dict[str, Any], str] = (tomllib.loads(path.read_text(encoding="utf-8")), "")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        result = ({}, f"cannot read Cargo manifest: {exc}")
-    _toml_cache[path] = (stamp, result)
-    return result
-
-
-def _mtime(path: Path | None) -> int:
-    try:
-        return path.stat().st_mtime_ns if path is not None else 0
-    except OSError:
-        return -1

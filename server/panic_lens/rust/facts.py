@@ -6,13 +6,14 @@ types, constants (from `rust.consts`, imported lazily) and call sites (`rust.cal
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.model import ALLOW_WORD, Settings, Span
+from panic_lens.model import ALLOW_WORD, Point, Settings, Span
 from panic_lens.rust import bindings, modules
 from panic_lens.rust.calls import CallSite, self_contained_renames
 from panic_lens.rust.crate import CrateContext, crate_context
@@ -52,10 +53,12 @@ _TRAINING_TYPES = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class TrainingSignal:
-    """Evidence that the file's code trains (span None: from the crate's features)."""
+    """Evidence that the file's code trains (span None: from the crate's features; `path`
+    set: the span is in that file, another crate's manifest)."""
 
     what: str
     span: Span | None
+    path: str | None = None
 
 
 @dataclass(slots=True, weakref_slot=True)
@@ -328,6 +331,23 @@ class FileFacts:
                     found.append(TrainingSignal(what, span_of(node)))
             self._signals = tuple(found)
         return self._signals
+
+    def workspace_signal(self) -> TrainingSignal | None:
+        """The workspace member that trains this crate through a dependency on it, located in
+        that member's Cargo.toml (`rust.workspace`); None when no member does."""
+        by = self.crate.trained_by
+        if by is None:
+            return None
+        span = Span(by.start_byte, by.end_byte, Point(by.row, by.col), Point(by.row, by.end_col))
+        what = (
+            f"burn feature `{by.feature}` in workspace crate `{by.crate}`, "
+            "which depends on this crate"
+        )
+        # the manifest's path written the way the file's is (relative to the working folder
+        # when the file's is), as reports show both
+        relative = self.path is not None and not os.path.isabs(self.path)
+        file = os.path.relpath(by.file) if relative else str(by.file)
+        return TrainingSignal(f"{what}: {by.where}", span, file)
 
     def _train_features(self) -> list[str]:
         return sorted(self.crate.features & {"train", "autodiff"})

@@ -1,0 +1,78 @@
+"""Reading Cargo manifests: parsed TOML cached by modification time, dependency tables, the
+workspace root. Shared by `rust.crate` (a crate's context) and `rust.workspace` (its members).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+BURN_CRATES = frozenset({"burn", "burn-core", "burn-nn", "burn-tensor", "burn-train"})
+TRAINING_FEATURES = frozenset({"train", "autodiff"})
+_DEP_TABLES = ("dependencies", "dev-dependencies")
+_toml_cache: dict[Path, tuple[int, tuple[dict[str, Any], str]]] = {}
+
+
+def dep_tables(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    tables = [data.get(t, {}) for t in _DEP_TABLES]
+    for target in data.get("target", {}).values():
+        if isinstance(target, Mapping):
+            tables.extend(target.get(t, {}) for t in _DEP_TABLES)
+    return [t for t in tables if isinstance(t, Mapping)]
+
+
+def package_name(name: str, spec: Any) -> str:
+    if isinstance(spec, Mapping) and isinstance(spec.get("package"), str):
+        return str(spec["package"])
+    return name
+
+
+def dep_features(spec: Any, ws_spec: Any) -> set[str]:
+    """Features a dependency entry turns on, with `workspace = true` inheritance."""
+    features: set[str] = set()
+    for entry in (spec, ws_spec if inherits(spec) else None):
+        if isinstance(entry, Mapping):
+            features |= {f for f in entry.get("features", []) if isinstance(f, str)}
+    return features
+
+
+def inherits(spec: Any) -> bool:
+    return isinstance(spec, Mapping) and spec.get("workspace") is True
+
+
+def workspace_root(manifest: Path, data: Mapping[str, Any]) -> Path | None:
+    if "workspace" in data:
+        return manifest
+    for folder in manifest.parent.parents:
+        candidate = folder / "Cargo.toml"
+        if candidate.is_file() and "workspace" in read_toml(candidate)[0]:
+            return candidate
+    return None
+
+
+def read_toml(path: Path | None) -> tuple[dict[str, Any], str]:
+    """Parsed TOML and an error text ("" when fine); unreadable files read as empty.
+
+    Cached by modification time: every member of a workspace reads the same root manifest.
+    """
+    if path is None:
+        return {}, ""
+    stamp = mtime(path)
+    cached = _toml_cache.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    try:
+        result: tuple[dict[str, Any], str] = (tomllib.loads(path.read_text(encoding="utf-8")), "")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        result = ({}, f"cannot read Cargo manifest: {exc}")
+    _toml_cache[path] = (stamp, result)
+    return result
+
+
+def mtime(path: Path | None) -> int:
+    try:
+        return path.stat().st_mtime_ns if path is not None else 0
+    except OSError:
+        return -1
