@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import psutil
 import pytest
 from lsp_helpers import eventually, initialize, open_doc, uri_of
 from lsprotocol import types
@@ -36,6 +37,12 @@ async def test_a_hover_is_answered_while_the_scan_runs(client: LanguageClient, c
     )
     assert hover is not None and "ctc" in str(hover.contents)
     assert not scan_ended(client.progress_reports)  # answered while the scan still ran
+    # the analyses run in worker processes, not on the server's event loop
+    server = psutil.Process(client._server.pid)  # type: ignore[union-attr]
+    workers, _ended = await eventually(
+        lambda: (server.children(), scan_ended(client.progress_reports)), lambda v: v[0] or v[1]
+    )
+    assert workers, "the scan ended without worker processes"
     reports = await eventually(lambda: dict(client.progress_reports), scan_ended, timeout=120)
     [values] = [v for t, v in reports.items() if str(t).startswith("panic-lens/scan")]
     assert values[-1].message.startswith(f"{COPIES + 5} files, ")
