@@ -157,6 +157,7 @@ class CrateDigests:
         self._manifests = manifests if manifests is not None else Manifests()
         self._file_digest = file_digest or read_digest
         self._manifest_digests: dict[Path, str | None] = {}  # members share the root's
+        self._member_lists: dict[Path | None, list[Path]] = {}  # per workspace root
 
     def for_path(self, path: str | os.PathLike[str] | None) -> str:
         if path is None:
@@ -195,10 +196,13 @@ class CrateDigests:
     def _members(self, manifest: Path) -> list[str]:
         """The workspace's member manifests, as found now: which members depend on this crate
         and train it (`rust.workspace`) is read from them."""
-        from panic_lens.rust.workspace import members, workspace_of
+        from panic_lens.rust.workspace import member_manifests, workspace_of
 
+        workspace = workspace_of(manifest)
+        if workspace not in self._member_lists:  # the glob only: no member is parsed here
+            self._member_lists[workspace] = member_manifests(workspace)
         parts = []
-        for path in members(workspace_of(manifest)):
+        for path in self._member_lists[workspace]:
             if path not in self._manifest_digests:
                 self._manifest_digests[path] = f"{path}={read_digest(path)}"
             parts.append(f"member {self._manifest_digests[path]}")
