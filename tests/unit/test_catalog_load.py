@@ -336,3 +336,11 @@ def test_plain_pattern_is_still_matched_by_explain(write_records) -> None:
     catalog = load_catalog([path], include_default=False).catalog
     assert [m.line_no for m in catalog.explain("ok\nboom (code 42)\n")] == [2]
     assert not is_plain(r"a(b|c)") and not is_plain("(.+?") and not is_plain("{}")
+
+
+def test_an_error_without_record_or_field_reads_path_then_reason() -> None:
+    from panic_lens.catalog.model import RecordError
+
+    assert (
+        str(RecordError("a.json", 1, None, None, "not json at all")) == "a.json:1: not json at all"
+    )

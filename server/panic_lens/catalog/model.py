@@ -21,9 +21,10 @@ class RecordError:
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
-        rid = f" record {self.record_id}" if self.record_id else ""
-        fld = f" field {self.field}" if self.field else ""
-        return f"{where}:{rid}{fld}: {self.reason}"
+        rid = f"record {self.record_id}" if self.record_id else ""
+        fld = f"field {self.field}" if self.field else ""
+        named = " ".join(part for part in (rid, fld) if part)
+        return f"{where}: {named}: {self.reason}" if named else f"{where}: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
