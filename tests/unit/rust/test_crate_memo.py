@@ -18,7 +18,7 @@ from panic_lens.rust.modules import RenameIndex, use_renames
 from panic_lens.rust.names import Imports
 from panic_lens.rust.syntax import parse
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 MANIFEST = """[package]
 name = "app"
 version = "0.1.0"

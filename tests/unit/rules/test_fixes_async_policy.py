@@ -161,7 +161,7 @@ def test_ufcs_through_a_full_path_gets_no_method_syntax_fix() -> None:
     assert finding.fixes == ()  # type: ignore[attr-defined]
 
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 
 
 def golden_flagged_files() -> list[Path]:

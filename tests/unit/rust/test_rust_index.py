@@ -29,7 +29,7 @@ from panic_lens.rust.syntax import (
     walk,
 )
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 FILES = sorted(
     [*(REPO / "tests" / "golden").glob("*/src/**/*.rs"), *(REPO / "examples").glob("*/src/*.rs")]
 )

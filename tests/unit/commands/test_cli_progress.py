@@ -15,7 +15,7 @@ import pytest
 
 from panic_lens.commands.progress import Bar, render
 
-APP = Path(__file__).resolve().parents[2] / "examples" / "burn-app"
+APP = Path(__file__).resolve().parents[3] / "examples" / "burn-app"
 CLEAR = re.compile(rb"\r {10,}\r")
 
 

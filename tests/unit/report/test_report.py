@@ -173,7 +173,7 @@ def test_sarif_is_valid_against_the_official_schema(source: str) -> None:
         "interpolate-backward-mode",
     ]
     assert all(r["help"]["text"] for r in rules)
-    ctc_doc = Path(__file__).resolve().parents[2] / "docs" / "rules" / "ctc-target-capacity.md"
+    ctc_doc = Path(__file__).resolve().parents[3] / "docs" / "rules" / "ctc-target-capacity.md"
     if ctc_doc.exists():
         assert rules[0]["help"]["markdown"] == ctc_doc.read_text(encoding="utf-8")
     first = run["results"][0]

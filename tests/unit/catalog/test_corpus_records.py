@@ -12,7 +12,7 @@ import regex
 from panic_lens.catalog import load_catalog
 from panic_lens.rules.meta import rules
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "panics"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "panics"
 FOLDERS = sorted(p for p in CORPUS.iterdir() if p.is_dir())
 
 
