@@ -46,8 +46,9 @@ class CrateContext:
 
     `backends`: backend features enabled on burn by the crate's dependencies (plus direct
     backend crates); `optional_backends`: those only a non-default crate feature turns on;
-    `trained_by`: the workspace member that trains this crate through a dependency on it
-    (`rust.workspace`), if any.
+    `workspace`: the root Cargo.toml of the crate's workspace, if any; `trained_by` (read on
+    demand, only the interpolate rule asks): the workspace member that trains this crate
+    through a dependency on it (`rust.workspace`), if any.
     """
 
     manifest: Path | None = None
@@ -57,7 +58,17 @@ class CrateContext:
     burn_version: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
     errors: tuple[str, ...] = ()
-    trained_by: Trainer | None = None
+    workspace: Path | None = None
+
+    @property
+    def trained_by(self) -> Trainer | None:
+        """Read from the members' graph, which `rust.workspace` keeps while their manifests
+        and folders stand: parsing every member's manifest is too slow to do for every run."""
+        if self.manifest is None or self.workspace is None:
+            return None
+        from panic_lens.rust import workspace as members
+
+        return members.trainer(self.manifest, self.workspace)
 
     @property
     def cubecl(self) -> bool:
@@ -120,13 +131,16 @@ def crate_context(path: str | os.PathLike[str] | None) -> CrateContext:
     context = _build(manifest, data, workspace, lock, error)
     from panic_lens.rust import workspace as members  # here: it reads the members on demand
 
-    trained_by = members.trainer(manifest, workspace)
-    if trained_by is not None:
-        context = replace(context, trained_by=trained_by)
+    context = replace(context, workspace=workspace)
     # The files read, and the folders above the manifest: a workspace Cargo.toml or a
     # Cargo.lock created (or removed) there later changes a folder's modification time.
     above = manifest.parent.parents
-    others = members.watched(workspace) if workspace is not None else []
+    # the members' manifests and folders by their glob only (no member is parsed here)
+    others = (
+        members.watched_paths(workspace, members.member_manifests(workspace))
+        if workspace is not None
+        else []
+    )
     watched = (manifest, workspace, lock, *(f / "Cargo.toml" for f in above), manifest.parent,
                *above, *others)  # fmt: skip
     _cache[manifest] = (watched, tuple(_mtime(p) for p in watched), context)

@@ -129,12 +129,6 @@ def member_manifests(workspace: Path | None) -> list[Path]:
     return list(found)
 
 
-def watched(workspace: Path) -> list[Path]:
-    """What the members and their dependencies are read from: the members' manifests and the
-    folders a `members` glob lists (a member created there changes the folder's mtime)."""
-    return list(_graph(workspace).watched[1:])
-
-
 def watched_paths(workspace: Path, members: list[Path]) -> list[Path]:
     data = crates.read_toml(workspace)[0]
     patterns = _strings(_table(data, "workspace").get("members"))
