@@ -16,7 +16,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +31,7 @@ from panic_lens.model import (
     Severity,
     Span,
 )
-from panic_lens.rules.meta import generation, rules
+from panic_lens.rules.meta import per_rule_set, rules
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
@@ -63,14 +62,10 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+@per_rule_set
 def code_fingerprint() -> str:
     """Version, rules version, the registered rules and the package's own files (size,
     mtime): a changed or added rule must not be answered from entries the old code wrote."""
-    return _code_fingerprint(generation())
-
-
-@lru_cache(maxsize=2)
-def _code_fingerprint(_generation: int) -> str:
     root = Path(__file__).resolve().parent
     parts = [__version__, RULES_VERSION, FORMAT, *(f"{r.id}@{r.module}" for r in rules())]
     for file in sorted(root.rglob("*.py")):

@@ -14,7 +14,6 @@ import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import engine
@@ -28,7 +27,7 @@ from panic_lens.model import (
     Severity,
     Span,
 )
-from panic_lens.rules.meta import generation, rules
+from panic_lens.rules.meta import per_rule_set, rules
 from panic_lens.rust.burn_api import CRATE_ROOTS
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
@@ -47,13 +46,8 @@ if TYPE_CHECKING:
 # on a file only when one of its groups is all there), the word every suppression comment
 # mentions, and the crate roots a user can name (a fix spells its paths after the one the file
 # uses, `burn_rl` or `burn::rl`).
+@per_rule_set
 def file_words() -> tuple[bytes, ...]:
-    return _file_words(generation())
-
-
-@lru_cache(maxsize=2)
-def _file_words(_generation: int) -> tuple[bytes, ...]:
-    """`file_words` for one state of the rule registry."""
     return tuple(
         sorted(
             {word.encode() for rule in rules() for group in rule.prefilter_groups for word in group}

@@ -13,11 +13,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 
 from panic_lens.model import ALLOW_WORD
-from panic_lens.rules.meta import generation, rules
+from panic_lens.rules.meta import per_rule_set, rules
 from panic_lens.rust.lexical import CHAR_LITERAL, STRING_LITERAL, WORD_BYTES
 
 # `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
@@ -38,22 +37,22 @@ AliasMap = Mapping[bytes, frozenset[bytes]]
 def rule_groups() -> Groups | None:
     """Every rule's condition groups and the suppression marker's; None when some rule
     declares none (every file must be analysed). Computed from the rule registry."""
-    return _tables(generation())[0]
+    return _tables()[0]
 
 
 def group_words() -> tuple[bytes, ...]:
-    return _tables(generation())[1]
+    return _tables()[1]
 
 
 def base_needles() -> tuple[bytes, ...] | None:
     """The words of every group, minus words containing another: a file mentioning none of
     them (nor an alias) satisfies no group. None when the prefilter is off."""
-    return _tables(generation())[2]
+    return _tables()[2]
 
 
-@lru_cache(maxsize=2)
-def _tables(_generation: int) -> tuple[Groups | None, tuple[bytes, ...], tuple[bytes, ...] | None]:
-    """The three tables above for one state of the rule registry (`_generation` keys it)."""
+@per_rule_set
+def _tables() -> tuple[Groups | None, tuple[bytes, ...], tuple[bytes, ...] | None]:
+    """The three tables above, for the registry's rules."""
     if not all(rule.prefilter_groups for rule in rules()):
         return None, (), None
     found = {tuple(w.encode() for w in g) for rule in rules() for g in rule.prefilter_groups}
@@ -67,12 +66,8 @@ def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
     return any(needle in data for needle in needles)
 
 
+@per_rule_set
 def _word_finder() -> Callable[[bytes], frozenset[bytes]]:
-    return _word_finder_for(generation())
-
-
-@lru_cache(maxsize=2)
-def _word_finder_for(_generation: int) -> Callable[[bytes], frozenset[bytes]]:
     """`own_words`' search: one Aho-Corasick pass (SIMD-accelerated, leftmost-first, so
     non-overlapping) for all group words, then a plain search for each word not found that
     an occurrence of another word could have hidden (`_hideable`)."""

@@ -7,8 +7,11 @@ detector module (`RuleInfo.module`) is imported only when the engine runs it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache, wraps
 from pathlib import Path
+from typing import TypeVar
 
 from panic_lens.model import Severity
 
@@ -214,6 +217,21 @@ def rule_ids() -> tuple[str, ...]:
 def generation() -> int:
     """Changes whenever the set of rules does (a key for tables computed from the rules)."""
     return _generation[0]
+
+
+T = TypeVar("T")
+
+
+def per_rule_set(compute: Callable[[], T]) -> Callable[[], T]:
+    """`compute`, run once per state of the registry: for tables computed from the rules
+    (prefilter words, cache keys), which a rule added later must change."""
+    cached = lru_cache(maxsize=2)(lambda _generation: compute())
+
+    @wraps(compute)
+    def current() -> T:
+        return cached(generation())
+
+    return current
 
 
 def add_rule(info: RuleInfo) -> None:
