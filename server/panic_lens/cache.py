@@ -67,8 +67,8 @@ def code_fingerprint() -> str:
     """Version, rules version, the registered rules and the package's own files (size,
     mtime): a changed or added rule must not be answered from entries the old code wrote."""
     root = Path(__file__).resolve().parent
-    parts = [__version__, RULES_VERSION, FORMAT, *(f"{r.id}@{r.module}" for r in rules())]
-    for file in sorted(root.rglob("*.py")):
+    parts = [__version__, RULES_VERSION, FORMAT, *(r.fingerprint for r in rules())]
+    for file in sorted([*root.rglob("*.py"), *(root / "rules" / "data").glob("*.json")]):
         with contextlib.suppress(OSError):
             st = file.stat()
             parts.append(f"{file.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")

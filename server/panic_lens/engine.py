@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Analysis, Finding, HoverFact, Settings, Severity
-from panic_lens.rules import rule_modules, suppress
+from panic_lens.rules import rule_detectors, suppress
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import Tree
@@ -127,13 +127,13 @@ def rule_run(facts: FileFacts, catalog: Catalog | None = None) -> RuleRun:
     findings: list[tuple[str, tuple[Finding, ...]]] = []
     hovers: list[HoverFact] = []
     failures: list[str] = []
-    for module in rule_modules():
-        rule = module.INFO.id
+    for info, detect in rule_detectors():
+        rule = info.id
         override = facts.settings.severity_for(rule)
         if override is None:
             continue
         try:
-            results = list(module.detect(facts))
+            results = list(detect(facts))
         except Exception as exc:  # one broken rule must not hide the others' findings
             failures.append(f"{facts.path or '<text>'}: rule {rule} failed: {exc!r}")
             findings.append((rule, ()))

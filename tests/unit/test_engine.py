@@ -40,7 +40,9 @@ def flag_calls_named(name: str, rule: str = RULE):  # type: ignore[no-untyped-de
 @pytest.fixture
 def rules(monkeypatch: pytest.MonkeyPatch) -> list[ModuleType]:
     installed: list[ModuleType] = []
-    monkeypatch.setattr(engine, "rule_modules", lambda: tuple(installed))
+    monkeypatch.setattr(
+        engine, "rule_detectors", lambda: tuple((m.INFO, m.detect) for m in installed)
+    )
     return installed
 
 

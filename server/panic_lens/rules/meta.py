@@ -14,22 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from panic_lens.model import Severity
-
-
-@dataclass(frozen=True, slots=True)
-class BurnSite:
-    """A place in burn's source where a rule's panic is raised (plain data, as a rule file says).
-
-    A record's panic half is about this panic when it names the same `file` and either quotes
-    `guard` in its sourceCode or carries `message` in its errorMessage or messagePattern
-    (whitespace is ignored in both). `line` never decides alone: it only orders two matching
-    sites of the same file.
-    """
-
-    file: str  # path inside the burn repository: crates/<crate>/src/...
-    guard: str  # a distinctive fragment of the assert or panic line(s)
-    message: str  # a literal fragment of the panic's format string, with no `{}` holes
-    line: int | None = None  # where the guard sits in burn 0.22.0-pre.2 (or the version noted)
+from panic_lens.rules.language.spec import BurnSite, RuleSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +38,12 @@ class RuleInfo:
     # Empty: each trigger is a group on its own.
     conditions: tuple[tuple[str, ...], ...] = ()
     panic_sites: tuple[BurnSite, ...] = ()
+    spec: RuleSpec | None = None  # the rule file, for rules read from one
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes whenever what the rule finds may: its file's hash, or its module."""
+        return f"{self.id}@{self.module}" + (f"#{self.spec.fingerprint}" if self.spec else "")
 
     @property
     def prefilter_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -68,134 +59,74 @@ class RuleInfo:
         return self.doc_path.resolve().as_uri()
 
 
-# The panic sites, read in burn 0.22.0-pre.2 and v0.21.0. Where the text is the same in both,
-# one site covers both versions and `line` is the 0.22 one.
-CTC_FILE = "crates/burn-cubecl/src/kernel/ctc.rs"
-CTC_GUARD = "max_l_prime as u32 <= SHARED_ALPHA_CAPACITY"
-CTC_SITES = (
-    # forward (`ctc_loss`), v0.21.0 line 306
-    BurnSite(CTC_FILE, CTC_GUARD, "ctc_loss: 2 * max_target_len + 1 =", 307),
-    # backward (`ctc_alpha_beta`), v0.21.0 line 606
-    BurnSite(CTC_FILE, CTC_GUARD, "ctc_loss_backward: 2 * max_target_len + 1 =", 610),
-)
-ASYNC_POLICY_FILE = "crates/burn-rl/src/policy/async_policy.rs"
-ASYNC_POLICY_SITES = (
-    BurnSite(
-        ASYNC_POLICY_FILE,
-        'unimplemented!("Not implemented yet. Please load the record on the inner policy',
-        "Please load the record on the inner policy before creating an async policy",
-        321,
-    ),
-    # v0.21.0: `load_record` was the file's only `todo!()` (runtime text "not yet implemented")
-    BurnSite(ASYNC_POLICY_FILE, "todo!()", "not yet implemented", 312),
-)
-# The default `change_client_backend`'s last dtype branch (v0.21.0 line 59), the file's only
-# `unimplemented!`. Not burn-router's ops/qtensor.rs: every QTensorOps method there is a bare
-# `unimplemented!()` (quantize, dequantize, q_to_device, ...), so neither its guard nor its
-# message tells a q_to_device record from the others, and the rule does not report them.
-ROUTER_SITES = (
-    BurnSite(
-        "crates/burn-router/src/channel/base.rs", "} else { unimplemented!()", "not implemented", 53
-    ),
-)
-INTERPOLATE_FILE = "crates/burn-cubecl/src/kernel/interpolate/base.rs"
-INTERPOLATE_SITES = (
-    BurnSite(
-        INTERPOLATE_FILE,
-        'panic!("interpolate_backward kernel failed',
-        "interpolate_backward kernel failed",
-        146,
-    ),
-    # v0.21.0: one `panic!` per mode (bilinear, bicubic, lanczos3), lines 73, 76 and 79
-    BurnSite(
-        INTERPOLATE_FILE,
-        "interpolation backward is not supported by JIT backend",
-        "interpolation backward is not supported by JIT backend",
-        73,
-    ),
-)
+SHIPPED_DIR = Path(__file__).resolve().parent / "defs"
 
 
-CTC = RuleInfo(
-    id="ctc-target-capacity",
-    panic_sites=CTC_SITES,
-    title="ctc_loss targets wider than the cubecl kernel's alpha capacity",
-    summary=(
-        "burn's cubecl ctc_loss kernels assert 2 * S + 1 <= 8192, where S is the padded width of "
-        "the targets tensor: a width of 4096 or more panics on cuda, rocm, wgpu, vulkan, metal, "
-        "webgpu and cpu."
-    ),
-    apis=(
-        "ctc_loss",
-        "ctc_loss_backward",
-        "CTCLoss",
-        "CTCLossConfig",
-        "ctc_alpha_beta",
-        "SHARED_ALPHA_CAPACITY",
-        "max_target_len",
-    ),
-    default_severity=Severity.ERROR,
-    module="panic_lens.rules.ctc_target_capacity",
-    triggers=("ctc_loss", "ctc_alpha_beta", "forward"),  # CTCLoss::forward(_with_reduction)
-    # `forward` is burn's only for a receiver typed from a name resolving to CTCLoss or
-    # CTCLossConfig (`.init()`), which contains "CTCLoss"; UFCS writes `CTCLoss::forward`.
-    conditions=(("ctc_loss",), ("ctc_alpha_beta",), ("forward", "CTCLoss")),
-)
-ASYNC_POLICY = RuleInfo(
-    id="async-policy-load-record",
-    panic_sites=ASYNC_POLICY_SITES,
-    title="load_record on burn-rl's AsyncPolicy",
-    summary=(
-        "Policy::load_record on burn_rl::AsyncPolicy is unimplemented!() and always panics; "
-        "load the record on the inner policy before wrapping it, or use "
-        "p.update(p.state().load_record(r))."
-    ),
-    apis=("AsyncPolicy",),
-    default_severity=Severity.ERROR,
-    module="panic_lens.rules.async_policy_load_record",
-    triggers=("load_record",),
-    # The receiver (method, UFCS or `Policy::load_record(p, ..)`) must be typed AsyncPolicy
-    # from a name written in the file or a crate alias of it.
-    conditions=(("load_record", "AsyncPolicy"),),
-)
-ROUTER = RuleInfo(
-    id="router-unsupported-dtype",
-    panic_sites=ROUTER_SITES,
-    title="RouterChannel::change_client_backend with a dtype it cannot move",
-    summary=(
-        "The default RouterChannel::change_client_backend handles float, signed int and bool "
-        "tensors only; unsigned ints (U8..U64) and quantized tensors hit unimplemented!()."
-    ),
-    apis=("change_client_backend", "RouterChannel", "change_backend_float", "change_backend_int"),
-    default_severity=Severity.WARNING,
-    module="panic_lens.rules.router_unsupported_dtype",
-    triggers=("to_device", "change_client_backend", "RouterChannel"),
-    # A `.to_device(&b)` finding needs both devices bound by `let` to `Device::capture()` in
-    # the same file; the other two forms name the method or the trait.
-    conditions=(("to_device", "capture"), ("change_client_backend",), ("RouterChannel",)),
-)
-INTERPOLATE = RuleInfo(
-    id="interpolate-backward-mode",
-    panic_sites=INTERPOLATE_SITES,
-    title="interpolate backward in a mode with no backward kernel",
-    summary=(
-        "On cubecl backends only Nearest and NearestExact interpolation have a backward kernel; "
-        "Bilinear, Bicubic and Lanczos3 (nn: Linear, Cubic, Lanczos) panic in the backward pass."
-    ),
-    apis=(
-        "interpolate",
-        "interpolate_backward",
-        "InterpolateMode",
-        "InterpolateOptions",
-        "Interpolate1d",
-        "Interpolate2d",
-    ),
-    default_severity=Severity.WARNING,
-    module="panic_lens.rules.interpolate_backward_mode",
-    triggers=("interpolate", "with_mode"),
-)
+def _shipped() -> tuple[RuleInfo, ...]:
+    """The rule files in the package, in id order. A broken shipped file is a bug of the
+    package: it fails loudly here (and in the tests), never silently."""
+    from panic_lens.rules.language.spec import read_rule_file
 
-SHIPPED: tuple[RuleInfo, ...] = (CTC, ASYNC_POLICY, ROUTER, INTERPOLATE)
+    specs = sorted((read_rule_file(p) for p in SHIPPED_DIR.glob("*.toml")), key=lambda s: s.id)
+    return tuple(info_from_spec(spec) for spec in specs)
+
+
+def info_from_spec(spec: RuleSpec) -> RuleInfo:
+    """The registry's view of a rule file: a hook names its Python detector, a rule in the
+    language runs through `rules.language.detect`; its prefilter words come from its calls."""
+    from panic_lens.rules.hooks import hook_module
+    from panic_lens.rules.language.spec import RuleFileError
+
+    if spec.hook is not None:
+        module = hook_module(spec.hook)
+        if module is None:
+            raise RuleFileError(spec.source, spec.line_of("hook"), "hook", f"no hook named {spec.hook!r}")
+        groups = spec.prefilter
+    else:
+        module = LANGUAGE_DETECTOR
+        groups = _call_groups(spec)
+    names = [w.owner_name for w in spec.wheres if w.method_like] + [w.name for w in spec.wheres]
+    apis = tuple(dict.fromkeys((*spec.apis, *names)))
+    return RuleInfo(
+        id=spec.id, title=spec.title, summary=spec.summary, apis=apis,
+        default_severity=spec.severity, module=module, conditions=groups,
+        panic_sites=spec.sites, spec=spec,
+    )  # fmt: skip
+
+
+LANGUAGE_DETECTOR = "panic_lens.rules.language.detect"
+
+
+def _call_groups(spec: RuleSpec) -> tuple[tuple[str, ...], ...]:
+    """Words without which a rule in the language cannot fire in a file: a free function's
+    name; a method's name with its type's (the receiver's type is only ever known from a name
+    the file writes, or a crate alias of it, which the prefilter adds)."""
+    from panic_lens.rules.language.configs import config_of_module
+
+    groups: set[tuple[str, ...]] = set()
+    for where in spec.wheres:
+        if not where.method_like:
+            groups.add((where.name,))
+            continue
+        groups.add((where.name, where.owner_name))
+        config = config_of_module(where.owner)
+        if config is not None and where.owner_name not in config.rsplit("::", 1)[-1]:
+            groups.add((where.name, config.rsplit("::", 1)[-1]))
+    return tuple(sorted(groups))
+
+
+SHIPPED: tuple[RuleInfo, ...] = _shipped()
+
+
+def _by_id(rule_id: str) -> RuleInfo:
+    return next(r for r in SHIPPED if r.id == rule_id)
+
+
+# The four Python rules (their modules import their INFO from here).
+CTC = _by_id("ctc-target-capacity")
+ASYNC_POLICY = _by_id("async-policy-load-record")
+ROUTER = _by_id("router-unsupported-dtype")
+INTERPOLATE = _by_id("interpolate-backward-mode")
 _added: list[RuleInfo] = []  # the registry: rules added to the shipped ones, in order
 _generation = [0]  # bumped by every change of the registry (keys the prefilter's tables)
 
@@ -245,6 +176,19 @@ def add_rule(info: RuleInfo) -> None:
 def remove_rule(rule_id: str) -> None:
     _added[:] = [r for r in _added if r.id != rule_id]
     _generation[0] += 1
+
+
+def set_added_rules(infos: tuple[RuleInfo, ...]) -> None:
+    """Replace every added rule at once (user rule folders, read again after a change)."""
+    for info in infos:
+        if any(info.id == r.id for r in SHIPPED):
+            raise ValueError(f"a shipped rule has the id {info.id!r}")
+    _added[:] = list(infos)
+    _generation[0] += 1
+
+
+def added_rules() -> tuple[RuleInfo, ...]:
+    return tuple(_added)
 
 
 SUPPRESSION_RULE = "panic-lens-suppression"  # hints about `// panic-lens: allow(..)` comments

@@ -22,8 +22,8 @@ SUPPORTED = "float (F64, F32, Flex32, F16, BF16), signed int (I64, I32, I16, I8)
 PANIC = "`not implemented` (a bare unimplemented!() in RouterChannel::change_client_backend)"
 
 
-# Words without which this rule finds nothing: its triggers, which the prefilter reads too.
-_TRIGGERS = tuple(word.encode() for word in INFO.triggers)
+# Words without which this rule finds nothing: the first of each of its prefilter groups.
+_TRIGGERS = tuple(group[0].encode() for group in INFO.prefilter_groups)
 _CALL_NAMES = frozenset({"to_device", "change_client_backend"})
 
 

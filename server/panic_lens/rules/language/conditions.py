@@ -1,0 +1,84 @@
+"""Conditions: CEL expressions evaluated three-valued (docs/rule-language.md).
+
+A value not known statically is left out of the inputs; CEL's `&&`/`||` absorb the resulting
+"no such value" errors the way Kleene logic absorbs unknown, so `True` comes back only when
+the condition holds for every value the unknowns could take. Any other error (a remainder by
+zero, a type mismatch) is `Failed`: no finding, and the reason for `rules test`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import cel_expr_python.cel as cel
+
+# Errors that mean "an input is not known": the variable or map key is absent.
+_UNKNOWN_MARKS = ("No value with name", "Key not found in map", "no such key", "No such key")
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    reason: str
+
+
+Outcome = Any  # a Python value (bool for conditions), None for unknown, or Failed
+
+
+class ConditionError(ValueError):
+    """An expression that does not compile (the message is CEL's, first line)."""
+
+
+@lru_cache(maxsize=4096)
+def compile_expr(expr: str, names: tuple[str, ...]) -> Any:
+    """The compiled expression; ConditionError when CEL rejects it."""
+    try:
+        return _env(names).compile(expr)
+    except RuntimeError as exc:
+        raise ConditionError(_first_error(str(exc))) from exc
+
+
+_ENVS: dict[tuple[str, ...], Any] = {}
+
+
+def _env(names: tuple[str, ...]) -> Any:
+    env = _ENVS.get(names)
+    if env is None:
+        env = _ENVS[names] = cel.NewEnv(variables={name: cel.Type.DYN for name in names})
+    return env
+
+
+def _first_error(message: str) -> str:
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    head = lines[0] if lines else message
+    return head.removeprefix("INVALID_ARGUMENT: ").removeprefix("ERROR: <input>:")
+
+
+def evaluate(expr: str, names: tuple[str, ...], data: dict[str, Any]) -> Outcome:
+    """The value of `expr` over `data` (names absent from `data` are unknown): a Python
+    value, None when unknown, or Failed."""
+    compiled = compile_expr(expr, names)
+    try:
+        result = compiled.eval(data=data)
+    except Exception as exc:  # an input CEL cannot take (e.g. a huge int): not a finding
+        return Failed(f"cannot evaluate: {exc}")
+    kind = result.type()
+    if kind == cel.Type.ERROR:
+        text = str(result)
+        if any(mark in text for mark in _UNKNOWN_MARKS):
+            return None
+        return Failed(_first_error(text.removeprefix("UNKNOWN: ")))
+    if kind == cel.Type.UNKNOWN:
+        return None
+    return result.plain_value() if hasattr(result, "plain_value") else result.value()
+
+
+def holds(expr: str, names: tuple[str, ...], data: dict[str, Any]) -> bool | None | Failed:
+    """True only when the condition is definitely true; None when unknown."""
+    outcome = evaluate(expr, names, data)
+    if isinstance(outcome, Failed) or outcome is None:
+        return outcome
+    if not isinstance(outcome, bool):
+        return Failed(f"the condition gave {outcome!r}, not true or false")
+    return outcome

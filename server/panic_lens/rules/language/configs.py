@@ -1,0 +1,111 @@
+"""burn's `#[derive(Config)]` structs: fields in order, defaults, `Option`s and what `init`
+makes, read from the index shipped in `rules/data/` (built from burn's source by
+`panic-lens index build`; never written by hand).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigField:
+    name: str
+    type: str
+    default: str | None = None  # the Rust expression burn's `#[config(default = ..)]` gives
+    option: bool = False
+
+    @property
+    def required(self) -> bool:
+        """Set by `XConfig::new(..)`: no default and not an Option."""
+        return self.default is None and not self.option
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigInfo:
+    path: str  # canonical
+    fields: tuple[ConfigField, ...]
+    init: str | None  # the module type `init` returns
+    file: str | None = None
+
+    def field(self, name: str) -> ConfigField | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    @property
+    def required(self) -> tuple[ConfigField, ...]:
+        return tuple(f for f in self.fields if f.required)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigTable:
+    burn: str | None
+    configs: dict[str, ConfigInfo]
+    aliases: dict[str, str]  # every public path -> the canonical one
+    modules: dict[str, str]  # module type -> its config (by `init`)
+
+    def config(self, path: str | None) -> ConfigInfo | None:
+        if path is None:
+            return None
+        return self.configs.get(self.aliases.get(path, path))
+
+    def canonical(self, path: str) -> str:
+        return self.aliases.get(path, path)
+
+
+def index_files() -> list[Path]:
+    return sorted(DATA_DIR.glob("burn-*.json"))
+
+
+@lru_cache(maxsize=1)
+def table() -> ConfigTable:
+    """The newest shipped index (an empty table when none is shipped)."""
+    files = index_files()
+    if not files:
+        return ConfigTable(None, {}, {}, {})
+    return read_table(files[-1])
+
+
+def read_table(path: Path) -> ConfigTable:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return table_from_data(data, str(path))
+
+
+def table_from_data(data: dict[str, Any], source: str = "<index>") -> ConfigTable:
+    configs: dict[str, ConfigInfo] = {}
+    aliases: dict[str, str] = {}
+    modules: dict[str, str] = {}
+    raw = data.get("configs")
+    if not isinstance(raw, dict):
+        raise ValueError(f"{source}: configs: missing or not an object")
+    for key, entry in raw.items():
+        try:
+            fields = tuple(
+                ConfigField(f["name"], f.get("type", ""), f.get("default"), bool(f.get("option")))
+                for f in entry["fields"]
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"{source}: configs.{key}.fields: {exc!r}") from exc
+        init = entry.get("init")
+        configs[key] = ConfigInfo(key, fields, init, entry.get("file"))
+        for alias in entry.get("paths", ()):
+            aliases.setdefault(alias, key)
+        if init:
+            modules.setdefault(init, key)
+    for module, config in list(modules.items()):
+        for alias, key in list(aliases.items()):
+            if key == config and alias.endswith("Config"):
+                modules.setdefault(alias.removesuffix("Config"), config)
+        del module
+    return ConfigTable(data.get("burn"), configs, aliases, modules)
+
+
+def config_of_module(module_path: str) -> str | None:
+    """The config whose `init` makes `module_path` (canonical), if any."""
+    t = table()
+    return t.modules.get(module_path) or t.modules.get(t.canonical(module_path))

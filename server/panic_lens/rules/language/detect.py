@@ -1,0 +1,300 @@
+"""Run a rule file over one file's facts: find its `[[where]]` calls, bind their values, and
+report a finding where the condition is definitely true (docs/rule-language.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
+from panic_lens.rules.language import values as V
+from panic_lens.rules.language.conditions import Failed, evaluate, holds
+from panic_lens.rules.language.configs import config_of_module, table
+from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
+from panic_lens.rust.burn_api import canonical
+from panic_lens.rust.crate import CUBECL_FEATURES
+
+if TYPE_CHECKING:
+    from panic_lens.rules.meta import RuleInfo
+    from panic_lens.rust.facts import CallSite, FileFacts
+
+__all__ = ["detect", "failures"]
+
+# Conditions that failed to evaluate (not unknown: an error), per rule, for `rules test`.
+_FAILURES: dict[str, list[str]] = {}
+
+
+def failures(rule_id: str) -> list[str]:
+    return _FAILURES.get(rule_id, [])
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a rule needs, computed once per rule: its names and its calls by name."""
+
+    names: tuple[str, ...]
+    by_name: dict[str, tuple[Where, ...]]
+    targets: dict[Where, frozenset[str]]  # the paths a `where` call resolves to
+    owners: dict[Where, frozenset[str]]  # the type paths of a method-like `where`
+    reads: frozenset[str]  # the top-level names and `config.x` fields the condition reads
+
+
+@lru_cache(maxsize=512)
+def _plan(spec: RuleSpec) -> _Plan:
+    names = set(BUILTIN_NAMES)
+    by_name: dict[str, list[Where]] = {}
+    targets: dict[Where, frozenset[str]] = {}
+    owners: dict[Where, frozenset[str]] = {}
+    for where in spec.wheres:
+        names |= {a for a in where.args if a != "_"} | {n for n, _ in where.lets}
+        by_name.setdefault(where.name, []).append(where)
+        owner_paths = _paths_of(where.owner)
+        owners[where] = frozenset(owner_paths)
+        targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
+    text = " ".join(filter(None, (spec.condition, spec.message)))
+    reads = set(re.findall(r"\b(config\.\w+|receiver|[a-z_]\w*)\b", text))
+    return _Plan(tuple(sorted(names)), {k: tuple(v) for k, v in by_name.items()}, targets,
+                 owners, frozenset(reads))  # fmt: skip
+
+
+def _paths_of(owner: str) -> set[str]:
+    """Every path the resolver may give for `owner`: canonical, and the config table's
+    aliases of the same item."""
+    segments = owner.split("::")
+    paths = {owner, canonical(segments) or owner}
+    t = table()
+    for path in list(paths):
+        key = t.canonical(path)
+        paths.add(key)
+        paths |= {alias for alias, target in t.aliases.items() if target == key}
+    if owner.endswith("Config") is False:
+        config = config_of_module(owner)
+        if config is not None:  # the module's own aliases follow its config's
+            paths |= {a.removesuffix("Config") for a in _paths_of(config) if a.endswith("Config")}
+    return paths
+
+
+@dataclass(slots=True)
+class _Bound:
+    """The values one call gives the condition, and where each came from."""
+
+    data: dict[str, Any]
+    origins: dict[str, V.Value]
+    api: str
+
+
+def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
+    spec = info.spec
+    if spec is None or spec.hook is not None:
+        return
+    version = facts.crate.burn_version
+    if spec.burn and version and version_matches(spec.burn, version) is False:
+        return
+    plan = _plan(spec)
+    for site in facts.calls(frozenset(plan.by_name), renamed=True):
+        for where in plan.by_name.get(site.name, ()) or _renamed(site, plan):
+            bound = _bind(where, site, plan, facts)
+            if bound is None:
+                continue
+            yield from _judge(spec, where, site, bound, plan, facts)
+            break
+
+
+def _renamed(site: CallSite, plan: _Plan) -> tuple[Where, ...]:
+    """A free function called by a `use .. as` name."""
+    if site.kind != "path":
+        return ()
+    out = []
+    for wheres in plan.by_name.values():
+        for where in wheres:
+            if not where.method_like and site.resolves_to(plan.targets[where]) is not None:
+                out.append(where)
+    return tuple(out)
+
+
+def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound | None:
+    """The call's values when `site` is a call of `where`'s burn function; else None."""
+    args = site.args
+    receiver = None
+    config: V.ConfigValue | None = None
+    owner = where.owner
+    config_info = table().config(owner) if where.method_like else None
+    module_of = config_of_module(owner) if where.method_like and config_info is None else None
+    if site.kind == "method":
+        if not where.method_like:
+            return None
+        receiver = site.receiver
+        if config_info is not None:
+            config = V.config_value(receiver, facts)
+            if config is None or config.info.path != config_info.path:
+                return None
+        elif module_of is not None:
+            config = V.module_config(receiver, facts)
+            if config is None or config.info.path != table().canonical(module_of):
+                return None
+        else:
+            found = facts.type_of(receiver)
+            if found is None or found.path not in plan.owners[where]:
+                return None
+    elif site.kind == "path":
+        if site.resolves_to(plan.targets[where]) is None:
+            return None
+        if where.method_like and (config_info or module_of or len(args) == len(where.args) + 1):
+            if not args:
+                return None
+            receiver, args = args[0], args[1:]
+            if config_info is not None:
+                config = V.config_value(receiver, facts)
+            elif module_of is not None:
+                config = V.module_config(receiver, facts)
+    else:
+        return None
+    data: dict[str, Any] = {}
+    origins: dict[str, V.Value] = {}
+    if config is not None:
+        data["config"] = {name: v.value for name, v in config.fields.items()}
+        origins.update({f"config.{name}": v for name, v in config.fields.items()})
+    elif config_info is not None or module_of is not None:
+        data["config"] = {}
+    for name, arg in zip(where.args, args, strict=False):
+        if name == "_":
+            continue
+        value = V.fold(arg, facts) or V.tensor_value(arg, facts)
+        if value is not None:
+            data[name] = value.value
+            origins[name] = value
+    if receiver is not None and "receiver" in plan.reads:
+        tensor = V.tensor_value(receiver, facts)
+        if tensor is not None:
+            data["receiver"] = tensor.value
+            origins["receiver"] = tensor
+    data["context"] = _context(facts, site, plan)
+    for name, expr in where.lets:
+        outcome = evaluate(expr, plan.names, data)
+        if outcome is not None and not isinstance(outcome, Failed):
+            data[name] = outcome
+    return _Bound(data, origins, where.call)
+
+
+def _context(facts: FileFacts, site: CallSite, plan: _Plan) -> dict[str, Any]:
+    crate = facts.crate
+    backends = sorted(crate.backends)
+    out: dict[str, Any] = {
+        "backends": backends,
+        "cubecl": bool(set(backends) & (CUBECL_FEATURES | {"cubecl"})),
+    }
+    if crate.burn_version:
+        out["burn"] = crate.burn_version
+    if "context" in plan.reads:
+        out["training"] = bool(facts.training_signals())
+        from panic_lens.rules.interpolate_backward_mode import _test_or_bench
+
+        out["test"] = _test_or_bench(site.node, facts)
+    return out
+
+
+def _judge(
+    spec: RuleSpec, where: Where, site: CallSite, bound: _Bound, plan: _Plan, facts: FileFacts
+) -> Iterator[Finding | HoverFact]:
+    span = facts.span(site.name_node)
+    known = _known_lines(bound, plan)
+    if spec.condition is None:
+        verdict: bool | None | Failed = True
+    else:
+        verdict = holds(spec.condition, plan.names, bound.data)
+    if isinstance(verdict, Failed):
+        _FAILURES.setdefault(spec.id, []).append(
+            f"{facts.path or '<text>'}:{span.start.row + 1}: {verdict.reason}"
+        )
+        yield HoverFact(spec.id, span, bound.api, (*known, f"condition not evaluated: {verdict.reason}"))
+        return
+    if verdict is not True:
+        state = "unknown: some value is not known at this call" if verdict is None else "false"
+        yield HoverFact(spec.id, span, bound.api, (*known, f"`{spec.condition}` is {state}"))
+        return
+    message = _fill(spec.message, plan, bound.data) if spec.message else spec.title
+    if spec.fires:
+        message = f"{message} (burn panics {spec.fires})"
+    lines = (*known, f"panics: {spec.summary}")
+    yield HoverFact(spec.id, span, bound.api, lines, flagged=True)
+    yield Finding(
+        rule=spec.id,
+        span=span,
+        severity=_severity(spec, plan, bound),
+        message=message,
+        evidence=_evidence(bound, plan, facts),
+        fixes=tuple(_fixes(spec, plan, bound, facts)),
+        path=facts.path,
+        facts=lines,
+    )
+
+
+def _known_lines(bound: _Bound, plan: _Plan) -> tuple[str, ...]:
+    out = []
+    for name in sorted(bound.origins):
+        if name in plan.reads or name.split(".", 1)[0] in plan.reads:
+            value = bound.origins[name]
+            out.append(f"{name} = {show(value.value)}" + (f" ({value.note})" if value.note else ""))
+    return tuple(out)
+
+
+def _severity(spec: RuleSpec, plan: _Plan, bound: _Bound) -> Severity:
+    for rule in spec.severity_when:
+        if holds(rule.when, plan.names, bound.data) is True:
+            return rule.severity
+    return spec.severity
+
+
+def _evidence(bound: _Bound, plan: _Plan, facts: FileFacts) -> tuple[Related, ...]:
+    out = []
+    for name in sorted(bound.origins):
+        value = bound.origins[name]
+        if value.origin is None or not (name in plan.reads or name.split(".")[0] in plan.reads):
+            continue
+        other = value.path if value.path is not None and value.path != facts.path else None
+        out.append(Related(value.origin, f"{name} = {show(value.value)}: set here", other))
+    return tuple(out)
+
+
+def _fixes(spec: RuleSpec, plan: _Plan, bound: _Bound, facts: FileFacts) -> Iterator[Fix]:
+    for index, fix in enumerate(spec.fixes):
+        value = bound.origins.get(fix.replace)
+        if value is None or value.written is None:
+            continue  # a default nobody wrote, or a value from elsewhere: no guessed edit
+        text = _fill(fix.with_, plan, bound.data)
+        if "?" in text and "?" not in fix.with_:
+            continue  # a hole that is not known: no edit
+        edit = Edit(facts.span(value.written), text)
+        yield Fix(
+            f"{spec.id}.fix{index}", fix.title, (edit,),
+            preferred=not fix.changes_behaviour, behavior_change=fix.changes_behaviour,
+        )  # fmt: skip
+
+
+def _fill(template: str, plan: _Plan, data: dict[str, Any]) -> str:
+    def hole(found: re.Match[str]) -> str:
+        if found.group(1) is None:
+            return found.group(0)[0]
+        outcome = evaluate(found.group(1), plan.names, data)
+        return "?" if outcome is None or isinstance(outcome, Failed) else show(outcome)
+
+    return HOLE.sub(hole, template)
+
+
+def show(value: Any) -> str:
+    """A value as the user wrote it: `[3, 64]`, `0.5`, `None`, `Same`."""
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if isinstance(value, dict) and set(value) == {"dims"}:
+        return f"shape {show(value['dims'])}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+    return str(value)

@@ -1,0 +1,479 @@
+"""Rule files: one TOML file per rule (docs/rule-language.md), read into a `RuleSpec`.
+
+Reading checks every key and names a mistake by file, line and key (`RuleFileError`); it
+imports neither tree-sitter nor the expression engine, so the registry stays cheap to build.
+Conditions are compiled when the engine first runs the rule (`conditions.py`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from panic_lens.model import Severity
+
+RULE_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# `{expr}` holes of a message or fix text; `{{` and `}}` are literal braces.
+HOLE = re.compile(r"\{\{|\}\}|\{([^{}]+)\}")
+PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+")
+# Names a condition may read besides the `args` and `let` names of its `[[where]]`s.
+BUILTIN_NAMES = ("config", "receiver", "context")
+RESERVED = frozenset(BUILTIN_NAMES) | {"true", "false", "null", "in", "_"}
+
+
+class RuleFileError(ValueError):
+    """A rule file that cannot be used: `path:line: key: reason`."""
+
+    def __init__(self, path: str, line: int, key: str, reason: str) -> None:
+        self.path, self.line, self.key, self.reason = path, line, key, reason
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {key}: {reason}" if key else f"{where}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class BurnSite:
+    """`[[panic_site]]`: a place in burn's source where a rule's panic is raised.
+
+    A record's panic half is about this panic when it names the same `file` and either quotes
+    `guard` in its sourceCode or carries `message` in its errorMessage or messagePattern
+    (whitespace is ignored in both). `line` never decides alone: it only orders two matching
+    sites of the same file.
+    """
+
+    file: str  # path inside the burn repository: crates/<crate>/src/...
+    guard: str  # a distinctive fragment of the assert or panic line(s)
+    message: str  # a literal fragment of the panic's format string, with no `{}` holes
+    line: int | None = None  # where the guard sits in burn 0.22.0-pre.2 (or the version noted)
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """`[[where]]`: a burn function or method (`owner::name`; `owner` None for a free function
+    is not knowable from the text, so `owner` is the path before the last segment)."""
+
+    call: str
+    args: tuple[str, ...] = ()
+    lets: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.call.rsplit("::", 1)[-1]
+
+    @property
+    def owner(self) -> str:
+        return self.call.rsplit("::", 1)[0]
+
+    @property
+    def owner_name(self) -> str:
+        return self.owner.rsplit("::", 1)[-1]
+
+    @property
+    def method_like(self) -> bool:
+        """`Type::method` (the owner is a type: its last segment is capitalised)."""
+        return self.owner_name[:1].isupper()
+
+
+@dataclass(frozen=True, slots=True)
+class SeverityWhen:
+    when: str
+    severity: Severity
+
+
+@dataclass(frozen=True, slots=True)
+class FixSpec:
+    title: str
+    replace: str
+    with_: str
+    changes_behaviour: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    """One rule file, checked. `hook` rules give metadata only; the others are data."""
+
+    id: str
+    title: str
+    summary: str
+    severity: Severity
+    source: str  # the file it was read from
+    fingerprint: str  # sha256 of the file's bytes: cache keys change when the rule does
+    sites: tuple[BurnSite, ...]
+    apis: tuple[str, ...] = ()
+    fires: str | None = None
+    burn: str | None = None
+    hook: str | None = None
+    prefilter: tuple[tuple[str, ...], ...] = ()  # hook rules only: their words
+    wheres: tuple[Where, ...] = ()
+    condition: str | None = None
+    message: str | None = None
+    severity_when: tuple[SeverityWhen, ...] = ()
+    fixes: tuple[FixSpec, ...] = ()
+    examples: str | None = None  # the `.rs` beside the file, when there is one
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def line_of(self, key: str) -> int:
+        return self.lines.get(key, 0)
+
+
+_TOP = {
+    "id", "title", "summary", "severity", "fires", "apis", "burn", "hook", "prefilter",
+    "panic_site", "where", "when", "severity_when", "fix",
+}  # fmt: skip
+_SITE = {"file", "guard", "message", "line"}
+_WHERE = {"call", "args", "let"}
+_WHEN = {"condition", "message"}
+_SEVERITY_WHEN = {"when", "severity"}
+_FIX = {"title", "replace", "with", "changes_behaviour"}
+VERSION_REQ = re.compile(r"\s*(>=|<=|>|<|=|==)?\s*(\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.]+)?)\s*")
+
+
+def read_rule_file(path: Path) -> RuleSpec:
+    """The rule in `path`; RuleFileError names the first problem by line and key."""
+    shown = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RuleFileError(shown, 0, "", f"cannot read: {exc.strerror or exc}") from exc
+    return parse_rule(raw, shown, examples=_examples_of(path))
+
+
+def _examples_of(path: Path) -> str | None:
+    beside = path.with_suffix(".rs")
+    return str(beside) if beside.is_file() else None
+
+
+def parse_rule(raw: bytes, source: str, examples: str | None = None) -> RuleSpec:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RuleFileError(source, 0, "", f"not UTF-8 text ({exc.reason})") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", 0) or _line_from_message(str(exc))
+        raise RuleFileError(source, line, "", f"not valid TOML: {exc.msg if hasattr(exc, 'msg') else exc}") from exc  # noqa: E501
+    lines = key_lines(text)
+    return _Reader(source, lines).rule(data, hashlib.sha256(raw).hexdigest()[:16], examples)
+
+
+def _line_from_message(message: str) -> int:
+    found = re.search(r"line (\d+)", message)
+    return int(found.group(1)) if found else 0
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """The 1-based line of each key, by dotted path with array-of-tables indexes:
+    `id`, `where[1].call`, `when.condition`, `where[0].let.x`. Line-based: a key inside a
+    multi-line value is not seen (its table's line is used)."""
+    out: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    table = ""
+    in_string: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if in_string is not None:
+            if stripped.count(in_string) % 2 == 1:
+                in_string = None
+            continue
+        if stripped.startswith("[["):
+            name = stripped[2:].split("]]", 1)[0].strip()
+            index = counts.get(name, 0)
+            counts[name] = index + 1
+            table = f"{name}[{index}]"
+            out.setdefault(table, number)
+            out.setdefault(name, number)
+            continue
+        if stripped.startswith("["):
+            name = stripped[1:].split("]", 1)[0].strip()
+            head, _, rest = name.partition(".")
+            if head in counts and rest:  # `[where.let]` after `[[where]]`
+                table = f"{head}[{counts[head] - 1}].{rest}"
+            else:
+                table = name
+            out.setdefault(table, number)
+            continue
+        key, eq, value = stripped.partition("=")
+        key = key.strip().strip('"')
+        if not eq or not key or key.startswith("#"):
+            continue
+        out.setdefault(f"{table}.{key}" if table else key, number)
+        for quote in ('"""', "'''"):
+            if value.count(quote) % 2 == 1:
+                in_string = quote
+    return out
+
+
+class _Reader:
+    """Checks the parsed TOML; every error names the key's line."""
+
+    def __init__(self, source: str, lines: dict[str, int]) -> None:
+        self.source = source
+        self.lines = lines
+
+    def fail(self, key: str, reason: str) -> RuleFileError:
+        line = self.lines.get(key, 0)
+        probe = key
+        while not line and ("." in probe or "[" in probe):
+            probe = re.sub(r"(\.[^.\[]+|\[\d+\])$", "", probe)
+            line = self.lines.get(probe, 0)
+        return RuleFileError(self.source, line, key, reason)
+
+    def unknown(self, table: dict[str, Any], allowed: set[str], prefix: str) -> None:
+        for key in table:
+            if key not in allowed:
+                where = f"{prefix}.{key}" if prefix else key
+                known = ", ".join(sorted(allowed))
+                raise self.fail(where, f"unknown key (known keys: {known})")
+
+    def text(self, table: dict[str, Any], key: str, prefix: str, required: bool = True) -> str:
+        where = f"{prefix}.{key}" if prefix else key
+        value = table.get(key)
+        if value is None:
+            if required:
+                raise self.fail(prefix or key, f"`{key}` is missing")
+            return ""
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(where, "must be a non-empty string")
+        return value.strip()
+
+    def tables(self, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
+        value = data.get(key, [])
+        if isinstance(value, dict):
+            raise self.fail(key, f"write `[[{key}]]` (a list of tables), not `[{key}]`")
+        if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+            raise self.fail(key, "must be a list of tables")
+        return value
+
+    def rule(self, data: dict[str, Any], fingerprint: str, examples: str | None) -> RuleSpec:
+        self.unknown(data, _TOP, "")
+        rule_id = self.text(data, "id", "")
+        if not RULE_ID.fullmatch(rule_id):
+            raise self.fail("id", f"{rule_id!r} is not kebab-case (a-z, 0-9 and -)")
+        severity = self.severity(data.get("severity", "error"), "severity")
+        hook = self.text(data, "hook", "", required=False) or None
+        sites = tuple(self.site(t, i) for i, t in enumerate(self.tables(data, "panic_site")))
+        if not sites:
+            raise self.fail("", "at least one `[[panic_site]]` is required")
+        spec = RuleSpec(
+            id=rule_id,
+            title=self.text(data, "title", ""),
+            summary=self.text(data, "summary", ""),
+            severity=severity,
+            source=self.source,
+            fingerprint=fingerprint,
+            sites=sites,
+            apis=self.words(data, "apis"),
+            fires=self.text(data, "fires", "", required=False) or None,
+            burn=self.version_req(data),
+            hook=hook,
+            lines=self.lines,
+            examples=examples,
+        )
+        if hook is not None:
+            for key in ("where", "when", "fix", "severity_when"):
+                if key in data:
+                    raise self.fail(key, "a `hook` rule is Python: it cannot also have this")
+            return _with(spec, prefilter=self.prefilter(data))
+        if "prefilter" in data:
+            raise self.fail("prefilter", "only a `hook` rule declares its words")
+        wheres = tuple(self.where(t, i) for i, t in enumerate(self.tables(data, "where")))
+        if not wheres:
+            raise self.fail("", "at least one `[[where]]` is required (or a `hook`)")
+        when = data.get("when", {})
+        if not isinstance(when, dict):
+            raise self.fail("when", "must be a table `[when]`")
+        self.unknown(when, _WHEN, "when")
+        names = _names(wheres)
+        condition = self.text(when, "condition", "when", required=False) or None
+        message = self.text(when, "message", "when", required=False) or None
+        if condition is not None:
+            self.names_known(condition, names, "when.condition")
+        if message is not None:
+            self.holes_known(message, names, "when.message")
+        severity_when = tuple(
+            self.severity_rule(t, i, names) for i, t in enumerate(self.tables(data, "severity_when"))
+        )
+        fixes = tuple(self.fix(t, i, names) for i, t in enumerate(self.tables(data, "fix")))
+        return _with(
+            spec, wheres=wheres, condition=condition, message=message,
+            severity_when=severity_when, fixes=fixes,
+        )  # fmt: skip
+
+    def severity(self, value: Any, key: str) -> Severity:
+        try:
+            return Severity.parse(value) if isinstance(value, str) else Severity(value)
+        except ValueError:
+            raise self.fail(key, f"{value!r} is not one of error, warning, information, hint")
+
+    def words(self, data: dict[str, Any], key: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(w, str) and w for w in value):
+            raise self.fail(key, "must be a list of non-empty strings")
+        return tuple(value)
+
+    def prefilter(self, data: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
+        value = data.get("prefilter")
+        if value is None:
+            raise self.fail("hook", "a `hook` rule must list its `prefilter` word groups")
+        ok = isinstance(value, list) and value and all(
+            isinstance(g, list) and g and all(isinstance(w, str) and IDENT.fullmatch(w) for w in g)
+            for g in value
+        )
+        if not ok:
+            raise self.fail("prefilter", "must be a list of lists of identifiers")
+        return tuple(tuple(g) for g in value)
+
+    def version_req(self, data: dict[str, Any]) -> str | None:
+        req = self.text(data, "burn", "", required=False)
+        if not req:
+            return None
+        for part in req.split(","):
+            if not VERSION_REQ.fullmatch(part):
+                raise self.fail("burn", f"{part.strip()!r} is not a version requirement like '>=0.21'")
+        return req
+
+    def site(self, table: dict[str, Any], index: int) -> BurnSite:
+        prefix = f"panic_site[{index}]"
+        self.unknown(table, _SITE, prefix)
+        file = self.text(table, "file", prefix)
+        if not file.startswith("crates/") or not file.endswith(".rs"):
+            raise self.fail(f"{prefix}.file", "must be a path in burn's repository: crates/<crate>/src/...rs")
+        line = table.get("line")
+        if line is not None and (not isinstance(line, int) or line < 1):
+            raise self.fail(f"{prefix}.line", "must be a positive integer")
+        message = self.text(table, "message", prefix)
+        if "{" in message or "}" in message:
+            raise self.fail(f"{prefix}.message", "a literal fragment of the message, without `{}` holes")
+        return BurnSite(file, self.text(table, "guard", prefix), message, line)
+
+    def where(self, table: dict[str, Any], index: int) -> Where:
+        prefix = f"where[{index}]"
+        self.unknown(table, _WHERE, prefix)
+        call = self.text(table, "call", prefix)
+        if not PATH.fullmatch(call):
+            raise self.fail(f"{prefix}.call", f"{call!r} is not a path like burn::nn::GroupNormConfig::init")
+        args = table.get("args", [])
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise self.fail(f"{prefix}.args", "must be a list of names")
+        for arg in args:
+            if arg != "_" and (not IDENT.fullmatch(arg) or arg in RESERVED):
+                raise self.fail(f"{prefix}.args", f"{arg!r} cannot name an argument")
+        lets = table.get("let", {})
+        if not isinstance(lets, dict) or not all(isinstance(v, str) for v in lets.values()):
+            raise self.fail(f"{prefix}.let", "must be a table of name = \"expression\"")
+        for name in lets:
+            if not IDENT.fullmatch(name) or name in RESERVED:
+                raise self.fail(f"{prefix}.let.{name}", "cannot be used as a name")
+        known = set(BUILTIN_NAMES) | {a for a in args if a != "_"}
+        for name, expr in lets.items():
+            self.names_known(expr, known, f"{prefix}.let.{name}")
+            known.add(name)
+        return Where(call, tuple(args), tuple(lets.items()))
+
+    def severity_rule(self, table: dict[str, Any], index: int, names: set[str]) -> SeverityWhen:
+        prefix = f"severity_when[{index}]"
+        self.unknown(table, _SEVERITY_WHEN, prefix)
+        when = self.text(table, "when", prefix)
+        self.names_known(when, names, f"{prefix}.when")
+        return SeverityWhen(when, self.severity(table.get("severity"), f"{prefix}.severity"))
+
+    def fix(self, table: dict[str, Any], index: int, names: set[str]) -> FixSpec:
+        prefix = f"fix[{index}]"
+        self.unknown(table, _FIX, prefix)
+        replace = self.text(table, "replace", prefix)
+        head = replace.split(".", 1)[0]
+        if head not in names or (head == "config" and not re.fullmatch(r"config\.\w+", replace)):
+            raise self.fail(f"{prefix}.replace", "must name a value: an `args` name or config.<field>")
+        with_ = table.get("with")
+        if not isinstance(with_, str):
+            raise self.fail(prefix, "`with` (the replacement text) is missing")
+        self.holes_known(with_, names, f"{prefix}.with")
+        flag = table.get("changes_behaviour", False)
+        if not isinstance(flag, bool):
+            raise self.fail(f"{prefix}.changes_behaviour", "must be true or false")
+        return FixSpec(self.text(table, "title", prefix), replace, with_, flag)
+
+    def names_known(self, expr: str, names: set[str], key: str) -> None:
+        """Every free name of `expr` is one the rule binds (a typo fails here, not silently
+        as an always-unknown condition). Syntax is checked when the condition compiles."""
+        for name in free_names(expr):
+            if name not in names:
+                known = ", ".join(sorted(names))
+                raise self.fail(key, f"`{name}` is not a value this rule binds ({known})")
+
+    def holes_known(self, template: str, names: set[str], key: str) -> None:
+        for hole in HOLE.finditer(template):
+            if hole.group(1) is not None:
+                self.names_known(hole.group(1), names, key)
+
+
+_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+_CEL_WORDS = frozenset(
+    {"true", "false", "null", "in", "size", "has", "int", "uint", "double", "string", "bool",
+     "type", "exists", "all", "exists_one", "map", "filter", "matches", "startsWith",
+     "endsWith", "contains", "dyn", "list", "bytes", "max", "min"}
+)  # fmt: skip
+
+
+def free_names(expr: str) -> set[str]:
+    """The top-level identifiers an expression reads (not fields after `.`, not functions,
+    not the variables of `exists`/`all` macros)."""
+    body = _STRING.sub('""', expr)
+    bound = set(re.findall(r"\.\s*(?:exists|all|exists_one|map|filter)\s*\(\s*(\w+)\s*,", body))
+    out: set[str] = set()
+    for found in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*(\()?", body):
+        name, call = found.group(1), found.group(2)
+        if call or name in _CEL_WORDS or name in bound:
+            continue
+        out.add(name)
+    return out
+
+
+def _names(wheres: tuple[Where, ...]) -> set[str]:
+    """Names a condition may read: the builtins and the names every `[[where]]` binds (a name
+    bound by some wheres only is allowed: it is unknown, hence absent, at the others)."""
+    names = set(BUILTIN_NAMES)
+    for where in wheres:
+        names |= {a for a in where.args if a != "_"} | {n for n, _ in where.lets}
+    return names
+
+
+def _with(spec: RuleSpec, **changes: Any) -> RuleSpec:
+    from dataclasses import replace
+
+    return replace(spec, **changes)
+
+
+def version_matches(req: str, version: str) -> bool | None:
+    """Whether burn `version` satisfies `req` ('>=0.21, <0.23'); None when unreadable.
+    A pre-release counts as its release (0.22.0-pre.2 is 0.22.0) for ranges."""
+    have = _version_tuple(version)
+    if have is None:
+        return None
+    for part in req.split(","):
+        found = VERSION_REQ.fullmatch(part)
+        want = _version_tuple(found.group(2)) if found else None
+        if found is None or want is None:
+            return None
+        op = found.group(1) or ">="
+        ok = {
+            ">=": have >= want, "<=": have <= want, ">": have > want, "<": have < want,
+            "=": have[: len(want)] == want, "==": have[: len(want)] == want,
+        }[op]  # fmt: skip
+        if not ok:
+            return False
+    return True
+
+
+def _version_tuple(text: str) -> tuple[int, ...] | None:
+    head = text.strip().split("-", 1)[0].split("+", 1)[0]
+    try:
+        parts = tuple(int(p) for p in head.split("."))
+    except ValueError:
+        return None
+    return (parts + (0, 0, 0))[:3]

@@ -1,0 +1,396 @@
+"""Values of Rust expressions, as the rule language sees them (docs/rule-language.md):
+ints (through consts, arithmetic and `let`s), doubles, bools, strings, enum variants (their
+name), `None`/`Some`, lists, tensors with a known shape, and burn configs built with
+`XConfig::new(..)`, `.with_f(..)` and struct literals. Anything else is unknown (None).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from panic_lens.model import Span
+from panic_lens.rules.language.configs import ConfigInfo, table
+from panic_lens.rust.syntax import (
+    Node,
+    call_parts,
+    child_by_field,
+    method_call,
+    span_of,
+    strip_wrappers,
+)
+
+if TYPE_CHECKING:
+    from panic_lens.rust.facts import FileFacts
+
+_MAX_DEPTH = 24
+_FLOAT = re.compile(r"-?(?:\d[\d_]*\.[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+|\d[\d_]*\.?)")
+_INT = re.compile(r"-?(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|\d[\d_]*)")
+_SUFFIX = re.compile(r"(?:_?(?:u|i)(?:8|16|32|64|128|size)|_?f(?:32|64))$")
+_VARIANT = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Z][A-Za-z0-9]*)\s*(?:\{.*\}|\(.*\))?", re.S)
+# Wrappers a config builder's `with_` value may be given in that keep its value.
+_TRANSPARENT_CALLS = frozenset({"Some", "into", "clone", "to_owned"})
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A value known statically, where it was set, and the expression that set it at the
+    call (what a fix replaces; None when the value is a default nobody wrote)."""
+
+    value: Any
+    origin: Span | None
+    written: Node | None = None
+    note: str = ""
+    path: str | None = None  # the file of `origin` when it is another one
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigValue:
+    info: ConfigInfo
+    fields: dict[str, Value]
+    origin: Span
+
+
+def fold(node: Node | None, facts: FileFacts, depth: int = 0) -> Value | None:
+    """The value of an expression, or None when the source does not show it."""
+    node = strip_wrappers(node)
+    if node is None or depth > _MAX_DEPTH:
+        return None
+    found = _fold(node, facts, depth)
+    if found is None:
+        return None
+    return Value(found.value, found.origin, node, found.note, found.path)
+
+
+def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
+    kind = node.type
+    if kind in ("integer_literal", "binary_expression", "identifier", "scoped_identifier",
+                "unary_expression", "float_literal"):  # fmt: skip
+        number = _number(node, facts)
+        if number is not None:
+            return number
+    if kind == "boolean_literal":
+        return Value(facts.text(node) == "true", span_of(node))
+    if kind == "string_literal":
+        text = facts.text(node)
+        if "\\" in text or not text.startswith('"'):
+            return None
+        return Value(text[1:-1], span_of(node))
+    if kind == "identifier":
+        if facts.text(node) == "None":
+            return Value(None, span_of(node))
+        return _local(node, facts, depth)
+    if kind in ("scoped_identifier", "scoped_type_identifier"):
+        return _variant(node, facts)
+    if kind == "struct_expression":
+        name = child_by_field(node, "name")
+        if name is not None and name.type in ("scoped_type_identifier", "scoped_identifier"):
+            return _variant(name, facts)
+        return None
+    if kind == "call_expression":
+        return _call(node, facts, depth)
+    if kind in ("array_expression", "tuple_expression"):
+        return _sequence(node, facts, depth)
+    if kind == "macro_invocation":
+        return _vec(node, facts)
+    return None
+
+
+def _number(node: Node, facts: FileFacts) -> Value | None:
+    fact = facts.int_value(node)
+    if fact is not None:
+        return Value(fact.value, fact.origin, note=fact.note, path=fact.path)
+    text = facts.text(node).replace(" ", "")
+    if node.type == "unary_expression" and text.startswith("-"):
+        inner = strip_wrappers(node.named_children[0]) if node.named_children else None
+        if inner is None or inner.type not in ("float_literal", "integer_literal"):
+            return None
+    elif node.type != "float_literal":
+        return None
+    number = _SUFFIX.sub("", text)
+    if not _FLOAT.fullmatch(number):
+        return None
+    try:
+        return Value(float(number.replace("_", "")), span_of(node))
+    except ValueError:
+        return None
+
+
+def _local(ident: Node, facts: FileFacts, depth: int) -> Value | None:
+    binding = facts.binding(ident)
+    if binding is None or binding.value is None or _mutable(binding.decl, facts):
+        return None
+    inner = fold(binding.value, facts, depth + 1)
+    if inner is None:
+        return None
+    note = inner.note or f"let {binding.name}"
+    return Value(inner.value, inner.origin, None, note, inner.path)
+
+
+def _mutable(decl: Node, facts: FileFacts) -> bool:
+    """`let mut x`: a later `x.f = ..` or `x = ..` in a branch may change it; unknown."""
+    return any(c.type == "mutable_specifier" for c in decl.children) or (
+        decl.type == "let_declaration" and "mut " in facts.text(decl).split("=", 1)[0]
+    )
+
+
+def _variant(path: Node, facts: FileFacts) -> Value | None:
+    """`PaddingConfig2d::Same` -> "Same": a variant of a type (a capitalised owner); consts
+    (`usize::MAX`, `Self::SIZE`) are not variants."""
+    text = facts.text(path)
+    owner, _, name = text.rpartition("::")
+    owner_name = owner.rsplit("::", 1)[-1]
+    if not owner_name[:1].isupper() or not name[:1].isupper():
+        return None
+    if name.isupper() and len(name) > 3 and "_" in name or name.isupper() and len(name) > 4:
+        return None  # SCREAMING_CASE: an associated const
+    return Value(name, span_of(path))
+
+
+def _call(node: Node, facts: FileFacts, depth: int) -> Value | None:
+    callee, args = call_parts(node)
+    if callee is None:
+        return None
+    name = facts.text(callee)
+    if name == "Some" and len(args) == 1:
+        return fold(args[0], facts, depth + 1)
+    if callee.type == "scoped_identifier" and _variant(callee, facts) is not None:
+        return _variant(callee, facts)  # a tuple variant: `PaddingConfig2d::Explicit(1, 1)`
+    if method_call(node) is not None:
+        receiver, method, margs = method_call(node)  # type: ignore[misc]
+        if facts.text(method) in _TRANSPARENT_CALLS and not margs:
+            return fold(receiver, facts, depth + 1)
+    shape = facts.shape_of(node)
+    return _tensor(shape)
+
+
+def _tensor(shape: Any) -> Value | None:
+    if shape is None or any(d is None for d in shape.dims):
+        return None
+    return Value({"dims": [d.value for d in shape.dims]}, shape.origin, note=shape.note)
+
+
+def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
+    """`{"dims": [..]}` for a tensor expression whose whole shape the file shows."""
+    node = strip_wrappers(node)
+    if node is None:
+        return None
+    found = _tensor(facts.shape_of(node))
+    return Value(found.value, found.origin, node, found.note) if found else None
+
+
+def _sequence(node: Node, facts: FileFacts, depth: int) -> Value | None:
+    items = [c for c in node.named_children if c.type not in ("line_comment", "block_comment")]
+    length = child_by_field(node, "length") if node.type == "array_expression" else None
+    if length is not None:  # `[x; n]`
+        count = facts.int_value(length)
+        item = fold(items[0], facts, depth + 1) if items else None
+        if count is None or item is None or not 0 <= count.value <= 64:
+            return None
+        return Value([item.value] * count.value, span_of(node))
+    values = [fold(i, facts, depth + 1) for i in items]
+    if any(v is None for v in values):
+        return None
+    return Value([v.value for v in values if v is not None], span_of(node))
+
+
+def _vec(node: Node, facts: FileFacts) -> Value | None:
+    macro = child_by_field(node, "macro")
+    if macro is None or facts.text(macro) != "vec":
+        return None
+    body = facts.text(node).split("!", 1)[1].strip()[1:-1]
+    parsed = parse_default(f"[{body}]")
+    return Value(parsed, span_of(node)) if isinstance(parsed, list) else None
+
+
+_UNKNOWN = object()
+
+
+def parse_default(text: str) -> Any:
+    """The value of a default expression of burn's config table (`1`, `1e-5`, `[1, 1]`,
+    `true`, `"PaddingConfig2d::Valid"`, `None`); `_UNKNOWN` for anything else."""
+    text = text.strip()
+    if text in ("true", "false"):
+        return text == "true"
+    if text == "None":
+        return None
+    if _INT.fullmatch(_SUFFIX.sub("", text)):
+        raw = _SUFFIX.sub("", text).replace("_", "")
+        try:
+            return int(raw, 0)
+        except ValueError:  # `007`: decimal with leading zeros
+            return int(raw, 10)
+    if _FLOAT.fullmatch(_SUFFIX.sub("", text)):
+        return float(_SUFFIX.sub("", text).replace("_", ""))
+    if text.startswith("Some(") and text.endswith(")"):
+        return parse_default(text[5:-1])
+    if text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1].strip()
+        if ";" in inner:
+            item, _, count = inner.rpartition(";")
+            value, n = parse_default(item), parse_default(count)
+            return [value] * n if value is not _UNKNOWN and isinstance(n, int) and 0 <= n <= 64 else _UNKNOWN  # noqa: E501
+        parts = [parse_default(p) for p in _split(inner)] if inner else []
+        return _UNKNOWN if any(p is _UNKNOWN for p in parts) else parts
+    found = _VARIANT.fullmatch(text)
+    if found and "::" in text.split("{")[0].split("(")[0]:
+        owner = text.split("{")[0].split("(")[0].rsplit("::", 2)
+        if len(owner) >= 2 and owner[-2][:1].isupper():
+            return found.group(1)
+    return _UNKNOWN
+
+
+def _split(text: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur)
+    return parts
+
+
+def default_value(default: str | None) -> Any:
+    return _UNKNOWN if default is None else parse_default(default)
+
+
+# --- configs --------------------------------------------------------------------------------
+
+
+def config_value(expr: Node | None, facts: FileFacts, depth: int = 0) -> ConfigValue | None:
+    """The fields of the burn config `expr` builds, as far as the file shows them."""
+    expr = strip_wrappers(expr)
+    if expr is None or depth > _MAX_DEPTH:
+        return None
+    if expr.type == "identifier":
+        binding = facts.binding(expr)
+        if binding is None or binding.value is None or _mutable(binding.decl, facts):
+            return None
+        return config_value(binding.value, facts, depth + 1)
+    if expr.type == "struct_expression":
+        return _config_literal(expr, facts, depth)
+    if expr.type != "call_expression":
+        return None
+    parts = method_call(expr)
+    if parts is not None:
+        receiver, name_node, args = parts
+        name = facts.text(name_node)
+        if name == "clone" and not args:
+            return config_value(receiver, facts, depth + 1)
+        inner = config_value(receiver, facts, depth + 1)
+        if inner is None or not name.startswith("with_") or len(args) != 1:
+            return None
+        field = inner.info.field(name.removeprefix("with_"))
+        if field is None:
+            return None
+        value = fold(args[0], facts)
+        fields = dict(inner.fields)
+        if value is None:
+            fields.pop(field.name, None)
+        else:
+            fields[field.name] = _written(value, args[0])
+        return ConfigValue(inner.info, fields, inner.origin)
+    return _config_new(expr, facts)
+
+
+def _written(value: Value, at: Node) -> Value:
+    return Value(value.value, value.origin, at, value.note, value.path)
+
+
+def _config_new(call: Node, facts: FileFacts) -> ConfigValue | None:
+    """`XConfig::new(a, b)`: the required fields in order, the others their defaults."""
+    callee, args = call_parts(call)
+    if callee is None or callee.type != "scoped_identifier":
+        return None
+    owner, name = child_by_field(callee, "path"), child_by_field(callee, "name")
+    if owner is None or name is None or facts.text(name) != "new":
+        return None
+    info = config_named(owner, facts)
+    if info is None or len(info.required) != len(args):
+        return None
+    fields: dict[str, Value] = {}
+    for field in info.fields:
+        if field.option:
+            fields[field.name] = Value(None, None, note="default None")
+            continue
+        parsed = default_value(field.default)
+        if parsed is not _UNKNOWN:
+            fields[field.name] = Value(parsed, None, note=f"default {field.default}")
+    for field, arg in zip(info.required, args, strict=True):
+        value = fold(arg, facts)
+        if value is not None:
+            fields[field.name] = _written(value, arg)
+    return ConfigValue(info, fields, span_of(call))
+
+
+def _config_literal(expr: Node, facts: FileFacts, depth: int) -> ConfigValue | None:
+    info = config_named(child_by_field(expr, "name"), facts)
+    body = child_by_field(expr, "body")
+    if info is None or body is None:
+        return None
+    base: ConfigValue | None = None
+    given: dict[str, Node | None] = {}
+    for item in body.named_children:
+        if item.type == "base_field_initializer":
+            base = config_value(item.named_children[0] if item.named_children else None, facts,
+                                depth + 1)  # fmt: skip
+            if base is None:
+                return None
+        elif item.type == "field_initializer":
+            field_node = child_by_field(item, "field")
+            if field_node is not None:
+                given[facts.text(field_node)] = child_by_field(item, "value")
+        elif item.type == "shorthand_field_initializer":
+            given[facts.text(item)] = item.named_children[0] if item.named_children else item
+    fields = dict(base.fields) if base is not None else {}
+    for name, node in given.items():
+        value = fold(node, facts) if node is not None else None
+        if value is None:
+            fields.pop(name, None)
+        else:
+            fields[name] = _written(value, node) if node is not None else value
+    return ConfigValue(info, fields, span_of(expr))
+
+
+def config_named(type_node: Node | None, facts: FileFacts) -> ConfigInfo | None:
+    """The burn config a written type name resolves to (a local type of the same name does
+    not resolve to burn's)."""
+    if type_node is None:
+        return None
+    if type_node.type == "generic_type":
+        type_node = child_by_field(type_node, "type")
+    if type_node is None:
+        return None
+    from panic_lens.rust import bindings
+
+    return table().config(bindings.type_of_type(type_node, facts))
+
+
+def module_config(expr: Node | None, facts: FileFacts, depth: int = 0) -> ConfigValue | None:
+    """The config a burn module was made from: `cfg.init(&device)`, through `let`s."""
+    expr = strip_wrappers(expr)
+    if expr is None or depth > _MAX_DEPTH:
+        return None
+    if expr.type == "identifier":
+        binding = facts.binding(expr)
+        if binding is None or binding.value is None or _mutable(binding.decl, facts):
+            return None
+        return module_config(binding.value, facts, depth + 1)
+    parts = method_call(expr) if expr.type == "call_expression" else None
+    if parts is None:
+        return None
+    receiver, name_node, _ = parts
+    name = facts.text(name_node)
+    if name in ("clone", "to_device", "fork", "train", "no_grad") or name == "unwrap":
+        return module_config(receiver, facts, depth + 1)
+    if not name.startswith("init"):
+        return None
+    return config_value(receiver, facts, depth + 1)
