@@ -177,9 +177,10 @@ def test_sarif_is_valid_against_the_official_schema(source: str) -> None:
     assert all(r["help"]["text"] for r in rules)
     ctc_doc = Path(__file__).resolve().parents[3] / "docs" / "rules" / "ctc-target-capacity.md"
     if ctc_doc.exists():
-        assert rules[0]["help"]["markdown"] == ctc_doc.read_text(encoding="utf-8")
+        ctc = rules[ids.index("ctc-target-capacity")]
+        assert ctc["help"]["markdown"] == ctc_doc.read_text(encoding="utf-8")
     first = run["results"][0]
-    assert first["ruleIndex"] == 0 and first["level"] == "error"
+    assert first["ruleIndex"] == ids.index("ctc-target-capacity") and first["level"] == "error"
     assert first["locations"][0]["physicalLocation"]["region"] == {
         "startLine": 3,
         "startColumn": 31,
