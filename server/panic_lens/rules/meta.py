@@ -80,7 +80,9 @@ def info_from_spec(spec: RuleSpec) -> RuleInfo:
     if spec.hook is not None:
         module = hook_module(spec.hook)
         if module is None:
-            raise RuleFileError(spec.source, spec.line_of("hook"), "hook", f"no hook named {spec.hook!r}")
+            raise RuleFileError(
+                spec.source, spec.line_of("hook"), "hook", f"no hook named {spec.hook!r}"
+            )
         groups = spec.prefilter
     else:
         module = LANGUAGE_DETECTOR

@@ -74,7 +74,7 @@ def evaluate(expr: str, names: tuple[str, ...], data: dict[str, Any]) -> Outcome
     return result.plain_value() if hasattr(result, "plain_value") else result.value()
 
 
-def holds(expr: str, names: tuple[str, ...], data: dict[str, Any]) -> bool | None | Failed:
+def holds(expr: str, names: tuple[str, ...], data: dict[str, Any]) -> bool | Failed | None:
     """True only when the condition is definitely true; None when unknown."""
     outcome = evaluate(expr, names, data)
     if isinstance(outcome, Failed) or outcome is None:

@@ -55,7 +55,8 @@ def _plan(spec: RuleSpec) -> _Plan:
         owner_paths = _paths_of(where.owner)
         owners[where] = frozenset(owner_paths)
         targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
-    text = " ".join(filter(None, (spec.condition, spec.message)))
+    lets = [expr for where in spec.wheres for _, expr in where.lets]
+    text = " ".join(filter(None, (spec.condition, spec.message, *lets)))
     reads = set(re.findall(r"\b(config\.\w+|receiver|[a-z_]\w*)\b", text))
     return _Plan(tuple(sorted(names)), {k: tuple(v) for k, v in by_name.items()}, targets,
                  owners, frozenset(reads))  # fmt: skip
@@ -203,14 +204,16 @@ def _judge(
     span = facts.span(site.name_node)
     known = _known_lines(bound, plan)
     if spec.condition is None:
-        verdict: bool | None | Failed = True
+        verdict: bool | Failed | None = True
     else:
         verdict = holds(spec.condition, plan.names, bound.data)
     if isinstance(verdict, Failed):
         _FAILURES.setdefault(spec.id, []).append(
             f"{facts.path or '<text>'}:{span.start.row + 1}: {verdict.reason}"
         )
-        yield HoverFact(spec.id, span, bound.api, (*known, f"condition not evaluated: {verdict.reason}"))
+        yield HoverFact(
+            spec.id, span, bound.api, (*known, f"condition not evaluated: {verdict.reason}")
+        )
         return
     if verdict is not True:
         state = "unknown: some value is not known at this call" if verdict is None else "false"

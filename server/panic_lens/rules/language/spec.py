@@ -156,7 +156,9 @@ def parse_rule(raw: bytes, source: str, examples: str | None = None) -> RuleSpec
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", 0) or _line_from_message(str(exc))
-        raise RuleFileError(source, line, "", f"not valid TOML: {exc.msg if hasattr(exc, 'msg') else exc}") from exc  # noqa: E501
+        raise RuleFileError(
+            source, line, "", f"not valid TOML: {exc.msg if hasattr(exc, 'msg') else exc}"
+        ) from exc
     lines = key_lines(text)
     return _Reader(source, lines).rule(data, hashlib.sha256(raw).hexdigest()[:16], examples)
 
@@ -191,10 +193,8 @@ def key_lines(text: str) -> dict[str, int]:
         if stripped.startswith("["):
             name = stripped[1:].split("]", 1)[0].strip()
             head, _, rest = name.partition(".")
-            if head in counts and rest:  # `[where.let]` after `[[where]]`
-                table = f"{head}[{counts[head] - 1}].{rest}"
-            else:
-                table = name
+            # `[where.let]` after `[[where]]`
+            table = f"{head}[{counts[head] - 1}].{rest}" if head in counts and rest else name
             out.setdefault(table, number)
             continue
         key, eq, value = stripped.partition("=")
@@ -296,7 +296,8 @@ class _Reader:
         if message is not None:
             self.holes_known(message, names, "when.message")
         severity_when = tuple(
-            self.severity_rule(t, i, names) for i, t in enumerate(self.tables(data, "severity_when"))
+            self.severity_rule(t, i, names)
+            for i, t in enumerate(self.tables(data, "severity_when"))
         )
         fixes = tuple(self.fix(t, i, names) for i, t in enumerate(self.tables(data, "fix")))
         return _with(
@@ -308,7 +309,8 @@ class _Reader:
         try:
             return Severity.parse(value) if isinstance(value, str) else Severity(value)
         except ValueError:
-            raise self.fail(key, f"{value!r} is not one of error, warning, information, hint")
+            reason = f"{value!r} is not one of error, warning, information, hint"
+            raise self.fail(key, reason) from None
 
     def words(self, data: dict[str, Any], key: str) -> tuple[str, ...]:
         value = data.get(key, [])
@@ -320,9 +322,15 @@ class _Reader:
         value = data.get("prefilter")
         if value is None:
             raise self.fail("hook", "a `hook` rule must list its `prefilter` word groups")
-        ok = isinstance(value, list) and value and all(
-            isinstance(g, list) and g and all(isinstance(w, str) and IDENT.fullmatch(w) for w in g)
-            for g in value
+        ok = (
+            isinstance(value, list)
+            and value
+            and all(
+                isinstance(g, list)
+                and g
+                and all(isinstance(w, str) and IDENT.fullmatch(w) for w in g)
+                for g in value
+            )
         )
         if not ok:
             raise self.fail("prefilter", "must be a list of lists of identifiers")
@@ -334,7 +342,9 @@ class _Reader:
             return None
         for part in req.split(","):
             if not VERSION_REQ.fullmatch(part):
-                raise self.fail("burn", f"{part.strip()!r} is not a version requirement like '>=0.21'")
+                raise self.fail(
+                    "burn", f"{part.strip()!r} is not a version requirement like '>=0.21'"
+                )
         return req
 
     def site(self, table: dict[str, Any], index: int) -> BurnSite:
@@ -342,13 +352,17 @@ class _Reader:
         self.unknown(table, _SITE, prefix)
         file = self.text(table, "file", prefix)
         if not file.startswith("crates/") or not file.endswith(".rs"):
-            raise self.fail(f"{prefix}.file", "must be a path in burn's repository: crates/<crate>/src/...rs")
+            raise self.fail(
+                f"{prefix}.file", "must be a path in burn's repository: crates/<crate>/src/...rs"
+            )
         line = table.get("line")
         if line is not None and (not isinstance(line, int) or line < 1):
             raise self.fail(f"{prefix}.line", "must be a positive integer")
         message = self.text(table, "message", prefix)
         if "{" in message or "}" in message:
-            raise self.fail(f"{prefix}.message", "a literal fragment of the message, without `{}` holes")
+            raise self.fail(
+                f"{prefix}.message", "a literal fragment of the message, without `{}` holes"
+            )
         return BurnSite(file, self.text(table, "guard", prefix), message, line)
 
     def where(self, table: dict[str, Any], index: int) -> Where:
@@ -356,7 +370,9 @@ class _Reader:
         self.unknown(table, _WHERE, prefix)
         call = self.text(table, "call", prefix)
         if not PATH.fullmatch(call):
-            raise self.fail(f"{prefix}.call", f"{call!r} is not a path like burn::nn::GroupNormConfig::init")
+            raise self.fail(
+                f"{prefix}.call", f"{call!r} is not a path like burn::nn::GroupNormConfig::init"
+            )
         args = table.get("args", [])
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise self.fail(f"{prefix}.args", "must be a list of names")
@@ -365,7 +381,7 @@ class _Reader:
                 raise self.fail(f"{prefix}.args", f"{arg!r} cannot name an argument")
         lets = table.get("let", {})
         if not isinstance(lets, dict) or not all(isinstance(v, str) for v in lets.values()):
-            raise self.fail(f"{prefix}.let", "must be a table of name = \"expression\"")
+            raise self.fail(f"{prefix}.let", 'must be a table of name = "expression"')
         for name in lets:
             if not IDENT.fullmatch(name) or name in RESERVED:
                 raise self.fail(f"{prefix}.let.{name}", "cannot be used as a name")
@@ -388,7 +404,9 @@ class _Reader:
         replace = self.text(table, "replace", prefix)
         head = replace.split(".", 1)[0]
         if head not in names or (head == "config" and not re.fullmatch(r"config\.\w+", replace)):
-            raise self.fail(f"{prefix}.replace", "must name a value: an `args` name or config.<field>")
+            raise self.fail(
+                f"{prefix}.replace", "must name a value: an `args` name or config.<field>"
+            )
         with_ = table.get("with")
         if not isinstance(with_, str):
             raise self.fail(prefix, "`with` (the replacement text) is missing")
@@ -476,4 +494,4 @@ def _version_tuple(text: str) -> tuple[int, ...] | None:
         parts = tuple(int(p) for p in head.split("."))
     except ValueError:
         return None
-    return (parts + (0, 0, 0))[:3]
+    return (*parts, 0, 0, 0)[:3]

@@ -143,7 +143,7 @@ def _variant(path: Node, facts: FileFacts) -> Value | None:
     owner_name = owner.rsplit("::", 1)[-1]
     if not owner_name[:1].isupper() or not name[:1].isupper():
         return None
-    if name.isupper() and len(name) > 3 and "_" in name or name.isupper() and len(name) > 4:
+    if (name.isupper() and len(name) > 3 and "_" in name) or (name.isupper() and len(name) > 4):
         return None  # SCREAMING_CASE: an associated const
     return Value(name, span_of(path))
 
@@ -230,7 +230,11 @@ def parse_default(text: str) -> Any:
         if ";" in inner:
             item, _, count = inner.rpartition(";")
             value, n = parse_default(item), parse_default(count)
-            return [value] * n if value is not _UNKNOWN and isinstance(n, int) and 0 <= n <= 64 else _UNKNOWN  # noqa: E501
+            return (
+                [value] * n
+                if value is not _UNKNOWN and isinstance(n, int) and 0 <= n <= 64
+                else _UNKNOWN
+            )
         parts = [parse_default(p) for p in _split(inner)] if inner else []
         return _UNKNOWN if any(p is _UNKNOWN for p in parts) else parts
     found = _VARIANT.fullmatch(text)
