@@ -11,9 +11,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
+from panic_lens.rules.language import configs
 from panic_lens.rules.language import values as V
 from panic_lens.rules.language.conditions import Failed, evaluate, holds
-from panic_lens.rules.language.configs import config_of_module, table
 from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
 from panic_lens.rust.burn_api import canonical
 from panic_lens.rust.crate import CUBECL_FEATURES
@@ -56,7 +56,8 @@ def _plan(spec: RuleSpec) -> _Plan:
         owners[where] = frozenset(owner_paths)
         targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
     lets = [expr for where in spec.wheres for _, expr in where.lets]
-    text = " ".join(filter(None, (spec.condition, spec.message, *lets)))
+    others = [r.when for r in spec.severity_when] + [f.with_ for f in spec.fixes]
+    text = " ".join(filter(None, (spec.condition, spec.message, *lets, *others)))
     reads = set(re.findall(r"\b(config\.\w+|receiver|[a-z_]\w*)\b", text))
     return _Plan(tuple(sorted(names)), {k: tuple(v) for k, v in by_name.items()}, targets,
                  owners, frozenset(reads))  # fmt: skip
@@ -67,13 +68,13 @@ def _paths_of(owner: str) -> set[str]:
     aliases of the same item."""
     segments = owner.split("::")
     paths = {owner, canonical(segments) or owner}
-    t = table()
+    t = configs.table()
     for path in list(paths):
         key = t.canonical(path)
         paths.add(key)
         paths |= {alias for alias, target in t.aliases.items() if target == key}
     if owner.endswith("Config") is False:
-        config = config_of_module(owner)
+        config = configs.config_of_module(owner)
         if config is not None:  # the module's own aliases follow its config's
             paths |= {a.removesuffix("Config") for a in _paths_of(config) if a.endswith("Config")}
     return paths
@@ -123,8 +124,10 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
     receiver = None
     config: V.ConfigValue | None = None
     owner = where.owner
-    config_info = table().config(owner) if where.method_like else None
-    module_of = config_of_module(owner) if where.method_like and config_info is None else None
+    config_info = configs.table().config(owner) if where.method_like else None
+    module_of = (
+        configs.config_of_module(owner) if where.method_like and config_info is None else None
+    )
     if site.kind == "method":
         if not where.method_like:
             return None
@@ -135,7 +138,7 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
                 return None
         elif module_of is not None:
             config = V.module_config(receiver, facts)
-            if config is None or config.info.path != table().canonical(module_of):
+            if config is None or config.info.path != configs.table().canonical(module_of):
                 return None
         else:
             found = facts.type_of(receiver)

@@ -479,9 +479,14 @@ def version_matches(req: str, version: str) -> bool | None:
         if found is None or want is None:
             return None
         op = found.group(1) or ">="
+        if op in ("=", "=="):  # `=0.21`: any 0.21.x
+            given = len(found.group(2).split("-", 1)[0].split("."))
+            have_prefix, want = have[:given], want[:given]
+            if have_prefix != want:
+                return False
+            continue
         ok = {
             ">=": have >= want, "<=": have <= want, ">": have > want, "<": have < want,
-            "=": have[: len(want)] == want, "==": have[: len(want)] == want,
         }[op]  # fmt: skip
         if not ok:
             return False

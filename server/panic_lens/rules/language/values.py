@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Span
-from panic_lens.rules.language.configs import ConfigInfo, table
+from panic_lens.rules.language import configs
+from panic_lens.rules.language.configs import ConfigInfo
 from panic_lens.rust.syntax import (
     Node,
     call_parts,
@@ -375,7 +376,7 @@ def config_named(type_node: Node | None, facts: FileFacts) -> ConfigInfo | None:
         return None
     from panic_lens.rust import bindings
 
-    return table().config(bindings.type_of_type(type_node, facts))
+    return configs.table().config(bindings.type_of_type(type_node, facts))
 
 
 def module_config(expr: Node | None, facts: FileFacts, depth: int = 0) -> ConfigValue | None:

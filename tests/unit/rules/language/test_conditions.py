@@ -1,0 +1,50 @@
+"""Three-valued conditions: the table of conditions.md's 18 cases, kept as a test so an
+upgrade of the CEL package cannot silently change what `unknown` does."""
+
+from __future__ import annotations
+
+import pytest
+
+from panic_lens.rules.language.conditions import ConditionError, Failed, compile_expr, holds
+
+NAMES = ("a", "b", "xs", "config")
+KNOWN = {"a": 3, "xs": [1, 2, 3], "config": {"p": 0.5}}  # `b` is unknown: absent
+
+
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        ("b > 1 && a > 1", None),  # unknown && true
+        ("b > 1 && a > 5", False),  # unknown && false: false absorbs
+        ("a > 5 && b > 1", False),  # commutative
+        ("b > 1 || a > 1", True),  # unknown || true: true absorbs
+        ("a > 1 || b > 1", True),
+        ("b > 1 || a > 5", None),  # unknown || false
+        ("!(b > 1)", None),
+        ("!(a > 1)", False),
+        ("xs.exists(x, x == b) || xs.exists(x, x == 3)", True),
+        ("xs.exists(x, x > b)", None),
+        ("xs.all(x, x > 0)", True),
+        ("xs.all(x, x > b) && a == 4", False),
+        ("config.p > 1.0 || config.p < 0.0", False),
+        ("config.q > 1.0", None),  # a field not known: the key is absent
+        ("a > 2.5", True),  # int and double compare
+        ("-3 % 5 == -3", True),  # truncating remainder, as Rust
+        ("config.p == null", False),
+        ("b == null", None),
+    ],
+)
+def test_three_valued_table(expr: str, expected: bool | None) -> None:
+    assert holds(expr, NAMES, KNOWN) == expected
+
+
+def test_other_errors_fail_instead_of_firing() -> None:
+    outcome = holds("a % 0 == 0", NAMES, KNOWN)
+    assert isinstance(outcome, Failed) and "modulus by zero" in outcome.reason
+    outcome = holds("a + 1", NAMES, KNOWN)
+    assert isinstance(outcome, Failed) and "not true or false" in outcome.reason
+
+
+def test_a_syntax_error_names_the_column() -> None:
+    with pytest.raises(ConditionError, match="1:4"):
+        compile_expr("a +", NAMES)

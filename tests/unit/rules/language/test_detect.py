@@ -1,0 +1,195 @@
+"""Rules in the language over real call shapes: configs built every way a user builds them,
+free functions, tensor methods; look-alikes and unknown values stay silent."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from panic_lens.engine import analyze
+from panic_lens.model import Severity
+from panic_lens.rules.meta import RuleInfo
+
+SITE = """
+[[panic_site]]
+file = "crates/burn-nn/src/modules/conv/checks.rs"
+guard = "channels_in.is_multiple_of(groups)"
+message = "Both channels must be divisible by the number of groups"
+"""
+GROUPS = (
+    'id = "t-groups"\ntitle = "groups"\nsummary = "groups must divide the channels"\n'
+    + SITE
+    + """
+[[where]]
+call = "burn::nn::conv::Conv2dConfig::init"
+[[where]]
+call = "burn::nn::conv::Conv2d::forward"
+[when]
+condition = "config.channels[0] % config.groups != 0 || config.channels[1] % config.groups != 0"
+message = "groups = {config.groups} does not divide {config.channels}"
+[[severity_when]]
+when = "context.test"
+severity = "hint"
+[[fix]]
+title = "One group"
+replace = "config.groups"
+with = "1"
+changes_behaviour = true
+"""
+)
+HEAD = "use burn::nn::conv::{Conv2d, Conv2dConfig};\nuse burn::prelude::*;\n"
+
+AddRule = Callable[[str], RuleInfo]
+
+
+def flagged(src: str, rule: str = "t-groups") -> list[int]:
+    """1-based lines of the rule's findings."""
+    return [f.span.start.row + 1 for f in analyze(HEAD + src, "src/lib.rs").findings
+            if f.rule == rule]  # fmt: skip
+
+
+def lines_of(src: str, marker: str) -> list[int]:
+    return [i + 3 for i, line in enumerate(src.splitlines()) if line.endswith(marker)]
+
+
+def test_configs_built_every_way(add_rule: AddRule) -> None:
+    add_rule(GROUPS)
+    src = """\
+const CARD: usize = 5;
+fn f(device: &Device, n: usize) {
+    Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).init(device); // bad
+    Conv2dConfig::new([64, 64], [1, 1]).with_groups(CARD).init(device); // bad
+    Conv2dConfig { groups: 3, ..Conv2dConfig::new([16, 16], [3, 3]) }.init(device); // bad
+    let cfg = Conv2dConfig::new([48, 30], [4, 4]).with_groups(4);
+    let _m = cfg.init(device); // bad
+    Conv2dConfig::init(&Conv2dConfig::new([3, 6], [1, 1]).with_groups(2), device); // bad
+    let conv = Conv2dConfig::new([3, 6], [1, 1]).with_groups(3).with_groups(2).init(device); // bad
+    Conv2dConfig::new([32, 32], [3, 3]).with_groups(32).init(device); // fine
+    Conv2dConfig::new([3, 64], [3, 3]).init(device); // fine
+    Conv2dConfig::new([3, 64], [3, 3]).with_groups(n).init(device); // fine
+    Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).with_groups(1).init(device); // fine
+    let mut later = Conv2dConfig::new([3, 64], [3, 3]);
+    later.groups = 1;
+    later.init(device); // fine
+}
+"""
+    assert flagged(src) == lines_of(src, "// bad")
+
+
+def test_the_module_an_init_made_carries_its_config(add_rule: AddRule) -> None:
+    add_rule(GROUPS)
+    src = """\
+fn f(device: &Device, x: Tensor<4>, given: Conv2d) {
+    let conv = Conv2dConfig::new([3, 6], [1, 1]).with_groups(2).init(device); // bad
+    let y = conv.forward(x.clone()); // bad
+    given.forward(x); // fine
+}
+"""
+    assert flagged(src) == lines_of(src, "// bad")
+
+
+def test_look_alikes_are_silent(add_rule: AddRule) -> None:
+    add_rule(GROUPS)
+    src = """\
+mod local {
+    pub struct Conv2dConfig { pub groups: usize }
+    impl Conv2dConfig {
+        pub fn new(_c: [usize; 2], _k: [usize; 2]) -> Self { Self { groups: 1 } }
+        pub fn with_groups(self, groups: usize) -> Self { Self { groups } }
+        pub fn init(&self) -> usize { self.groups }
+    }
+}
+fn f() {
+    local::Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).init(); // fine
+}
+"""
+    assert flagged(src) == []
+    shadowed = "struct Conv2dConfig;\n" + src.replace("local::", "")
+    assert [f for f in analyze(shadowed, "src/lib.rs").findings if f.rule == "t-groups"] == []
+
+
+def test_message_evidence_fix_and_severity(add_rule: AddRule) -> None:
+    add_rule(GROUPS)
+    src = (
+        "fn f(device: &Device) {\n"
+        "    Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).init(device);\n"
+        "}\n"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n"
+        "    fn t(d: &Device) { Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).init(d); }\n"
+        "}\n"
+    )
+    found = [f for f in analyze(HEAD + src, "src/lib.rs").findings if f.rule == "t-groups"]
+    assert [f.severity for f in found] == [Severity.ERROR, Severity.HINT]
+    first = found[0]
+    assert first.message == "groups = 2 does not divide [3, 64]"
+    assert [e.message for e in first.evidence][-1] == "config.groups = 2: set here"
+    (fix,) = first.fixes
+    assert fix.behavior_change and not fix.preferred
+    (edit,) = fix.edits
+    text = (HEAD + src).encode()
+    assert text[edit.span.start_byte : edit.span.end_byte] == b"2" and edit.new_text == "1"
+
+
+def test_defaults_and_options(add_rule: AddRule) -> None:
+    add_rule(
+        'id = "t-smoothing"\ntitle = "s"\nsummary = "s"\n'
+        + SITE
+        + """
+[[where]]
+call = "burn::nn::loss::CrossEntropyLossConfig::init"
+[when]
+condition = "config.smoothing != null && (config.smoothing < 0.0 || config.smoothing > 1.0)"
+"""
+    )
+    src = """\
+use burn::nn::loss::CrossEntropyLossConfig;
+fn f(device: &Device, s: f32) {
+    CrossEntropyLossConfig::new().with_smoothing(Some(1.5)).init(device); // bad
+    CrossEntropyLossConfig::new().with_smoothing(Some(-0.1)).init(device); // bad
+    CrossEntropyLossConfig::new().init(device); // fine
+    CrossEntropyLossConfig::new().with_smoothing(Some(0.1)).init(device); // fine
+    CrossEntropyLossConfig::new().with_smoothing(None).init(device); // fine
+    CrossEntropyLossConfig::new().with_smoothing(Some(s)).init(device); // fine
+}
+"""
+    assert flagged(src, "t-smoothing") == lines_of(src, "// bad")
+
+
+def test_free_functions_and_tensor_methods(add_rule: AddRule) -> None:
+    add_rule(
+        'id = "t-narrow"\ntitle = "n"\nsummary = "n"\n'
+        + SITE
+        + """
+[[where]]
+call = "burn::tensor::Tensor::narrow"
+args = ["dim", "start", "length"]
+[when]
+condition = "start + length > receiver.dims[dim]"
+message = "narrow({dim}, {start}, {length}) on {receiver}"
+"""
+    )
+    src = """\
+fn f(device: &Device, n: usize) {
+    let t = Tensor::<2>::zeros([4, 8], device);
+    t.clone().narrow(1, 6, 4); // bad
+    t.clone().narrow(0, 0, 4); // fine
+    t.clone().narrow(1, n, 4); // fine
+    Tensor::narrow(t.clone(), 0, 3, 2); // bad
+}
+"""
+    assert flagged(src, "t-narrow") == lines_of(src, "// bad")
+    found = [f for f in analyze(HEAD + src, "src/lib.rs").findings if f.rule == "t-narrow"]
+    assert found[0].message == "narrow(1, 6, 4) on shape [4, 8]"
+
+
+def test_rules_limited_to_burn_versions(add_rule: AddRule, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    add_rule(GROUPS.replace('summary = "', 'burn = "<0.22"\nsummary = "'))
+    crate = tmp_path / "app"
+    (crate / "src").mkdir(parents=True)
+    (crate / "Cargo.toml").write_text('[package]\nname = "app"\nversion = "0.1.0"\n'
+                                      '[dependencies]\nburn = "0.22.0-pre.2"\n')  # fmt: skip
+    (crate / "Cargo.lock").write_text(
+        'version = 3\n[[package]]\nname = "burn"\nversion = "0.22.0-pre.2"\n'
+    )
+    src = HEAD + "fn f(d: &Device) { Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).init(d); }\n"
+    assert analyze(src, str(crate / "src" / "lib.rs")).findings == ()
+    assert [f.rule for f in analyze(src, "lib.rs").findings] == ["t-groups"]  # version unknown
