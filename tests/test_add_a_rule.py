@@ -3,7 +3,8 @@
 the rule existed are not reused), the editor's per-function re-analysis, the reports and the
 settings. Nothing about the new rule is written anywhere but in its RuleInfo and detector.
 
-This module is the new rule's detector module too (`INFO.module` names it).
+Each test runs with the rule written twice: in Python (this module is its detector module,
+`INFO.module` names it) and as a rule file in the rule language (`RULE_FILE`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from panic_lens.cache import AnalysisCache
 from panic_lens.model import Finding, HoverFact, Settings, Severity
 from panic_lens.report import sarif
 from panic_lens.rules import meta
+from panic_lens.rules.language.spec import parse_rule
 from panic_lens.rust.facts import FileFacts
 from panic_lens.settings import parse_settings
 
@@ -30,7 +32,23 @@ INFO = meta.RuleInfo(
     module=__name__,
     triggers=("frobnicate",),
 )
-RISKY = "pub fn train(x: u32) -> u32 {\n    let y = x + 1;\n    frobnicate(y)\n}\n"
+RULE_FILE = b"""
+id = "frobnicate-anything"
+title = "frobnicate always panics"
+summary = "a rule that exists only in this test"
+severity = "warning"
+[[panic_site]]
+file = "crates/burn-tensor/src/frobnicate.rs"
+guard = "panic!()"
+message = "frobnicated"
+[[where]]
+call = "burn::tensor::module::frobnicate"
+"""
+LANGUAGE_INFO = meta.info_from_spec(parse_rule(RULE_FILE, "frobnicate-anything.toml"))
+RISKY = (
+    "use burn::tensor::module::frobnicate;\n"
+    "pub fn train(x: u32) -> u32 {\n    let y = x + 1;\n    frobnicate(y)\n}\n"
+)
 FILLER = "pub fn helper_{i}(a: u64) -> u64 {{\n    let b = a * {i};\n    b + 1\n}}\n"
 
 
@@ -40,13 +58,18 @@ def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
         yield Finding(INFO.id, span, INFO.default_severity, "frobnicate panics")
 
 
+@pytest.fixture(params=["python", "rule-file"])
+def rule(request: pytest.FixtureRequest) -> meta.RuleInfo:
+    return INFO if request.param == "python" else LANGUAGE_INFO
+
+
 @pytest.fixture
-def added() -> Iterator[meta.RuleInfo]:
-    meta.add_rule(INFO)
+def added(rule: meta.RuleInfo) -> Iterator[meta.RuleInfo]:
+    meta.add_rule(rule)
     try:
-        yield INFO
+        yield rule
     finally:
-        meta.remove_rule(INFO.id)
+        meta.remove_rule(rule.id)
 
 
 def crate(root: Path, files: int) -> Path:
@@ -89,16 +112,18 @@ def test_check_sees_an_added_rule(tmp_path: Path, added: meta.RuleInfo, jobs: in
     assert rules_of(result) == rules_of(engine.check_paths([root]))
 
 
-def test_the_cache_does_not_answer_from_before_the_rule(tmp_path: Path) -> None:
+def test_the_cache_does_not_answer_from_before_the_rule(
+    tmp_path: Path, rule: meta.RuleInfo
+) -> None:
     root = crate(tmp_path / "app", 3)
     cache = AnalysisCache(tmp_path / "cache")
     assert batch.check_paths([root], cache=cache, jobs=1).findings == ()
-    meta.add_rule(INFO)
+    meta.add_rule(rule)
     try:
         found = batch.check_paths([root], cache=cache, jobs=1)
-        assert rules_of(found) == [("risky.rs", INFO.id)]
+        assert rules_of(found) == [("risky.rs", rule.id)]
     finally:
-        meta.remove_rule(INFO.id)
+        meta.remove_rule(rule.id)
     assert batch.check_paths([root], cache=cache, jobs=1).findings == ()
 
 

@@ -144,9 +144,12 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
             found = facts.type_of(receiver)
             if found is None or found.path not in plan.owners[where]:
                 return None
-    elif site.kind == "path":
-        if site.resolves_to(plan.targets[where]) is None:
+    elif site.kind in ("path", "qualified"):
+        if site.kind == "path" and site.resolves_to(plan.targets[where]) is None:
             return None
+        qualified = (site.self_type, site.trait_path) if site.kind == "qualified" else ()
+        if site.kind == "qualified" and not (set(qualified) & plan.owners[where]):
+            return None  # `<T as Trait>::name(..)`: T or Trait must be the `where`'s owner
         if where.method_like and (config_info or module_of or len(args) == len(where.args) + 1):
             if not args:
                 return None

@@ -193,3 +193,26 @@ def test_rules_limited_to_burn_versions(add_rule: AddRule, tmp_path) -> None:  #
     src = HEAD + "fn f(d: &Device) { Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).init(d); }\n"
     assert analyze(src, str(crate / "src" / "lib.rs")).findings == ()
     assert [f.rule for f in analyze(src, "lib.rs").findings] == ["t-groups"]  # version unknown
+
+
+def test_trait_qualified_calls(add_rule: AddRule) -> None:
+    add_rule(
+        'id = "t-frob"\ntitle = "f"\nsummary = "f"\n'
+        + SITE
+        + """
+[[where]]
+call = "burn::tensor::ops::ModuleOps::frob"
+args = ["x"]
+[when]
+condition = "x > 3"
+"""
+    )
+    src = """\
+use burn::tensor::ops::ModuleOps;
+fn f<B: Backend>() {
+    <B as ModuleOps<B>>::frob(5); // bad
+    <B as ModuleOps<B>>::frob(2); // fine
+    <B as Other<B>>::frob(5); // fine
+}
+"""
+    assert flagged(src, "t-frob") == lines_of(src, "// bad")
