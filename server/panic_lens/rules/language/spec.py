@@ -114,6 +114,7 @@ class RuleSpec:
     severity_when: tuple[SeverityWhen, ...] = ()
     fixes: tuple[FixSpec, ...] = ()
     examples: str | None = None  # the `.rs` beside the file, when there is one
+    derived_from: str | None = None  # the id of the record the rule was derived from
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def line_of(self, key: str) -> int:
@@ -122,7 +123,7 @@ class RuleSpec:
 
 _TOP = {
     "id", "title", "summary", "severity", "fires", "apis", "burn", "hook", "prefilter",
-    "panic_site", "where", "when", "severity_when", "fix",
+    "panic_site", "where", "when", "severity_when", "fix", "derived_from",
 }  # fmt: skip
 _SITE = {"file", "guard", "message", "line"}
 _WHERE = {"call", "args", "let"}
@@ -273,6 +274,7 @@ class _Reader:
             hook=hook,
             lines=self.lines,
             examples=examples,
+            derived_from=self.text(data, "derived_from", "", required=False) or None,
         )
         if hook is not None:
             for key in ("where", "when", "fix", "severity_when"):

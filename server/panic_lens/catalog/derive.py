@@ -1,0 +1,806 @@
+"""A record of a burn panic that no rule covers becomes a check: find the record's panic site
+in burn's guards index (`rust/burn_guards.py`), follow its guard up to the public calls that
+reach it, and write the condition in the rule language (docs/rule-language.md).
+
+The rule says only what is definitely true: every Rust construct on the way is translated
+exactly or the record is `NotDerived` with the construct named; a value the call does not
+show stays unknown at run time, so the rule is silent there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from panic_lens.catalog.model import Record
+from panic_lens.catalog.sites import record_path, same_file, squash
+from panic_lens.rules.language.configs import ConfigTable
+from panic_lens.rules.language.spec import RuleFileError, RuleSpec, free_names, parse_rule
+from panic_lens.rust.burn_api import canonical
+from panic_lens.rust.burn_guards import callee_key, split_args
+from panic_lens.rust.syntax import Node, parse
+
+__all__ = ["Derived", "NotDerived", "derive", "derived_toml"]
+
+MAX_DEPTH = 5  # private helpers followed up to this many calls
+MAX_ENTRIES = 24
+
+# Reasons a record is not derived, by kind (the first word of `NotDerived.reason`).
+SITE_NOT_FOUND = "site not found"
+CONSTRUCT = "guard construct not understood"
+NOT_PUBLIC = "entry point not public"
+NOT_VISIBLE = "value never visible at a call site"
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    spec: RuleSpec
+    toml: str
+    site: str  # `file:line` of burn's panic
+
+
+@dataclass(frozen=True, slots=True)
+class NotDerived:
+    reason: str
+    kind: str = CONSTRUCT
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+class Unmapped(Exception):
+    """A Rust construct with no exact rule-language form."""
+
+
+# -- finding the site ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Site:
+    fn_key: str
+    index: int  # in the function's panics
+    check: tuple[str, int] | None  # the TensorCheck function and its register site, for check!
+
+
+def _holes_removed(message: str) -> list[str]:
+    """The literal pieces of a format string (no `{..}` holes), squashed."""
+    pieces = re.split(r"\{[^{}]*\}", message)
+    return [squash(p) for p in pieces if len(squash(p)) >= 4]
+
+
+def _message_score(burn_message: str | None, record: Record) -> int:
+    if not burn_message:
+        return 0
+    texts = squash(record.panic.error_message) + "\n" + squash(record.panic.message_pattern)
+    pieces = _holes_removed(burn_message)
+    if not pieces:
+        return 0
+    hit = sum(1 for p in pieces if p in texts or p.replace("\\", "") in texts)
+    return 2 if hit == len(pieces) else (1 if hit else 0)
+
+
+def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
+    """The panic the record is about: in its file, the site whose message the record carries
+    and whose line its sourceCode quotes, nearest its lineNumber (lines may have drifted)."""
+    path = record_path(record)
+    if path is None:
+        return NotDerived("the record names no burn file", SITE_NOT_FOUND)
+    functions = guards.get("functions", {})
+    line = record.panic.line_number or 0
+    start = record.panic.source_code_start or line
+    end = record.panic.source_code_end or line
+    source = squash(record.panic.source_code or "")
+    best: tuple[tuple[int, ...], _Site] | None = None
+    checks = _check_functions(functions)
+    for key, fn in functions.items():
+        if not same_file(path, fn["file"]):
+            continue
+        for index, site in enumerate(fn["panics"]):
+            candidates: list[tuple[str | None, tuple[str, int] | None]] = []
+            if site["kind"] == "check":
+                check_fn = checks.get(site["check"])
+                for reg_index, reg in enumerate(check_fn["panics"] if check_fn else ()):
+                    if reg["kind"] == "register":
+                        candidates.append((reg["message"], (site["check"], reg_index)))
+            else:
+                candidates.append((site["message"], None))
+            for message, check in candidates:
+                msg = _message_score(message, record)
+                quoted = int(start <= site["line"] <= end) + int(
+                    bool(source) and bool(site.get("guard")) and _guard_quoted(site, source)
+                )
+                if msg == 0 and quoted == 0:
+                    continue
+                score = (msg, quoted, -abs(site["line"] - line))
+                if best is None or score > best[0]:
+                    best = (score, _Site(key, index, check))
+    if best is None:
+        return NotDerived(f"no panic in burn's {path} carries the record's message", SITE_NOT_FOUND)
+    return best[1]
+
+
+def _guard_quoted(site: dict[str, Any], source: str) -> bool:
+    guard = str(site.get("guard") or "")
+    inner = re.sub(r"^!\((.*)\)$", r"\1", guard)
+    first = split_args(inner)[0] if inner else ""
+    return bool(first) and squash(first.strip("()")) in source
+
+
+def _check_functions(functions: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        fn["name"]: fn
+        for fn in functions.values()
+        if fn["owner"] == "TensorCheck" and fn["file"].endswith("check.rs")
+    }
+
+
+# -- conditions as Rust text, carried up the call graph ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Chain:
+    """The conditions (path items, innermost last) for the panic, in `fn`'s scope."""
+
+    fn: str  # key in functions
+    items: tuple[tuple[str, ...], ...]
+    holes: tuple[str, ...]  # the message's values, Rust expressions in `fn`'s scope
+
+
+def _substitute(text: str, mapping: dict[str, str]) -> str:
+    if not mapping:
+        return text
+
+    def repl(found: re.Match[str]) -> str:
+        name = found.group(0)
+        return f"({mapping[name]})" if name in mapping else name
+
+    pattern = r"(?<![\w.:])(?:" + "|".join(re.escape(n) for n in mapping) + r")(?![\w(]|\s*::)"
+    out = []
+    for part in re.split(r'("(?:[^"\\]|\\.)*")', text):
+        out.append(part if part.startswith('"') else re.sub(pattern, repl, part))
+    return "".join(out)
+
+
+def _subst_item(item: tuple[str, ...], mapping: dict[str, str]) -> tuple[str, ...]:
+    kind = item[0]
+    if kind in ("for", "iflet", "else-let"):  # the pattern binds; only the value is replaced
+        return (kind, item[1], _substitute(item[2], mapping))
+    if kind == "arm":
+        return (kind, _substitute(item[1], mapping), *item[2:])
+    return (kind, *(_substitute(t, mapping) for t in item[1:]))
+
+
+def _inline_lets(fn: dict[str, Any], items: list[tuple[str, ...]], holes: list[str]) -> None:
+    lets = {n: e.removeprefix("&") for n, e in fn.get("lets", {}).items()}
+    for round_ in range(4):
+        if round_ == 1:  # `let dim = wrap(dim)` is inlined once, never again
+            lets = {n: e for n, e in lets.items() if not re.search(rf"\b{n}\b", e)}
+        if not lets:
+            return
+        items[:] = [_subst_item(i, lets) for i in items]
+        holes[:] = [_substitute(h, lets) for h in holes]
+
+
+def _initial_chain(site: _Site, functions: dict[str, Any]) -> _Chain:
+    fn = functions[site.fn_key]
+    panic = fn["panics"][site.index]
+    items: list[tuple[str, ...]] = [tuple(p) for p in panic["path"]]
+    holes: list[str] = []
+    if site.check is not None:
+        check_fn = _check_functions(functions)[site.check[0]]
+        reg = check_fn["panics"][site.check[1]]
+        inner: list[tuple[str, ...]] = [tuple(p) for p in reg["path"]]
+        holes = _named_holes(reg.get("message") or "")
+        _inline_lets(check_fn, inner, holes)
+        names = [p[0] for p in check_fn["params"]]
+        mapping = {
+            n: a.removeprefix("&") for n, a in zip(names, panic.get("args", ()), strict=False)
+        }
+        items += [_subst_item(i, mapping) for i in inner]
+        holes = [_substitute(h, mapping) for h in holes]
+    else:
+        if panic.get("guard"):
+            items.append(("if", panic["guard"]))
+        if panic["kind"] == "expect":
+            items[-1] = ("if", _expect_guard(panic["guard"]))
+        holes = _named_holes(panic.get("message") or "")
+    _inline_lets(fn, items, holes)
+    return _Chain(site.fn_key, tuple(items), tuple(holes))
+
+
+def _expect_guard(guard: str) -> str:
+    """`NonZeroUsize::new(x).expect(..)` fails when x == 0; other `.expect`s are not read."""
+    found = re.fullmatch(r"NonZero(?:U|I)(?:size|8|16|32|64|128)::new\((.*)\) fails", guard)
+    if found is None:
+        raise Unmapped("`.expect(..)` (the failure of a Result or Option)")
+    return f"({found.group(1)}) == 0"
+
+
+def _named_holes(message: str) -> list[str]:
+    """`{channels_in}` holes of a format string (positional `{}` ones are not followed)."""
+    return [h for h in re.findall(r"\{(\w+)(?::[^{}]*)?\}", message) if not h.isdigit()]
+
+
+@dataclass(slots=True)
+class _Entry:
+    call: str  # the `[[where]]` path
+    kind: str  # "config" | "method" | "function"
+    params: list[str]
+    condition: str  # CEL, in the rule language's names
+    holes: list[str | None] = field(default_factory=list)
+
+
+def _callers(fn_key: str, functions: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    fn = functions[fn_key]
+    target = (fn["owner"], fn["name"])
+    for key, caller in functions.items():
+        for call in caller["calls"]:
+            if callee_key(call, caller) == target:
+                if fn["owner"] is None and not _same_crate(fn, caller, call):
+                    continue
+                yield key, call
+
+
+def _same_crate(fn: dict[str, Any], caller: dict[str, Any], call: dict[str, Any]) -> bool:
+    """A free function called by a bare or module name: from its own crate, or named with
+    its crate's path."""
+    crate = fn["module"].split("::", 1)[0]
+    return caller["module"].split("::", 1)[0] == crate or str(call["callee"]).startswith(crate)
+
+
+def _lift(
+    chain: _Chain, caller_key: str, call: dict[str, Any], functions: dict[str, Any]
+) -> _Chain:
+    fn = functions[chain.fn]
+    caller = functions[caller_key]
+    names = [p[0] for p in fn["params"]]
+    args = [a.removeprefix("&").removeprefix("mut ") for a in call["args"]]
+    mapping = dict(zip(names, args, strict=False))
+    by_path = not str(call["callee"]).startswith("self.")
+    if fn["self"] is not None and by_path and len(args) == len(names) + 1:
+        # `Type::method(receiver, ..)`: the first argument is self
+        mapping = dict(zip(names, args[1:], strict=False))
+        mapping["self"] = args[0]
+    items = [tuple(p) for p in call["path"]] + [_subst_item(i, mapping) for i in chain.items]
+    holes = [_substitute(h, mapping) for h in chain.holes]
+    _inline_lets(caller, items, holes)
+    return _Chain(caller_key, tuple(items), tuple(holes))
+
+
+def _entry_path(fn: dict[str, Any], table: ConfigTable) -> tuple[str, str] | None:
+    """The public path of `fn` and its kind, when users can call it; else None."""
+    if fn["vis"] not in ("pub", "trait"):
+        return None
+    owner = fn["owner"]
+    crate = fn["module"].split("::", 1)[0]
+    if owner is None:
+        path = canonical([crate, fn["name"]])
+        return (path, "function") if path else None
+    if fn["trait"] is not None and fn["trait"] != owner:
+        return None  # a trait impl: the trait's method is called through the type, not followed
+    config = _config_path(owner, table)
+    if config is not None:
+        return f"{config}::{fn['name']}", "config"
+    module = next((m for m in table.modules if m.rsplit("::", 1)[-1] == owner), None)
+    if module is not None:
+        return f"{module}::{fn['name']}", "module"
+    path = canonical([crate, owner])
+    if path is None:
+        return None
+    return f"{path}::{fn['name']}", "method"
+
+
+def _config_path(owner: str, table: ConfigTable) -> str | None:
+    found = [key for key in table.configs if key.rsplit("::", 1)[-1] == owner]
+    return sorted(found)[0] if found else None
+
+
+def _entries(
+    start: _Chain, functions: dict[str, Any], table: ConfigTable
+) -> tuple[list[tuple[_Chain, str, str]], list[str]]:
+    """Every public entry reached from `start` (chain in the entry's scope, path, kind), and
+    why other paths stopped."""
+    out: list[tuple[_Chain, str, str]] = []
+    stops: list[str] = []
+    frontier = [(start, 0, frozenset({start.fn}))]
+    while frontier:
+        chain, depth, seen = frontier.pop(0)
+        fn = functions[chain.fn]
+        entry = _entry_path(fn, table)
+        if entry is not None:
+            out.append((chain, *entry))
+            if len(out) >= MAX_ENTRIES:
+                break
+            if entry[1] != "function" or fn["vis"] == "pub":
+                continue
+        if depth >= MAX_DEPTH:
+            stops.append(f"{_show(fn)}: callers deeper than {MAX_DEPTH} calls")
+            continue
+        callers = list(_callers(chain.fn, functions))
+        if not callers and entry is None:
+            stops.append(f"{_show(fn)} ({fn['vis'] or 'private'}) has no caller that is public")
+        for key, call in callers:
+            if key in seen:
+                continue
+            frontier.append((_lift(chain, key, call, functions), depth + 1, seen | {key}))
+    return out, stops
+
+
+def _module_fields(call: str, kind: str, table: ConfigTable) -> frozenset[str]:
+    if kind != "module":
+        return frozenset()
+    config = table.config(table.modules.get(call.rsplit("::", 1)[0]))
+    return frozenset(f.name for f in config.fields) if config else frozenset()
+
+
+def _show(fn: dict[str, Any]) -> str:
+    return (f"{fn['owner']}::" if fn["owner"] else "") + fn["name"]
+
+
+# -- Rust expression -> CEL ------------------------------------------------------------------
+
+
+class _Scope:
+    """How names of the entry's Rust scope read in the rule language."""
+
+    def __init__(
+        self, kind: str, params: list[str], self_tensor: bool, config_fields: frozenset[str]
+    ) -> None:
+        self.kind = kind
+        self.names: dict[str, str] = {p: p for p in params}
+        self.self_tensor = self_tensor
+        # a module's `self.f` is its config's `f` (the module `init` made keeps it)
+        self.config_fields = config_fields
+
+
+_INT = re.compile(r"^(\d[\d_]*)(?:_?(?:u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize))?$")
+_FLOAT = re.compile(r"^(\d[\d_]*)(\.[\d_]*)?([eE][+-]?\d+)?(?:_?f(?:32|64))?$")
+_PASS_METHODS = frozenset(
+    {"iter", "as_ref", "clone", "to_vec", "as_slice", "into_iter", "copied", "cloned", "to_owned",
+     "borrow", "as_deref"}
+)  # fmt: skip
+_INT_TYPES = frozenset(
+    {"usize", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "isize", "u128", "i128"}
+)
+
+
+@lru_cache(maxsize=4096)
+def _expr_tree(text: str) -> Node | None:
+    tree = parse(f"fn __f() {{ let __x = {text}; }}".encode())
+    found = tree.root_node
+    stack = [found]
+    while stack:
+        node = stack.pop()
+        if node.type == "let_declaration":
+            value = node.child_by_field_name("value")
+            if value is not None and not value.has_error and not tree.root_node.has_error:
+                return value
+            return None
+        stack.extend(node.named_children)
+    return None
+
+
+class _Translator:
+    def __init__(self, scope: _Scope) -> None:
+        self.scope = scope
+
+    def expr(self, text: str, bound: dict[str, str] | None = None) -> str:
+        node = _expr_tree(text)
+        if node is None:
+            raise Unmapped(f"`{text}` (not an expression panic-lens reads)")
+        src = f"fn __f() {{ let __x = {text}; }}".encode()
+        return self.node(node, src, dict(bound or {}))
+
+    def node(self, node: Node, src: bytes, bound: dict[str, str]) -> str:
+        kind = node.type
+        text = src[node.start_byte : node.end_byte].decode()
+        if kind == "parenthesized_expression":
+            return f"({self.node(node.named_children[0], src, bound)})"
+        if kind == "binary_expression":
+            op = node.child_by_field_name("operator")
+            op_text = src[op.start_byte : op.end_byte].decode() if op else "?"
+            if op_text not in (
+                "&&",
+                "||",
+                "==",
+                "!=",
+                "<",
+                "<=",
+                ">",
+                ">=",
+                "+",
+                "-",
+                "*",
+                "/",
+                "%",
+            ):
+                raise Unmapped(f"the operator `{op_text}`")
+            left = self.node(node.child_by_field_name("left"), src, bound)  # type: ignore[arg-type]
+            right = self.node(node.child_by_field_name("right"), src, bound)  # type: ignore[arg-type]
+            return f"{left} {op_text} {right}"
+        if kind == "unary_expression":
+            inner = self.node(node.named_children[0], src, bound)
+            if text.startswith("!"):
+                return f"!({inner})"
+            if text.startswith("-"):
+                return f"-{inner}"
+            if text.startswith("*"):
+                return inner
+            raise Unmapped(f"`{text}`")
+        if kind == "reference_expression":
+            return self.node(node.named_children[-1], src, bound)
+        if kind == "integer_literal":
+            found = _INT.match(text)
+            if not found:
+                raise Unmapped(f"the literal `{text}`")
+            return found.group(1).replace("_", "")
+        if kind == "float_literal":
+            found = _FLOAT.match(text)
+            if not found:
+                raise Unmapped(f"the literal `{text}`")
+            whole, frac, exp = found.group(1), found.group(2) or ".", found.group(3) or ""
+            frac = frac if len(frac) > 1 else ".0"
+            return f"{whole.replace('_', '')}{frac.replace('_', '')}{exp}"
+        if kind == "boolean_literal":
+            return text
+        if kind == "string_literal":
+            return text
+        if kind == "identifier":
+            if text in bound:
+                return bound[text]
+            if text in self.scope.names:
+                return self.scope.names[text]
+            if text == "D" and self.scope.self_tensor:
+                return "size(receiver.dims)"  # a tensor method's rank: the receiver's
+            if text.isupper():
+                raise Unmapped(f"the constant `{text}`")
+            if text == "None":
+                return "null"
+            raise Unmapped(f"the local value `{text}`")
+        if kind == "self":
+            if self.scope.self_tensor:
+                return "receiver"
+            raise Unmapped("`self` as a whole value")
+        if kind == "field_expression":
+            value = node.child_by_field_name("value")
+            name = node.child_by_field_name("field")
+            assert value is not None and name is not None
+            field_text = src[name.start_byte : name.end_byte].decode()
+            if value.type == "self" and self.scope.kind in ("config", "module"):
+                if self.scope.kind == "module" and field_text not in self.scope.config_fields:
+                    raise Unmapped(f"the module's field `self.{field_text}` (not its config's)")
+                return f"config.{field_text}"
+            base = self.node(value, src, bound)
+            if field_text.isdigit():
+                return f"{base}[{field_text}]"
+            raise Unmapped(
+                f"the field `.{field_text}` of `{src[value.start_byte : value.end_byte].decode()}`"
+            )
+        if kind == "index_expression":
+            parts = node.named_children
+            base = self.node(parts[0], src, bound)
+            index = self.node(parts[1], src, bound)
+            return f"{base}[{index}]"
+        if kind == "scoped_identifier":
+            name = node.child_by_field_name("name")
+            path = node.child_by_field_name("path")
+            last = src[name.start_byte : name.end_byte].decode() if name else text
+            owner = src[path.start_byte : path.end_byte].decode() if path else ""
+            if last[:1].isupper() and owner.rsplit("::", 1)[-1][:1].isupper():
+                return json.dumps(last)  # an enum variant: its name
+            raise Unmapped(f"the path `{text}`")
+        if kind == "call_expression":
+            return self.call(node, src, bound, text)
+        if kind == "macro_invocation":
+            return self.macro(node, src, bound, text)
+        if kind == "type_cast_expression":
+            value = node.child_by_field_name("value")
+            type_ = node.child_by_field_name("type")
+            type_text = src[type_.start_byte : type_.end_byte].decode() if type_ else ""
+            inner = self.node(value, src, bound)  # type: ignore[arg-type]
+            if type_text in ("f32", "f64"):
+                return f"double({inner})"
+            if type_text in _INT_TYPES:
+                return f"int({inner})"
+            raise Unmapped(f"the cast `as {type_text}`")
+        raise Unmapped(f"`{text}` ({kind.replace('_', ' ')})")
+
+    def call(self, node: Node, src: bytes, bound: dict[str, str], text: str) -> str:
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        args = list(arguments.named_children) if arguments is not None else []
+        if function is not None and function.type == "identifier":
+            name = src[function.start_byte : function.end_byte].decode()
+            if name == "Some" and len(args) == 1:
+                return self.node(args[0], src, bound)
+            if name == "unwrap_dim_index" and len(args) == 2:
+                # burn-tensor's dim wrapping: a negative dim counts from the end (an out of
+                # range one panics with its own message first)
+                found = re.fullmatch(
+                    r"(.+)\.(?:try_dim_index|expect_dim_index)\(\s*D\s*\)",
+                    src[args[0].start_byte : args[0].end_byte].decode(),
+                    re.S,
+                )
+                if found and self.scope.self_tensor:
+                    dim = self.expr(found.group(1), bound)
+                    return f"({dim} < 0 ? {dim} + size(receiver.dims) : {dim})"
+            raise Unmapped(f"the call `{name}(..)`")
+        if function is None or function.type != "field_expression":
+            raise Unmapped(f"the call `{text}`")
+        method_node = function.child_by_field_name("field")
+        receiver = function.child_by_field_name("value")
+        assert method_node is not None and receiver is not None
+        method = src[method_node.start_byte : method_node.end_byte].decode()
+        if method == "contains" and len(args) == 1:
+            inner = receiver
+            while inner.type == "parenthesized_expression":
+                inner = inner.named_children[0]
+            value = self.node(args[0], src, bound)
+            if inner.type == "range_expression":
+                ends = inner.named_children
+                rtext = src[inner.start_byte : inner.end_byte].decode()
+                if len(ends) != 2:
+                    raise Unmapped(f"the open range `{rtext}`")
+                lo, hi = (self.node(e, src, bound) for e in ends)
+                upper = "<=" if "..=" in rtext else "<"
+                return f"({lo} <= {value} && {value} {upper} {hi})"
+            return f"({value} in {self.node(receiver, src, bound)})"
+        base = self.node(receiver, src, bound) if method != "dims" else None
+        if method in _PASS_METHODS and not args:
+            return base  # type: ignore[return-value]
+        if method == "is_multiple_of" and len(args) == 1:
+            return f"({base} % {self.node(args[0], src, bound)} == 0)"
+        if method == "len" and not args:
+            return f"size({base})"
+        if method == "is_empty" and not args:
+            return f"(size({base}) == 0)"
+        if method == "is_some" and not args:
+            return f"({base} != null)"
+        if method == "is_none" and not args:
+            return f"({base} == null)"
+        if method == "is_power_of_two" and not args:
+            return f"({base} in [{', '.join(str(1 << i) for i in range(63))}])"
+        if method == "is_sign_negative" and not args:
+            return f"({base} < 0.0)"
+        if method == "is_sign_positive" and not args:
+            return f"({base} >= 0.0)"
+        if method in ("dims", "shape") and not args:
+            tensor = self.node(receiver, src, bound)
+            while tensor.startswith("(") and tensor.endswith(")"):
+                tensor = tensor[1:-1]
+            if tensor != "receiver" and tensor not in self.scope.names.values():
+                raise Unmapped(
+                    f"the shape of `{src[receiver.start_byte : receiver.end_byte].decode()}`"
+                )
+            return f"{tensor}.dims"
+        if method in ("all", "any") and len(args) == 1 and args[0].type == "closure_expression":
+            params = args[0].child_by_field_name("parameters")
+            body = args[0].child_by_field_name("body")
+            names = (
+                re.findall(r"\w+", src[params.start_byte : params.end_byte].decode())
+                if params
+                else []
+            )
+            if len(names) != 1 or body is None:
+                raise Unmapped(f"the closure of `.{method}(..)`")
+            var = names[0]
+            test = self.node(body, src, {**bound, var: var})
+            cel_macro = "all" if method == "all" else "exists"
+            return f"{base}.{cel_macro}({var}, {test})"
+        raise Unmapped(f"the method `.{method}(..)`")
+
+    def macro(self, node: Node, src: bytes, bound: dict[str, str], text: str) -> str:
+        found = re.match(r"^matches!\s*\((.*)\)$", text, re.S)
+        if not found:
+            raise Unmapped(f"the macro `{text.split('!', 1)[0]}!`")
+        args = split_args(found.group(1))
+        if len(args) != 2:
+            raise Unmapped("`matches!` with a guard")
+        value = self.expr(args[0], bound)
+        return self.pattern(value, args[1])
+
+    def pattern(self, value: str, pattern: str) -> str:
+        alternatives = [p.strip() for p in pattern.split("|")]
+        out = []
+        for alt in alternatives:
+            bare = re.sub(r"\s*(\{\s*\.\.\s*\}|\(\s*\.\.\s*\))$", "", alt)
+            if bare == "None":
+                out.append(f"{value} == null")
+            elif re.fullmatch(r"(?:\w+::)*[A-Z]\w*::[A-Z]\w*", bare):
+                out.append(f"{value} == {json.dumps(bare.rsplit('::', 1)[-1])}")
+            else:
+                raise Unmapped(f"the pattern `{alt}`")
+        return out[0] if len(out) == 1 else "(" + " || ".join(out) + ")"
+
+
+def _cel(items: tuple[tuple[str, ...], ...], translator: _Translator, bound: dict[str, str]) -> str:
+    """The conjunction of the path items (a `for` wraps what follows in `.exists`)."""
+    parts: list[str] = []
+    for position, item in enumerate(items):
+        kind = item[0]
+        if kind == "if":
+            parts.append(f"({translator.expr(item[1], bound)})")
+        elif kind == "else":
+            parts.append(f"!({translator.expr(item[1], bound)})")
+        elif kind == "for":
+            var = item[1].lstrip("&").strip()
+            if not re.fullmatch(r"[a-z_]\w*", var):
+                raise Unmapped(f"the loop pattern `{item[1]}`")
+            iterable = translator.expr(item[2], bound)
+            rest = _cel(items[position + 1 :], translator, {**bound, var: var}) or "true"
+            parts.append(f"{iterable}.exists({var}, {rest})")
+            return " && ".join(parts)
+        elif kind == "iflet":
+            found = re.fullmatch(r"Some\(\s*(?:ref\s+)?(\w+)\s*\)", item[1])
+            value = translator.expr(item[2], bound)
+            if found:
+                parts.append(f"{value} != null")
+                bound = {**bound, found.group(1): value}
+            else:
+                parts.append(translator.pattern(value, item[1]))
+        elif kind == "arm":
+            value = translator.expr(item[1], bound)
+            pattern = item[2].strip()
+            found = re.fullmatch(r"Some\(\s*(\w+)\s*\)", pattern)
+            if found:
+                parts.append(f"{value} != null")
+                bound = {**bound, found.group(1): value}
+            elif pattern == "_" or re.fullmatch(r"[a-z_]\w*", pattern):
+                # a catch-all: none of the earlier arms matched (and it may bind the value)
+                parts += [f"!({translator.pattern(value, p)})" for p in item[3:]]
+                if pattern != "_":
+                    bound = {**bound, pattern: value}
+            else:
+                parts.append(translator.pattern(value, pattern))
+        else:
+            raise Unmapped(f"`{' '.join(item)}`")
+    return " && ".join(parts)
+
+
+# -- the rule ----------------------------------------------------------------------------------
+
+
+def derive(
+    record: Record,
+    guards: dict[str, Any],
+    configs: ConfigTable,
+    rule_id: str | None = None,
+) -> Derived | NotDerived:
+    """The rule checking `record`'s panic at the public calls that reach it, or why not."""
+    functions = guards.get("functions", {})
+    site = find_site(record, guards)
+    if isinstance(site, NotDerived):
+        return site
+    fn = functions[site.fn_key]
+    panic = fn["panics"][site.index]
+    where_text = f"{fn['file']}:{panic['line']}"
+    try:
+        start = _initial_chain(site, functions)
+    except Unmapped as exc:
+        return NotDerived(f"{where_text}: {exc}", CONSTRUCT)
+    entries, stops = _entries(start, functions, configs)
+    if not entries:
+        why = "; ".join(dict.fromkeys(stops)) or "no public caller"
+        return NotDerived(f"{where_text}: {why}", NOT_PUBLIC)
+    built: list[_Entry] = []
+    problems: list[str] = []
+    for chain, call, kind in entries:
+        entry_fn = functions[chain.fn]
+        params = [p[0] for p in entry_fn["params"]]
+        tensor_self = kind == "method" and entry_fn["owner"] == "Tensor"
+        translator = _Translator(
+            _Scope(kind, params, tensor_self, _module_fields(call, kind, configs))
+        )
+        try:
+            condition = _cel(chain.items, translator, {})
+        except Unmapped as exc:
+            problems.append(f"{call}: {exc}")
+            continue
+        holes: list[str | None] = []
+        for hole in chain.holes:
+            try:
+                holes.append(translator.expr(hole))
+            except Unmapped:
+                holes.append(None)
+        if condition and not free_names(condition) & {"config", "receiver", *params}:
+            problems.append(f"{call}: the condition reads no value a call shows")
+            continue
+        built.append(_Entry(call, kind, params, condition, holes))
+    if not built:
+        reason = "; ".join(dict.fromkeys(problems))
+        kind = NOT_VISIBLE if all("reads no value" in p for p in problems) else CONSTRUCT
+        return NotDerived(f"{where_text}: {reason}", kind)
+    text = derived_toml(record, built, fn, panic, rule_id or f"derived-{record.id}")
+    try:
+        spec = parse_rule(text.encode(), f"<derived from record {record.id}>")
+    except RuleFileError as exc:
+        return NotDerived(f"{where_text}: the derived rule does not read: {exc}", CONSTRUCT)
+    return Derived(spec, text, where_text)
+
+
+def _q(text: str) -> str:
+    return json.dumps(text)
+
+
+def derived_toml(
+    record: Record,
+    entries: list[_Entry],
+    fn: dict[str, Any],
+    panic: dict[str, Any],
+    rule_id: str,
+) -> str:
+    """The rule file's text (what `records derive` prints and the registry reads)."""
+    message = re.sub(
+        r"^assertion `left (==|!=) right` failed: |^not implemented: ",
+        "",
+        record.panic.error_message,
+    ).strip()
+    title = message.splitlines()[0][:100] if message else f"burn panic {record.id}"
+    first = _holes_removed(panic.get("message") or "")
+    literal = next(
+        (p for p in re.split(r"\{[^{}]*\}", panic.get("message") or "") if len(p.strip()) >= 4), ""
+    )
+    literal = literal.strip() or title
+    guard = panic.get("guard") or panic.get("check") or panic["kind"] + "!"
+    del first
+    conditions = {e.condition for e in entries}
+    shared = len(conditions) == 1
+    calls = ", ".join(
+        sorted({e.call.rsplit("::", 2)[-2] + "::" + e.call.rsplit("::", 1)[-1] for e in entries})
+    )
+    summary = f"{calls} panics in burn ({fn['file']}:{panic['line']}): {title}"
+    lines = [
+        f"id = {_q(rule_id)}",
+        f"title = {_q(title)}",
+        f"summary = {_q(summary)}",
+        'severity = "error"',
+        f"derived_from = {_q(record.id)}",
+        "",
+        "[[panic_site]]",
+        f"file = {_q(fn['file'])}",
+        f"guard = {_q(guard)}",
+        f"message = {_q(literal.replace('{', '').replace('}', ''))}",
+        f"line = {panic['line']}",
+    ]
+    hole_names = [f"v{i}" for i in range(len(entries[0].holes))]
+    for entry in sorted(entries, key=lambda e: e.call):
+        lines += ["", "[[where]]", f"call = {_q(entry.call)}"]
+        if entry.params:
+            lines.append(f"args = [{', '.join(_q(p) for p in entry.params)}]")
+        lets: list[tuple[str, str]] = []
+        if not shared and entry.condition:
+            lets.append(("fires", entry.condition))
+        for name, hole in zip(hole_names, entry.holes, strict=False):
+            if hole is not None:
+                lets.append((name, hole))
+        if lets:
+            lines.append("[where.let]")
+            lines += [f"{name} = {_q(expr)}" for name, expr in lets]
+    condition = next(iter(conditions)) if shared else "fires"
+    filled = _fill_holes(message, hole_names, entries)
+    lines += ["", "[when]"]
+    if condition:
+        lines.append(f"condition = {_q(condition)}")
+    lines.append(f"message = {_q(filled)}")
+    return "\n".join(lines) + "\n"
+
+
+def _fill_holes(message: str, names: list[str], entries: list[_Entry]) -> str:
+    """The record's message with its `{}` holes as `{v<i>}` where every entry maps the value."""
+    known = [all(e.holes[i] is not None for e in entries) for i in range(len(names))]
+    holes = iter(range(len(names)))
+    positional = message.count("{}")
+
+    def repl(_: re.Match[str]) -> str:
+        index = next(holes, None)
+        if index is None or positional != len(names) or not known[index]:
+            return "…"
+        return "{" + names[index] + "}"
+
+    escaped = message.replace("{", "\x00").replace("}", "\x01").replace("\x00\x01", "{}")
+    escaped = re.sub(r"\{\}", repl, escaped)
+    return escaped.replace("\x00", "{{").replace("\x01", "}}")

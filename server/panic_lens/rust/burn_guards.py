@@ -1,0 +1,463 @@
+"""burn's panic guards: every function of burn's crates that can panic, with the condition
+under which it does, and the calls that lead to one (the facts a record's panic is derived
+from; `catalog/derive.py` reads them).
+
+`build_guards(burn_root)` reads `crates/*/src/**/*.rs` (not tests, benches, examples or
+`#[cfg(test)]` items) and returns a JSON-serialisable, deterministic table:
+
+    {"functions": {"<file>:<line> <Owner>::<name>": {
+        "name", "owner", "trait", "vis", "module", "file", "lines": [first, last],
+        "params": [[name, type], ..], "self": "&self" | null,
+        "lets": {name: expr},                # simple `let name = expr;` of the body
+        "panics": [{"kind", "line", "guard", "message", "path", "debug"?, "check"?, "args"?}],
+        "calls": [{"callee", "args", "line", "path"}],
+    }}}
+
+A panic's `guard` is the Rust condition under which it fires at that point (`None`: it
+fires whenever reached); `path` lists the conditions on the way there, innermost last:
+`["if", cond]`, `["else", cond]` (cond is false there, also after `if cond { return }`),
+`["for", pattern, iterable]`, `["iflet", pattern, value]`, `["arm", scrutinee, pattern,
+*earlier arms' patterns]` (a catch-all arm holds when none of the earlier ones does).
+Only functions that can panic or call (by name) one that can are kept, and of their calls
+only those; the facts are short fragments (names, types, guards, messages), no bodies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from panic_lens.rust.syntax import Node, parse
+
+__all__ = ["build_guards", "callee_key", "guards_of_source", "split_args"]
+
+ASSERTS = {
+    "assert": "assert",
+    "assert_eq": "assert_eq",
+    "assert_ne": "assert_ne",
+    "debug_assert": "assert",
+    "debug_assert_eq": "assert_eq",
+    "debug_assert_ne": "assert_ne",
+}
+PANICS = ("panic", "unimplemented", "todo", "unreachable")
+_SKIP_DIRS = frozenset({"tests", "benches", "examples", "test", "bench"})
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_CHECK = re.compile(r"^\s*TensorCheck::(\w+)(?:::<[^()]*>)?\s*\((.*)\)\s*$", re.S)
+_MAX_DEPTH = 200
+
+
+def build_guards(burn_root: str | Path) -> dict[str, Any]:
+    """The guards table of the burn checkout at `burn_root` (see the module docstring)."""
+    root = Path(burn_root)
+    functions: dict[str, dict[str, Any]] = {}
+    for path in sorted(root.glob("crates/*/src/**/*.rs")):
+        rel = path.relative_to(root).as_posix()
+        if any(part in _SKIP_DIRS for part in rel.split("/")[3:-1]):
+            continue
+        try:
+            src = path.read_bytes()
+        except OSError:
+            continue
+        functions.update(guards_of_source(src, rel))
+    return {"functions": prune(functions)}
+
+
+def guards_of_source(src: bytes, rel: str) -> dict[str, dict[str, Any]]:
+    """Every function of one file, unpruned, keyed `<file>:<line> <Owner>::<name>`."""
+    tree = parse(src)
+    out: dict[str, dict[str, Any]] = {}
+    reader = _Reader(src, rel)
+    for fn in reader.functions(tree.root_node, module_of(rel), None, None):
+        key = f"{rel}:{fn['lines'][0]} " + (f"{fn['owner']}::" if fn["owner"] else "") + fn["name"]
+        out[key] = fn
+    return out
+
+
+def module_of(rel: str) -> str:
+    """`crates/burn-nn/src/modules/norm/group.rs` -> `burn_nn::modules::norm::group`."""
+    parts = rel.split("/")
+    crate = parts[1].replace("-", "_") if len(parts) > 1 else ""
+    inner = parts[3:]
+    if inner and inner[-1] in ("lib.rs", "main.rs", "mod.rs"):
+        inner = inner[:-1]
+    elif inner:
+        inner[-1] = inner[-1].removesuffix(".rs")
+    return "::".join([crate, *inner])
+
+
+def prune(functions: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Keep the functions that can panic or call one that can (by owner and name, see
+    `callee_key`); of their calls, keep only those."""
+    reach = {(f["owner"], f["name"]) for f in functions.values() if f["panics"]}
+    reach |= {
+        ("TensorCheck", p["check"]) for f in functions.values() for p in f["panics"] if "check" in p
+    }
+    changed = True
+    while changed:
+        changed = False
+        for fn in functions.values():
+            target = (fn["owner"], fn["name"])
+            if target not in reach and any(callee_key(c, fn) in reach for c in fn["calls"]):
+                reach.add(target)
+                changed = True
+    out: dict[str, dict[str, Any]] = {}
+    for key in sorted(functions):
+        fn = functions[key]
+        calls = [c for c in fn["calls"] if callee_key(c, fn) in reach]
+        if not fn["panics"] and not calls:
+            continue
+        kept = {**fn, "calls": calls}
+        used = " ".join(_texts_of(kept))
+        lets = {n: e for n, e in fn["lets"].items() if re.search(rf"\b{re.escape(n)}\b", used)}
+        if lets:
+            kept["lets"] = lets
+        else:
+            del kept["lets"]
+        out[key] = kept
+    return out
+
+
+def callee_key(call: dict[str, Any], caller: dict[str, Any]) -> tuple[str | None, str]:
+    """(owner type or None, name) of a call: `Self::f`/`self.f` -> the caller's owner,
+    `Type::f` -> Type, `module::f` and `f` -> a free function."""
+    callee = str(call["callee"])
+    if callee.startswith("self."):
+        return caller["owner"], callee[5:]
+    segments = callee.split("::")
+    name = segments[-1]
+    if len(segments) >= 2:
+        head = segments[-2]
+        if head == "Self":
+            return caller["owner"], name
+        if head[:1].isupper():
+            return head.split("<", 1)[0], name
+    return None, name
+
+
+def _texts_of(fn: dict[str, Any]) -> Iterator[str]:
+    for item in (*fn["panics"], *fn["calls"]):
+        for value in item.values():
+            if isinstance(value, str):
+                yield value
+            elif isinstance(value, list):
+                yield str(value)
+
+
+def split_args(text: str) -> list[str]:
+    """Top-level comma-separated parts of `text` (brackets, strings and closures' `|..|` kept)."""
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            found = _STRING.match(text, i)
+            end = found.end() if found else len(text)
+            current.append(text[i:end])
+            i = end
+            continue
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "<" and re.match(r"::<", text[i - 2 : i + 1]):
+            depth += 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    tail = "".join(current).strip()
+    if tail:
+        parts.append(tail)
+    return parts
+
+
+def _is_cfg_test(node: Node, src: bytes) -> bool:
+    sibling = node.prev_named_sibling
+    while sibling is not None and sibling.type in (
+        "attribute_item",
+        "line_comment",
+        "block_comment",
+    ):
+        if sibling.type == "attribute_item":
+            text = src[sibling.start_byte : sibling.end_byte].decode("utf-8", "replace")
+            if re.search(r"cfg\s*\(\s*test\s*\)", text) or re.search(r"#\[\s*test\s*\]", text):
+                return True
+        sibling = sibling.prev_named_sibling
+    return False
+
+
+def _strip_generics(text: str) -> str:
+    """`Tensor<B, D, K>` -> `Tensor`, `&mut Foo` -> `Foo`, `crate::a::Foo<T>` -> `Foo`."""
+    text = re.sub(r"^&\s*(?:'\w+\s+)?(?:mut\s+)?", "", text.strip())
+    head = text.split("<", 1)[0]
+    return head.rsplit("::", 1)[-1].strip()
+
+
+class _Reader:
+    def __init__(self, src: bytes, rel: str) -> None:
+        self.src = src
+        self.rel = rel
+
+    def text(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        raw = self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        return re.sub(r"\s+", " ", raw).strip()
+
+    def functions(
+        self, node: Node, module: str, owner: str | None, trait: str | None
+    ) -> Iterator[dict[str, Any]]:
+        for child in node.named_children:
+            kind = child.type
+            if kind in ("mod_item", "function_item", "impl_item", "trait_item") and _is_cfg_test(
+                child, self.src
+            ):
+                continue
+            if kind == "function_item":
+                yield self.function(child, module, owner, trait)
+            elif kind == "mod_item":
+                body = child.child_by_field_name("body")
+                name = self.text(child.child_by_field_name("name"))
+                if body is not None and name not in ("tests", "test"):
+                    yield from self.functions(body, f"{module}::{name}", None, None)
+            elif kind == "impl_item":
+                body = child.child_by_field_name("body")
+                if body is not None:
+                    type_ = _strip_generics(self.text(child.child_by_field_name("type")))
+                    trait_node = child.child_by_field_name("trait")
+                    trait_name = _strip_generics(self.text(trait_node)) if trait_node else None
+                    yield from self.functions(body, module, type_, trait_name)
+            elif kind == "trait_item":
+                body = child.child_by_field_name("body")
+                if body is not None:
+                    name = self.text(child.child_by_field_name("name"))
+                    yield from self.functions(body, module, name, name)
+
+    def function(
+        self, node: Node, module: str, owner: str | None, trait: str | None
+    ) -> dict[str, Any]:
+        vis = next((self.text(c) for c in node.children if c.type == "visibility_modifier"), "")
+        if not vis and trait is not None:
+            vis = "trait"
+        params: list[list[str]] = []
+        self_param = None
+        plist = node.child_by_field_name("parameters")
+        for p in plist.named_children if plist is not None else ():
+            if p.type == "self_parameter":
+                self_param = self.text(p)
+            elif p.type == "parameter":
+                params.append(
+                    [
+                        self.text(p.child_by_field_name("pattern")).removeprefix("mut "),
+                        self.text(p.child_by_field_name("type")),
+                    ]
+                )
+        fn: dict[str, Any] = {
+            "name": self.text(node.child_by_field_name("name")),
+            "owner": owner,
+            "trait": trait,
+            "vis": vis,
+            "module": module,
+            "file": self.rel,
+            "lines": [node.start_point[0] + 1, node.end_point[0] + 1],
+            "params": params,
+            "self": self_param,
+            "lets": {},
+            "panics": [],
+            "calls": [],
+        }
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.visit(body, [], fn, 0)
+        return fn
+
+    # -- the body walk: panic sites and calls, with the path conditions on the way
+
+    def visit(self, node: Node, path: list[list[str]], fn: dict[str, Any], depth: int) -> None:
+        if depth > _MAX_DEPTH:
+            return
+        kind = node.type
+        if kind in ("function_item", "impl_item", "mod_item", "trait_item"):
+            return  # nested items are functions of their own
+        if kind == "block":
+            self.block(node, path, fn, depth)
+            return
+        if kind == "if_expression":
+            self.if_expr(node, path, fn, depth)
+            return
+        if kind == "for_expression":
+            pattern = self.text(node.child_by_field_name("pattern"))
+            value = node.child_by_field_name("value")
+            if value is not None:
+                self.visit(value, path, fn, depth + 1)
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.visit(body, [*path, ["for", pattern, self.text(value)]], fn, depth + 1)
+            return
+        if kind == "match_expression":
+            value = node.child_by_field_name("value")
+            scrutinee = self.text(value)
+            if value is not None:
+                self.visit(value, path, fn, depth + 1)
+            body = node.child_by_field_name("body")
+            earlier: list[str] = []
+            for arm in body.named_children if body is not None else ():
+                if arm.type != "match_arm":
+                    continue
+                pattern = self.text(arm.child_by_field_name("pattern"))
+                inner = [*path, ["arm", scrutinee, pattern, *earlier]]
+                earlier.append(pattern)
+                value_node = arm.child_by_field_name("value")
+                if value_node is not None:
+                    self.visit(value_node, inner, fn, depth + 1)
+            return
+        if kind == "macro_invocation":
+            self.macro(node, path, fn)
+            return
+        if kind == "let_declaration":
+            bound = node.child_by_field_name("pattern")
+            value = node.child_by_field_name("value")
+            if bound is not None and value is not None and bound.type == "identifier":
+                fn["lets"].setdefault(self.text(bound), self.text(value))
+        if kind == "call_expression":
+            self.call(node, path, fn)
+        for child in node.named_children:
+            self.visit(child, path, fn, depth + 1)
+
+    def block(self, node: Node, path: list[list[str]], fn: dict[str, Any], depth: int) -> None:
+        current = list(path)
+        for child in node.named_children:
+            self.visit(child, current, fn, depth + 1)
+            target = child.named_children[0] if child.type == "expression_statement" else child
+            if target is not None and target.type == "if_expression" and self._returns(target):
+                cond = self.condition(target)
+                if cond is not None and cond[0] == "if":
+                    current = [*current, ["else", cond[1]]]
+
+    def _returns(self, node: Node) -> bool:
+        """`if c { ..; return ..; }` with no else: the code after it runs only when !c."""
+        if node.child_by_field_name("alternative") is not None:
+            return False
+        body = node.child_by_field_name("consequence")
+        if body is None or not body.named_children:
+            return False
+        last = body.named_children[-1]
+        if last.type == "expression_statement" and last.named_children:
+            last = last.named_children[0]
+        return last.type == "return_expression"
+
+    def condition(self, node: Node) -> list[str] | None:
+        cond = node.child_by_field_name("condition")
+        if cond is None:
+            return None
+        if cond.type == "let_condition":
+            pattern = self.text(cond.child_by_field_name("pattern"))
+            value = self.text(cond.child_by_field_name("value"))
+            return ["iflet", pattern, value]
+        return ["if", self.text(cond)]
+
+    def if_expr(self, node: Node, path: list[list[str]], fn: dict[str, Any], depth: int) -> None:
+        cond_node = node.child_by_field_name("condition")
+        if cond_node is not None:
+            self.visit(cond_node, path, fn, depth + 1)
+        cond = self.condition(node) or ["if", "?"]
+        consequence = node.child_by_field_name("consequence")
+        if consequence is not None:
+            self.visit(consequence, [*path, cond], fn, depth + 1)
+        alternative = node.child_by_field_name("alternative")
+        if alternative is not None:
+            negated = ["else", cond[1]] if cond[0] == "if" else ["else-let", *cond[1:]]
+            for child in alternative.named_children:
+                self.visit(child, [*path, negated], fn, depth + 1)
+
+    def macro(self, node: Node, path: list[list[str]], fn: dict[str, Any]) -> None:
+        name = self.text(node.child_by_field_name("macro")).rsplit("::", 1)[-1]
+        tokens = next((c for c in node.named_children if c.type == "token_tree"), None)
+        inner = self.text(tokens)[1:-1] if tokens is not None else ""
+        args = split_args(inner)
+        line = node.start_point[0] + 1
+        site: dict[str, Any] | None = None
+        if name in ASSERTS:
+            form = ASSERTS[name]
+            need = 1 if form == "assert" else 2
+            if len(args) >= need:
+                if form == "assert":
+                    guard = f"!({args[0]})"
+                elif form == "assert_eq":
+                    guard = f"({args[0]}) != ({args[1]})"
+                else:
+                    guard = f"({args[0]}) == ({args[1]})"
+                site = {"kind": form, "guard": guard, "message": _message(args[need:])}
+                if name.startswith("debug_"):
+                    site["debug"] = True
+        elif name in PANICS:
+            site = {"kind": name, "guard": None, "message": _message(args)}
+        elif name == "check" and len(args) == 1:
+            found = _CHECK.match(args[0])
+            if found:
+                site = {
+                    "kind": "check",
+                    "guard": None,
+                    "message": None,
+                    "check": found.group(1),
+                    "args": split_args(found.group(2)),
+                }
+        if site is not None:
+            site["line"] = line
+            site["path"] = [list(p) for p in path]
+            fn["panics"].append(site)
+
+    def call(self, node: Node, path: list[list[str]], fn: dict[str, Any]) -> None:
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if function is None:
+            return
+        args = [self.text(a) for a in arguments.named_children] if arguments is not None else []
+        line = node.start_point[0] + 1
+        if function.type == "field_expression":
+            method = self.text(function.child_by_field_name("field"))
+            receiver = self.text(function.child_by_field_name("value"))
+            if method == "register" and args:
+                message = _first_string(" ".join(args[1:]))
+                fn["panics"].append(
+                    {"kind": "register", "guard": None, "message": message, "line": line,
+                     "path": [list(p) for p in path], "op": _first_string(args[0])}
+                )  # fmt: skip
+                return
+            if method == "expect" and len(args) == 1 and args[0].startswith('"'):
+                fn["panics"].append(
+                    {"kind": "expect", "guard": f"{receiver} fails", "cheap": True,
+                     "message": _first_string(args[0]), "line": line,
+                     "path": [list(p) for p in path]}
+                )  # fmt: skip
+                return
+            if receiver == "self":  # other receivers' types are not known here
+                fn["calls"].append(
+                    {"callee": f"self.{method}", "args": args, "line": line,
+                     "path": [list(p) for p in path]}
+                )  # fmt: skip
+            return
+        if function.type in ("identifier", "scoped_identifier", "generic_function"):
+            callee = self.text(function)
+            callee = re.sub(r"::<.*>$", "", callee)
+            fn["calls"].append(
+                {"callee": callee, "args": args, "line": line, "path": [list(p) for p in path]}
+            )
+
+
+def _first_string(text: str) -> str | None:
+    found = _STRING.search(text)
+    if found is None:
+        return None
+    body = found.group(0)[1:-1]
+    return re.sub(r"\\\s+", "", body).replace('\\"', '"')
+
+
+def _message(args: list[str]) -> str | None:
+    return _first_string(args[0]) if args else None
