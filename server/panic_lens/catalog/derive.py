@@ -9,22 +9,29 @@ show stays unknown at run time, so the rule is silent there.
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from panic_lens.catalog.model import Record
 from panic_lens.catalog.sites import record_path, same_file, squash
-from panic_lens.rules.language.configs import ConfigTable
+from panic_lens.rules.language.configs import DATA_DIR, ConfigTable
 from panic_lens.rules.language.spec import RuleFileError, RuleSpec, free_names, parse_rule
+from panic_lens.rules.meta import RuleInfo
 from panic_lens.rust.burn_api import canonical
 from panic_lens.rust.burn_guards import callee_key, split_args
 from panic_lens.rust.syntax import Node, parse
 
-__all__ = ["Derived", "NotDerived", "derive", "derived_toml"]
+__all__ = [
+    "Covered", "Derived", "NotDerived", "derive", "derive_all", "derived_toml",
+    "register_derived", "shipped_guards",
+]  # fmt: skip
 
 MAX_DEPTH = 5  # private helpers followed up to this many calls
 MAX_ENTRIES = 24
@@ -315,13 +322,11 @@ def _entries(
             out.append((chain, *entry))
             if len(out) >= MAX_ENTRIES:
                 break
-            if entry[1] != "function" or fn["vis"] == "pub":
-                continue
         if depth >= MAX_DEPTH:
             stops.append(f"{_show(fn)}: callers deeper than {MAX_DEPTH} calls")
             continue
         callers = list(_callers(chain.fn, functions))
-        if not callers and entry is None:
+        if not callers and entry is None and not out:
             stops.append(f"{_show(fn)} ({fn['vis'] or 'private'}) has no caller that is public")
         for key, call in callers:
             if key in seen:
@@ -710,6 +715,7 @@ def derive(
             problems.append(f"{call}: the condition reads no value a call shows")
             continue
         built.append(_Entry(call, kind, params, condition, holes))
+    built = _merge_same_calls(built)
     if not built:
         reason = "; ".join(dict.fromkeys(problems))
         kind = NOT_VISIBLE if all("reads no value" in p for p in problems) else CONSTRUCT
@@ -720,6 +726,24 @@ def derive(
     except RuleFileError as exc:
         return NotDerived(f"{where_text}: the derived rule does not read: {exc}", CONSTRUCT)
     return Derived(spec, text, where_text)
+
+
+def _merge_same_calls(entries: list[_Entry]) -> list[_Entry]:
+    """One entry per public call: two ways from one call to the panic are `||`ed (the
+    message's values are kept only where both ways give the same ones)."""
+    out: dict[str, _Entry] = {}
+    for entry in entries:
+        seen = out.get(entry.call)
+        if seen is None:
+            out[entry.call] = entry
+            continue
+        if entry.condition != seen.condition:
+            if not entry.condition or not seen.condition:
+                seen.condition = ""  # one way panics unconditionally
+            else:
+                seen.condition = f"({seen.condition}) || ({entry.condition})"
+        seen.holes = [a if a == b else None for a, b in zip(seen.holes, entry.holes, strict=False)]
+    return list(out.values())
 
 
 def _q(text: str) -> str:
@@ -804,3 +828,167 @@ def _fill_holes(message: str, names: list[str], entries: list[_Entry]) -> str:
     escaped = message.replace("{", "\x00").replace("}", "\x01").replace("\x00\x01", "{}")
     escaped = re.sub(r"\{\}", repl, escaped)
     return escaped.replace("\x00", "{{").replace("\x01", "}}")
+
+
+# -- records -> registered rules ---------------------------------------------------------------
+
+COVERED = "covered"
+
+
+@dataclass(frozen=True, slots=True)
+class Covered:
+    """A hand-written rule's panic site is the record's: that rule wins."""
+
+    rules: tuple[str, ...]
+
+
+Outcome = Derived | NotDerived | Covered
+
+
+def guards_files() -> list[Path]:
+    return sorted(DATA_DIR.glob("burn-*.guards.json.gz"))
+
+
+@lru_cache(maxsize=1)
+def shipped_guards() -> dict[str, Any]:
+    """The newest shipped guards index (`{"functions": {}}` when none is shipped)."""
+    files = guards_files()
+    if not files:
+        return {"functions": {}}
+    return read_guards(files[-1])
+
+
+def read_guards(path: Path) -> dict[str, Any]:
+    raw = path.read_bytes()
+    if path.suffix == ".gz":
+        raw = gzip.decompress(raw)
+    data = json.loads(raw)
+    if not isinstance(data, dict) or not isinstance(data.get("functions"), dict):
+        raise ValueError(f"{path}: functions: missing or not an object")
+    return data
+
+
+def _fingerprint(data: Any) -> str:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+_MEMO: dict[str, dict[str, Outcome]] = {}
+_GUARDS_PRINTS: dict[int, str] = {}
+
+
+def derive_all(
+    records: Iterable[Record],
+    guards: dict[str, Any] | None = None,
+    table: ConfigTable | None = None,
+    hand_rules: Iterable[RuleInfo] | None = None,
+) -> dict[str, Outcome]:
+    """Each record's outcome: covered by a hand-written rule (shipped or added), a derived
+    rule, or why not. Cached by a content hash of the records' panic halves, the guards index,
+    the config table and the hand-written rules' sites (in memory, and on disk unless caches
+    are off), so loading the same records again costs a hash and the rules' parse."""
+    from panic_lens.catalog.sites import site_rules
+    from panic_lens.rules.language import configs as configs_module
+    from panic_lens.rules.meta import SHIPPED, added_rules
+
+    guards = shipped_guards() if guards is None else guards
+    table = configs_module.table() if table is None else table
+    hands = tuple(SHIPPED + added_rules()) if hand_rules is None else tuple(hand_rules)
+    records = list(records)
+    gid = id(guards)
+    if gid not in _GUARDS_PRINTS:
+        _GUARDS_PRINTS.clear()
+        _GUARDS_PRINTS[gid] = _fingerprint(guards)
+    key = _fingerprint(
+        [
+            DERIVE_VERSION,
+            _GUARDS_PRINTS[gid],
+            table.burn,
+            sorted(table.configs),
+            [(r.id, r.panic_sites) for r in hands],
+            [(r.id, r.panic) for r in records],
+        ]
+    )
+    if key in _MEMO:
+        return _MEMO[key]
+    stored = _read_cache(key)
+    out: dict[str, Outcome] = {}
+    for record in records:
+        covered = site_rules(record, hands)
+        if covered:
+            out[record.id] = Covered(covered)
+            continue
+        if stored is not None and record.id in stored:
+            out[record.id] = _from_stored(stored[record.id], record.id)
+            continue
+        out[record.id] = derive(record, guards, table)
+    if stored is None:
+        _write_cache(key, out)
+    _MEMO.clear()
+    _MEMO[key] = out
+    return out
+
+
+DERIVE_VERSION = 1  # bump when what derive() writes changes
+
+
+def _from_stored(entry: list[str], record_id: str) -> Outcome:
+    if entry[0] == "rule":
+        spec = parse_rule(entry[1].encode(), f"<derived from record {record_id}>")
+        return Derived(spec, entry[1], entry[2])
+    return NotDerived(entry[2], entry[1])
+
+
+def _cache_file(key: str) -> Path | None:
+    from panic_lens import cachedir
+
+    if cachedir.disabled():
+        return None
+    return cachedir.root() / "derived" / f"{key[:32]}.json"
+
+
+def _read_cache(key: str) -> dict[str, list[str]] | None:
+    path = _cache_file(key)
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _write_cache(key: str, outcomes: dict[str, Outcome]) -> None:
+    path = _cache_file(key)
+    if path is None:
+        return
+    data: dict[str, list[str]] = {}
+    for record_id, outcome in outcomes.items():
+        if isinstance(outcome, Derived):
+            data[record_id] = ["rule", outcome.toml, outcome.site]
+        elif isinstance(outcome, NotDerived):
+            data[record_id] = ["not", outcome.kind, outcome.reason]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass  # a cache that cannot be written is only slower
+
+
+def register_derived(records: Iterable[Record]) -> dict[str, Outcome]:
+    """Derive the records no hand-written rule covers and register their rules (replacing
+    the rules derived before). Returns every record's outcome."""
+    from panic_lens.rules.meta import info_from_spec, set_derived_rules
+
+    outcomes = derive_all(records)
+    infos = []
+    for outcome in outcomes.values():
+        if isinstance(outcome, Derived):
+            try:
+                infos.append(info_from_spec(outcome.spec))
+            except RuleFileError:
+                continue
+    set_derived_rules(tuple(infos))
+    return outcomes

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from panic_lens.catalog import LoadResult, load_catalog
+from panic_lens.catalog.derive import register_derived
 from panic_lens.report import ReportError, error_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -32,7 +33,9 @@ def add_record_options(parser: argparse.ArgumentParser) -> None:
 def load_records(args: argparse.Namespace, extra: Sequence[Path] = ()) -> LoadResult:
     """Shipped records (unless --no-default-records), then `extra`, then --records paths."""
     paths = [*extra, *args.records]
-    return load_catalog(paths, include_default=not args.no_default_records)
+    loaded = load_catalog(paths, include_default=not args.no_default_records)
+    register_derived(loaded.catalog.records)  # records no rule covers become checks
+    return loaded
 
 
 def print_errors(errors: Iterable[ReportError], stream: TextIO | None = None) -> None:

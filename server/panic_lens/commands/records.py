@@ -36,6 +36,7 @@ def add_parser(sub: Any) -> None:
         help="print the panic sites each panic half matches and each knowledge half's word scores",
     )
     check.set_defaults(handler=records_check_command)
+    add_derive_parser(inner)
 
 
 def records_check_command(args: argparse.Namespace) -> int:
@@ -46,6 +47,7 @@ def records_check_command(args: argparse.Namespace) -> int:
     catalog = loaded.catalog
     print("\n".join(binding_table(catalog)))
     print("\n".join(binding_summary(catalog)))
+    print("\n".join(coverage_lines(catalog)))
     if args.scores:
         print("\n".join(score_lines(catalog)))
     if args.source:
@@ -137,3 +139,67 @@ def _columns(rows: list[tuple[str, ...]]) -> list[str]:
     return [
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
     ]
+
+
+# -- `records derive` and the coverage of `records check` ----------------------------------------
+
+
+def add_derive_parser(inner: Any) -> None:
+    derive = inner.add_parser(
+        "derive", help="print the rule derived from a record's panic site (or why there is none)"
+    )
+    derive.add_argument("record", metavar="RECORD", help="a record id, or a record file")
+    derive.add_argument(
+        "--records", action="append", default=[], metavar="PATH",
+        help="more record files or folders to look the id up in (repeatable)",
+    )  # fmt: skip
+    derive.set_defaults(handler=records_derive_command)
+
+
+def records_derive_command(args: argparse.Namespace) -> int:
+    from panic_lens.catalog.derive import Covered, Derived, derive_all
+
+    given = Path(args.record)
+    if given.is_file():
+        loaded = load_catalog([given], include_default=False)
+    else:
+        loaded = load_catalog(args.records, include_default=True)
+    records = loaded.catalog.records if given.is_file() else [loaded.catalog.get(args.record)]
+    found = [r for r in records if r is not None]
+    if not found:
+        reason = "; ".join(str(e) for e in loaded.errors) or "no record with that id"
+        print(f"panic-lens records derive: {args.record}: {reason}")
+        return EXIT_USAGE
+    outcomes = derive_all(found)
+    for record in found:
+        outcome = outcomes[record.id]
+        if isinstance(outcome, Derived):
+            print(f"# derived from record {record.id} (burn {outcome.site})")
+            print(outcome.toml, end="")
+        elif isinstance(outcome, Covered):
+            print(f"# record {record.id}: covered by the rule {', '.join(outcome.rules)}")
+        else:
+            print(f"# record {record.id}: not derived ({outcome.kind}): {outcome.reason}")
+    return EXIT_OK
+
+
+def coverage_lines(catalog: Catalog) -> list[str]:
+    """For each record: the hand-written rule or derived rule that checks it, or why none."""
+    from panic_lens.catalog.derive import Covered, Derived, derive_all
+
+    outcomes = derive_all(catalog.records)
+    lines = ["\nchecks (a hand-written rule whose panic site is the record's wins):"]
+    counts = {"hand-written": 0, "derived": 0, "none": 0}
+    for record in catalog.records:
+        outcome = outcomes[record.id]
+        if isinstance(outcome, Covered):
+            counts["hand-written"] += 1
+            lines.append(f"  {record.id}  hand-written  {', '.join(outcome.rules)}")
+        elif isinstance(outcome, Derived):
+            counts["derived"] += 1
+            lines.append(f"  {record.id}  derived       {outcome.spec.id} (burn {outcome.site})")
+        else:
+            counts["none"] += 1
+            lines.append(f"  {record.id}  none          {outcome.kind}: {outcome.reason}")
+    lines.append(", ".join(f"{n} {what}" for what, n in counts.items()))
+    return lines

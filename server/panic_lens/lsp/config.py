@@ -89,6 +89,9 @@ def reload_catalog(ls: PanicLensServer) -> None:
 
     result = load_catalog(record_paths(ls), include_default=True)
     ls.catalog = result.catalog
+    from panic_lens.catalog.derive import register_derived
+
+    register_derived(result.catalog.records)  # records no rule covers become checks
     errors = [str(e) for e in result.errors]
     for line in errors:
         logger.error("record error: %s", line)

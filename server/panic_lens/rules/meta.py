@@ -130,13 +130,15 @@ ASYNC_POLICY = _by_id("async-policy-load-record")
 ROUTER = _by_id("router-unsupported-dtype")
 INTERPOLATE = _by_id("interpolate-backward-mode")
 _added: list[RuleInfo] = []  # the registry: rules added to the shipped ones, in order
+_derived: list[RuleInfo] = []  # rules derived from records no other rule covers
 _generation = [0]  # bumped by every change of the registry (keys the prefilter's tables)
 
 
 def rules() -> tuple[RuleInfo, ...]:
-    """Every rule there is: the shipped ones, then the added ones. Every path (the engine,
+    """Every rule there is: the shipped ones, the added ones, then the ones derived from
+    records. Every path (the engine,
     the prefilter, the cache keys, the reports, the settings) asks this, never a copy."""
-    return SHIPPED + tuple(_added)
+    return SHIPPED + tuple(_added) + tuple(_derived)
 
 
 def rule_by_id(rule_id: str) -> RuleInfo | None:
@@ -191,6 +193,23 @@ def set_added_rules(infos: tuple[RuleInfo, ...]) -> None:
 
 def added_rules() -> tuple[RuleInfo, ...]:
     return tuple(_added)
+
+
+def set_derived_rules(infos: tuple[RuleInfo, ...]) -> None:
+    """Replace every derived rule at once (`catalog/derive.py`, when records are loaded). A
+    derived rule never takes the id of a shipped or added rule."""
+    taken = {r.id for r in SHIPPED} | {r.id for r in _added}
+    for info in infos:
+        if info.id in taken:
+            raise ValueError(f"a shipped or added rule has the id {info.id!r}")
+    if tuple(_derived) == tuple(infos):
+        return  # the same rules: tables computed from the registry stay valid
+    _derived[:] = list(infos)
+    _generation[0] += 1
+
+
+def derived_rules() -> tuple[RuleInfo, ...]:
+    return tuple(_derived)
 
 
 SUPPRESSION_RULE = "panic-lens-suppression"  # hints about `// panic-lens: allow(..)` comments

@@ -24,14 +24,17 @@ only those; the facts are short fragments (names, types, guards, messages), no b
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from panic_lens.rust.syntax import Node, parse
 
-__all__ = ["build_guards", "callee_key", "guards_of_source", "split_args"]
+__all__ = ["build_guards", "callee_key", "dumps_guards", "guards_of_source", "split_args"]
 
 ASSERTS = {
     "assert": "assert",
@@ -461,3 +464,46 @@ def _first_string(text: str) -> str | None:
 
 def _message(args: list[str]) -> str | None:
     return _first_string(args[0]) if args else None
+
+
+def dumps_guards(guards: dict[str, Any]) -> bytes:
+    """The shipped form: compact JSON, sorted keys, gzip with no timestamp (byte-stable)."""
+    text = json.dumps(guards, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+
+
+def burn_version(burn_root: str | Path) -> str | None:
+    """`[workspace.package] version` of burn's Cargo.toml."""
+    try:
+        data = tomllib.loads((Path(burn_root) / "Cargo.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    version = data.get("workspace", {}).get("package", {}).get("version")
+    return version if isinstance(version, str) else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m panic_lens.rust.burn_guards BURN_CHECKOUT OUT_DIR`: writes
+    `burn-<version>.guards.json.gz` into OUT_DIR and prints its size."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print("usage: python -m panic_lens.rust.burn_guards BURN_CHECKOUT OUT_DIR")
+        return 2
+    root, out = Path(args[0]), Path(args[1])
+    version = burn_version(root)
+    if not (root / "crates").is_dir() or version is None:
+        print(f"{root}: not a burn checkout (no crates/ or no workspace version)")
+        return 2
+    guards = build_guards(root)
+    data = dumps_guards(guards)
+    target = out / f"burn-{version}.guards.json.gz"
+    target.write_bytes(data)
+    plain = len(gzip.decompress(data))
+    print(f"{target}: {len(guards['functions'])} functions, {plain} bytes ({len(data)} gzipped)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
