@@ -12,7 +12,7 @@ from panic_lens.rust.syntax import Node
 if TYPE_CHECKING:
     from panic_lens.rust.facts import FileFacts
 
-_TEST_ATTR = re.compile(r"#\[(?:\w+::)*test\b|(?m:^(?:(?!cfg\().)*+cfg\(.*\btest\b)|\bbench\b")
+TEST_ATTRIBUTE = re.compile(r"#\[(?:\w+::)*test\b|(?m:^(?:(?!cfg\().)*+cfg\(.*\btest\b)|\bbench\b")
 _SHOULD_PANIC = re.compile(r"#\[\s*should_panic\b")
 
 
@@ -27,7 +27,7 @@ def in_test_code(node: Node, facts: FileFacts) -> bool:
             return True
     cur = node.parent
     while cur is not None:
-        if cur.type in ("function_item", "mod_item") and has_attribute(cur, facts, _TEST_ATTR):
+        if cur.type in ("function_item", "mod_item") and has_attribute(cur, facts, TEST_ATTRIBUTE):
             return True
         cur = cur.parent
     return False
