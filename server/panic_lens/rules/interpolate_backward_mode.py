@@ -6,16 +6,15 @@ cubecl backends have a backward kernel for Nearest and NearestExact only. The tw
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity, Span
 from panic_lens.rules.meta import INTERPOLATE as INFO
 from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.facts import CallSite, FileFacts, TrainingSignal
 from panic_lens.rust.syntax import Node, child_by_field, method_call, strip_wrappers
+from panic_lens.rust.testcode import in_test_code
 
 __all__ = ["INFO", "detect"]
 
@@ -52,7 +51,6 @@ DATA_TRAITS = frozenset({"Batcher", "Mapper", "Metric", "Dataset"})
 _MAX_HOPS = 16
 # `cfg(` then `test` later on its line is tried from line starts only, up to the line's first
 # `cfg(`: tried from every `cfg(` it took quadratic time (6 s on a 56 KB attribute).
-_TEST_ATTR = re.compile(r"#\[(?:\w+::)*test\b|(?m:^(?:(?!cfg\().)*+cfg\(.*\btest\b)|\bbench\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,29 +207,12 @@ def _signal(site: CallSite, facts: FileFacts) -> TrainingSignal | None:
     # Tests and benches are entry points of their own: with no signal in the file, they run
     # forward only, whatever features the crate turns on for other code.
     in_crate = []
-    if not data_side and not _test_or_bench(site.node, facts):
+    if not data_side and not in_test_code(site.node, facts):
         in_crate = [*signals, *filter(None, (facts.workspace_signal(),))]
     for group in (in_fn, in_file, in_crate):
         if group:
             return group[0]
     return None
-
-
-def _test_or_bench(node: Node, facts: FileFacts) -> bool:
-    """A file under the crate's tests/ or benches/, or code in a #[test] fn / #[cfg(test)] mod."""
-    manifest = facts.crate.manifest
-    if manifest is not None and facts.path is not None:
-        parts = Path(facts.path).resolve().parts
-        root = Path(manifest).resolve().parent.parts
-        top = parts[len(root)] if parts[: len(root)] == root and len(parts) > len(root) + 1 else ""
-        if top in ("tests", "benches"):
-            return True
-    cur = node.parent
-    while cur is not None:
-        if cur.type in ("function_item", "mod_item") and _has_test_attribute(cur, facts):
-            return True
-        cur = cur.parent
-    return False
 
 
 def _in_data_impl(node: Node, facts: FileFacts) -> bool:
@@ -247,15 +228,6 @@ def _in_data_impl(node: Node, facts: FileFacts) -> bool:
 
 def _last_segment(path: str) -> str:
     return path.split("<", 1)[0].rsplit("::", 1)[-1].strip()
-
-
-def _has_test_attribute(item: Node, facts: FileFacts) -> bool:
-    prev = item.prev_named_sibling
-    while prev is not None and prev.type in ("attribute_item", "line_comment", "block_comment"):
-        if prev.type == "attribute_item" and _TEST_ATTR.search(facts.text(prev)):
-            return True
-        prev = prev.prev_named_sibling
-    return False
 
 
 def _enclosing_fn_span(node: Node, facts: FileFacts) -> Span | None:

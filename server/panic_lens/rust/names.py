@@ -443,6 +443,15 @@ _CONTAINER_KINDS = frozenset({"block", "declaration_list"})
 _USE_KINDS = frozenset({"use_declaration", "extern_crate_declaration"})
 
 
+def use_bindings(
+    declaration: Node, src: bytes
+) -> tuple[dict[str, tuple[str, ...]], list[tuple[str, ...]]]:
+    """The names one `use` declaration binds (name -> path as written) and the paths it globs."""
+    scope = ScopeNames(declaration, True)
+    _add_use(scope, child_by_field(declaration, "argument"), (), src)
+    return scope.uses, scope.globs
+
+
 def _add_extern_crate(scope: ScopeNames, node: Node, src: bytes) -> None:
     """`extern crate burn_rl as rl;` binds `rl` to the crate root."""
     name, alias = child_by_field(node, "name"), child_by_field(node, "alias")

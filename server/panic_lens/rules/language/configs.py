@@ -11,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from panic_lens.rust.burn_api import canonical
+
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 
@@ -93,15 +95,23 @@ def table_from_data(data: dict[str, Any], source: str = "<index>") -> ConfigTabl
             raise ValueError(f"{source}: configs.{key}.fields: {exc!r}") from exc
         init = entry.get("init")
         configs[key] = ConfigInfo(key, fields, init, entry.get("file"))
+        aliases.setdefault(key, key)
         for alias in entry.get("paths", ()):
-            aliases.setdefault(alias, key)
-        if init:
-            modules.setdefault(init, key)
-    for module, config in list(modules.items()):
-        for alias, key in list(aliases.items()):
-            if key == config and alias.endswith("Config"):
-                modules.setdefault(alias.removesuffix("Config"), config)
-        del module
+            # as written, and as the resolver gives it (`burn_nn::..` -> `burn::nn::..`)
+            for name in (alias, canonical(alias.split("::"))):
+                if name is not None:
+                    aliases.setdefault(name, key)
+    for key, info in configs.items():
+        if info.init is None:
+            continue
+        modules.setdefault(info.init, key)
+        module_name = info.init.rsplit("::", 1)[-1]
+        if key.rsplit("::", 1)[-1] != f"{module_name}Config":
+            continue
+        # `burn::nn::norm::GroupNorm` is the module of `burn::nn::norm::GroupNormConfig`
+        for alias, target in aliases.items():
+            if target == key and alias.endswith("Config"):
+                modules.setdefault(alias.removesuffix("Config"), key)
     return ConfigTable(data.get("burn"), configs, aliases, modules)
 
 

@@ -17,6 +17,7 @@ from panic_lens.rules.language.conditions import Failed, evaluate, holds
 from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
 from panic_lens.rust.burn_api import canonical
 from panic_lens.rust.crate import CUBECL_FEATURES
+from panic_lens.rust.testcode import in_should_panic_test, in_test_code
 
 if TYPE_CHECKING:
     from panic_lens.rules.meta import RuleInfo
@@ -198,9 +199,7 @@ def _context(facts: FileFacts, site: CallSite, plan: _Plan) -> dict[str, Any]:
         out["burn"] = crate.burn_version
     if "context" in plan.reads:
         out["training"] = bool(facts.training_signals())
-        from panic_lens.rules.interpolate_backward_mode import _test_or_bench
-
-        out["test"] = _test_or_bench(site.node, facts)
+        out["test"] = in_test_code(site.node, facts)
     return out
 
 
@@ -224,6 +223,10 @@ def _judge(
     if verdict is not True:
         state = "unknown: some value is not known at this call" if verdict is None else "false"
         yield HoverFact(spec.id, span, bound.api, (*known, f"`{spec.condition}` is {state}"))
+        return
+    if in_should_panic_test(site.node, facts):
+        expected = "panics here, as this #[should_panic] test expects"
+        yield HoverFact(spec.id, span, bound.api, (*known, expected), flagged=False)
         return
     message = _fill(spec.message, plan, bound.data) if spec.message else spec.title
     if spec.fires:

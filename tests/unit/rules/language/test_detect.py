@@ -216,3 +216,19 @@ fn f<B: Backend>() {
 }
 """
     assert flagged(src, "t-frob") == lines_of(src, "// bad")
+
+
+def test_should_panic_tests_expect_the_panic(add_rule: AddRule) -> None:
+    add_rule(GROUPS)
+    src = """\
+#[test]
+#[should_panic = "Both channels must be divisible"]
+fn groups_must_divide() {
+    Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).init(&Default::default()); // fine
+}
+#[test]
+fn plain_test() {
+    Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).init(&Default::default()); // bad
+}
+"""
+    assert flagged(src) == lines_of(src, "// bad")
