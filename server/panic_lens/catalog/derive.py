@@ -24,7 +24,6 @@ from panic_lens.catalog.sites import record_path, same_file, squash
 from panic_lens.rules.language.configs import DATA_DIR, ConfigTable
 from panic_lens.rules.language.spec import RuleFileError, RuleSpec, free_names, parse_rule
 from panic_lens.rules.meta import RuleInfo
-from panic_lens.rust.burn_api import canonical
 from panic_lens.rust.burn_guards import callee_key, split_args
 from panic_lens.rust.syntax import Node, parse
 
@@ -181,8 +180,15 @@ def _subst_item(item: tuple[str, ...], mapping: dict[str, str]) -> tuple[str, ..
     return (kind, *(_substitute(t, mapping) for t in item[1:]))
 
 
-def _inline_lets(fn: dict[str, Any], items: list[tuple[str, ...]], holes: list[str]) -> None:
-    lets = {n: e.removeprefix("&") for n, e in fn.get("lets", {}).items()}
+def _inline_lets(
+    fn: dict[str, Any], items: list[tuple[str, ...]], holes: list[str], before: int
+) -> None:
+    """Replace the names of `let`s written before line `before` (the last binding of each)."""
+    lets: dict[str, str] = {}
+    for name, bindings in fn.get("lets", {}).items():
+        earlier = [expr for line, expr in bindings if line < before]
+        if earlier:
+            lets[name] = earlier[-1].removeprefix("&")
     for round_ in range(4):
         if round_ == 1:  # `let dim = wrap(dim)` is inlined once, never again
             lets = {n: e for n, e in lets.items() if not re.search(rf"\b{n}\b", e)}
@@ -202,7 +208,7 @@ def _initial_chain(site: _Site, functions: dict[str, Any]) -> _Chain:
         reg = check_fn["panics"][site.check[1]]
         inner: list[tuple[str, ...]] = [tuple(p) for p in reg["path"]]
         holes = _named_holes(reg.get("message") or "")
-        _inline_lets(check_fn, inner, holes)
+        _inline_lets(check_fn, inner, holes, reg["line"])
         names = [p[0] for p in check_fn["params"]]
         mapping = {
             n: a.removeprefix("&") for n, a in zip(names, panic.get("args", ()), strict=False)
@@ -215,7 +221,7 @@ def _initial_chain(site: _Site, functions: dict[str, Any]) -> _Chain:
         if panic["kind"] == "expect":
             items[-1] = ("if", _expect_guard(panic["guard"]))
         holes = _named_holes(panic.get("message") or "")
-    _inline_lets(fn, items, holes)
+    _inline_lets(fn, items, holes, panic["line"])
     return _Chain(site.fn_key, tuple(items), tuple(holes))
 
 
@@ -274,7 +280,7 @@ def _lift(
         mapping["self"] = args[0]
     items = [tuple(p) for p in call["path"]] + [_subst_item(i, mapping) for i in chain.items]
     holes = [_substitute(h, mapping) for h in chain.holes]
-    _inline_lets(caller, items, holes)
+    _inline_lets(caller, items, holes, call["line"])
     return _Chain(caller_key, tuple(items), tuple(holes))
 
 
@@ -283,22 +289,20 @@ def _entry_path(fn: dict[str, Any], table: ConfigTable) -> tuple[str, str] | Non
     if fn["vis"] not in ("pub", "trait"):
         return None
     owner = fn["owner"]
-    crate = fn["module"].split("::", 1)[0]
+    public = fn.get("public")
     if owner is None:
-        path = canonical([crate, fn["name"]])
-        return (path, "function") if path else None
+        return (public, "function") if public else None
     if fn["trait"] is not None and fn["trait"] != owner:
         return None  # a trait impl: the trait's method is called through the type, not followed
-    config = _config_path(owner, table)
-    if config is not None:
-        return f"{config}::{fn['name']}", "config"
-    module = next((m for m in table.modules if m.rsplit("::", 1)[-1] == owner), None)
-    if module is not None:
-        return f"{module}::{fn['name']}", "module"
-    path = canonical([crate, owner])
-    if path is None:
+    if public is None:
         return None
-    return f"{path}::{fn['name']}", "method"
+    config = table.config(public)
+    if config is not None:
+        return f"{config.path}::{fn['name']}", "config"
+    module = table.modules.get(public)
+    if module is not None:
+        return f"{public}::{fn['name']}", "module"
+    return f"{public}::{fn['name']}", "method"
 
 
 def _config_path(owner: str, table: ConfigTable) -> str | None:

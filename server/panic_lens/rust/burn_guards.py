@@ -8,7 +8,8 @@ from; `catalog/derive.py` reads them).
     {"functions": {"<file>:<line> <Owner>::<name>": {
         "name", "owner", "trait", "vis", "module", "file", "lines": [first, last],
         "params": [[name, type], ..], "self": "&self" | null,
-        "lets": {name: expr},                # simple `let name = expr;` of the body
+        "lets": {name: [[line, expr], ..]},  # simple `let name = expr;`s of the body
+        "public": path,                      # a `pub` one's owner (or itself) as users name it
         "panics": [{"kind", "line", "guard", "message", "path", "debug"?, "check"?, "args"?}],
         "calls": [{"callee", "args", "line", "path"}],
     }}}
@@ -64,7 +65,65 @@ def build_guards(burn_root: str | Path) -> dict[str, Any]:
         except OSError:
             continue
         functions.update(guards_of_source(src, rel))
-    return {"functions": prune(functions)}
+    kept = prune(functions)
+    add_public_paths(root, kept)
+    return {"functions": kept}
+
+
+def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
+    """Set `public` on each `pub` function: the path panic-lens's resolver gives a user's
+    call of it (its owner type's, or its own for a free function), when users can name it.
+    Names are resolved with `rust.burn_index` (`pub mod`, `pub use`, globs), with free
+    functions added to its items; an owner is resolved in the scope of its impl's module."""
+    from panic_lens.rust import burn_index as bi
+
+    if not (root / "crates").is_dir():
+        return
+    space = bi._Workspace(root)
+    space.load()
+    for module in space.modules.values():
+        crate, path = module.key
+        for node, attrs in bi._items(module.body, module.src):
+            if node.type != "function_item" or bi._test_only(attrs, module.src):
+                continue
+            name_node = node.child_by_field_name("name")
+            if name_node is None:
+                continue
+            name = module.src[name_node.start_byte : name_node.end_byte].decode()
+            entity = ("item", (crate, path, name))
+            module.items.setdefault(name, (entity, bi._visibility(node, module.src)))
+    space.resolve_names()
+    targets: dict[str, Any] = {}
+    for key, fn in functions.items():
+        if fn["vis"] not in ("pub", "trait"):
+            continue
+        crate, *inner = fn["module"].split("::")
+        scope = space.scopes.get((crate, tuple(inner)), {})
+        if fn["owner"] is None:
+            targets[key] = (crate, tuple(inner), fn["name"])
+            continue
+        entry = scope.get(fn["owner"])
+        if entry is not None and entry[0][0] == "item":
+            targets[key] = entry[0][1]
+    wanted = set(targets.values())
+    found: dict[Any, set[tuple[str, ...]]] = {}
+    for crate in space.crates:
+        stack = [((crate, ()), (crate,), frozenset({(crate, ())}))]
+        while stack:
+            mod_key, prefix, chain = stack.pop()
+            for name, (entity, vis) in space.scopes.get(mod_key, {}).items():
+                if vis != bi.PUBLIC:
+                    continue
+                path = (*prefix, name)
+                if entity[0] == "item":
+                    if entity[1] in wanted:
+                        found.setdefault(entity[1], set()).add(path)
+                elif entity[1] not in chain and len(path) < bi._MAX_PATH:
+                    stack.append((entity[1], path, chain | {entity[1]}))
+    for key, target in targets.items():
+        paths = found.get(target)
+        if paths:
+            functions[key]["public"] = bi.canonical_key(sorted(paths))
 
 
 def guards_of_source(src: bytes, rel: str) -> dict[str, dict[str, Any]]:
@@ -327,7 +386,9 @@ class _Reader:
             bound = node.child_by_field_name("pattern")
             value = node.child_by_field_name("value")
             if bound is not None and value is not None and bound.type == "identifier":
-                fn["lets"].setdefault(self.text(bound), self.text(value))
+                fn["lets"].setdefault(self.text(bound), []).append(
+                    [node.start_point[0] + 1, self.text(value)]
+                )
         if kind == "call_expression":
             self.call(node, path, fn)
         for child in node.named_children:

@@ -1,0 +1,315 @@
+"""catalog/derive.py: a record's panic site in a small burn-like tree becomes a rule file whose
+findings are exactly where the guard is definitely true; what cannot be read exactly is
+NotDerived with the reason."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from panic_lens.catalog import derive as D
+from panic_lens.catalog.model import Knowledge, Origin, PanicSite, Record
+from panic_lens.engine import analyze
+from panic_lens.rules import meta
+from panic_lens.rules.language import configs
+from panic_lens.rust.burn_guards import build_guards
+
+TABLE = {
+    "burn": "0.9.0",
+    "configs": {
+        "burn::nn::ConvConfig": {
+            "paths": ["burn::nn::ConvConfig", "burn_nn::ConvConfig"],
+            "init": "burn::nn::Conv",
+            "fields": [
+                {"name": "channels", "type": "[usize; 2]"},
+                {"name": "kernel_size", "type": "[usize; 2]"},
+                {"name": "groups", "type": "usize", "default": "1"},
+                {"name": "padding", "type": "PaddingConfig2d", "default": "PaddingConfig2d::Valid"},
+            ],
+        },
+    },
+}
+
+CHECKS = b"""
+pub(crate) fn checks_channels_div_groups(channels_in: usize, channels_out: usize, groups: usize) {
+    let in_ok = channels_in.is_multiple_of(groups);
+    if !in_ok || !channels_out.is_multiple_of(groups) {
+        panic!("Both channels must be divisible by the number of groups. Got \\
+             channels_in={channels_in}, groups={groups}");
+    }
+}
+
+pub(crate) fn check_same_padding_support(kernel_size: &[usize]) {
+    for k in kernel_size.iter() {
+        if k % 2 == 0 {
+            unimplemented!("Same padding with an even kernel size is not supported");
+        }
+    }
+}
+"""
+CONV = b"""
+use super::checks;
+pub struct ConvConfig;
+pub struct Conv;
+impl ConvConfig {
+    pub fn init(&self, device: &Device) -> Conv {
+        checks::checks_channels_div_groups(self.channels[0], self.channels[1], self.groups);
+        if self.padding == PaddingConfig2d::Same {
+            checks::check_same_padding_support(&self.kernel_size);
+        }
+        assert!(self.kernel_size.len() < MAX_RANK, "too many kernel dims");
+        Conv
+    }
+}
+impl Conv {
+    pub fn later(&self) {
+        todo!("later is not written yet");
+    }
+}
+fn orphan(x: usize) {
+    assert!(x > 1, "orphan needs more than one");
+}
+"""
+TENSOR = b"""
+pub struct Tensor;
+impl<const D: usize> Tensor<D> {
+    pub fn narrow(self, dim: usize, start: usize, length: usize) -> Self {
+        check!(TensorCheck::narrow::<D>(&self, dim, start, length));
+        self
+    }
+}
+"""
+CHECK_RS = b"""
+pub(crate) enum TensorCheck { Ok }
+impl TensorCheck {
+    pub(crate) fn narrow<const D: usize>(tensor: &Tensor<D>, dim: usize, start: usize, length: usize) -> Self {
+        let mut check = Self::Ok;
+        if start + length > tensor.shape()[dim] {
+            check = check.register(
+                "Narrow",
+                TensorError::new(format!("Can't narrow at dimension {dim}, start + length exceeds")),
+            );
+        }
+        check
+    }
+}
+"""
+
+
+def _tree(root: Path) -> None:
+    files = {
+        "Cargo.toml": b'[workspace.package]\nversion = "0.9.0"\n',
+        "crates/burn/Cargo.toml": b'[package]\nname = "burn"\n',
+        "crates/burn/src/lib.rs": b"pub use burn_nn as nn;\npub use burn_tensor as tensor;\n",
+        "crates/burn-nn/Cargo.toml": b'[package]\nname = "burn-nn"\n',
+        "crates/burn-nn/src/lib.rs": b"mod conv;\nmod checks;\npub use conv::*;\n",
+        "crates/burn-nn/src/checks.rs": CHECKS,
+        "crates/burn-nn/src/conv.rs": CONV,
+        "crates/burn-tensor/Cargo.toml": b'[package]\nname = "burn-tensor"\n',
+        "crates/burn-tensor/src/lib.rs": b"mod base;\nmod check;\npub use base::*;\n",
+        "crates/burn-tensor/src/base.rs": TENSOR,
+        "crates/burn-tensor/src/check.rs": CHECK_RS,
+    }
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text)
+
+
+@pytest.fixture(scope="module")
+def guards(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("burn")
+    _tree(root)
+    return build_guards(root)
+
+
+@pytest.fixture
+def table(monkeypatch: pytest.MonkeyPatch) -> configs.ConfigTable:
+    loaded = configs.table_from_data(TABLE, "test table")
+    monkeypatch.setattr(configs, "table", lambda: loaded)
+    return loaded
+
+
+@pytest.fixture
+def registered() -> Iterator[list[str]]:
+    ids: list[str] = []
+    yield ids
+    for rule_id in ids:
+        meta.remove_rule(rule_id)
+
+
+def record(file: str, line: int, message: str, source: str = "", rid: str = "0123") -> Record:
+    panic = PanicSite(
+        error_message=message, message_pattern="", file_path=file, line_number=line,
+        source_code=source or None,
+    )  # fmt: skip
+    return Record(rid, panic, Knowledge(), Origin("test.json", 1))
+
+
+GROUPS = record(
+    "crates/burn-nn/src/checks.rs", 6,
+    "Both channels must be divisible by the number of groups. Got channels_in={}, groups={}",
+)  # fmt: skip
+
+
+def flagged(src: str, rule_id: str) -> list[int]:
+    head = "use burn::nn::ConvConfig;\nuse burn::tensor::Tensor;\n"
+    found = analyze(head + src, "src/lib.rs").findings
+    return [f.span.start.row - 1 for f in found if f.rule == rule_id]
+
+
+def derived(result: D.Derived | D.NotDerived) -> D.Derived:
+    assert isinstance(result, D.Derived), str(result)
+    return result
+
+
+def test_a_private_helper_is_followed_to_the_config_init(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    out = derived(D.derive(GROUPS, guards, table, rule_id="t-groups"))
+    assert out.spec.derived_from == "0123"
+    assert [w.call for w in out.spec.wheres] == ["burn::nn::ConvConfig::init"]
+    assert out.spec.condition is not None and "config.channels[0]" in out.spec.condition
+    assert "config.groups" in out.spec.condition and "%" in out.spec.condition
+    assert "{v0}" in (out.spec.message or "") and "{v1}" in (out.spec.message or "")
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-groups")
+    src = """\
+fn f(device: &Device, n: usize) {
+    ConvConfig::new([3, 64], [3, 3]).with_groups(2).init(device);
+    ConvConfig::new([4, 64], [3, 3]).with_groups(2).init(device);
+    ConvConfig::new([3, 64], [3, 3]).with_groups(n).init(device);
+    ConvConfig::new([3, 64], [3, 3]).init(device);
+}
+"""
+    assert flagged(src, "t-groups") == [2]
+
+
+def test_a_loop_under_a_path_condition_becomes_exists(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    rec = record(
+        "crates/burn-nn/src/checks.rs", 13,
+        "not implemented: Same padding with an even kernel size is not supported",
+    )  # fmt: skip
+    out = derived(D.derive(rec, guards, table, rule_id="t-same"))
+    assert out.spec.condition is not None
+    assert 'config.padding == "Same"' in out.spec.condition
+    assert "config.kernel_size.exists(k" in out.spec.condition.replace(
+        "(config.kernel_size)", "config.kernel_size"
+    )
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-same")
+    src = """\
+fn f(device: &Device, k: usize) {
+    ConvConfig::new([3, 3], [2, 3]).with_padding(PaddingConfig2d::Same).init(device);
+    ConvConfig::new([3, 3], [3, 3]).with_padding(PaddingConfig2d::Same).init(device);
+    ConvConfig::new([3, 3], [2, 2]).init(device);
+    ConvConfig::new([3, 3], [k, 3]).with_padding(PaddingConfig2d::Same).init(device);
+}
+"""
+    assert flagged(src, "t-same") == [2]
+
+
+def test_a_tensor_check_reads_the_receiver_shape(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    rec = record(
+        "crates/burn-tensor/src/base.rs", 5,
+        "=== Tensor Operation Error ===\n  Operation: 'Narrow'\n  Reason:\n    1. Can't narrow at"
+        " dimension {}, start + length exceeds ",
+    )  # fmt: skip
+    out = derived(D.derive(rec, guards, table, rule_id="t-narrow"))
+    assert [w.call for w in out.spec.wheres] == ["burn::tensor::Tensor::narrow"]
+    assert out.spec.wheres[0].args == ("dim", "start", "length")
+    assert "receiver.dims[" in (out.spec.condition or "")
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-narrow")
+    src = """\
+fn f(device: &Device, s: usize) {
+    let t = Tensor::<2>::zeros([2, 3], device);
+    let _a = t.clone().narrow(1, 2, 2);
+    let _b = t.clone().narrow(1, 1, 2);
+    let _c = t.clone().narrow(1, s, 2);
+}
+"""
+    assert flagged(src, "t-narrow") == [3]
+
+
+def test_an_unconditional_panic_is_a_rule_without_condition(
+    guards: dict[str, Any], table: configs.ConfigTable
+) -> None:
+    rec = record("crates/burn-nn/src/conv.rs", 17, "not yet implemented: later is not written yet")
+    out = derived(D.derive(rec, guards, table))
+    assert out.spec.condition is None
+    assert [w.call for w in out.spec.wheres] == ["burn::nn::Conv::later"]
+    assert out.spec.id == "derived-0123"
+
+
+def test_what_cannot_be_derived_says_why(
+    guards: dict[str, Any], table: configs.ConfigTable
+) -> None:
+    constant = D.derive(
+        record("crates/burn-nn/src/conv.rs", 11, "too many kernel dims"), guards, table
+    )
+    assert isinstance(constant, D.NotDerived) and constant.kind == D.CONSTRUCT
+    assert "the constant `MAX_RANK`" in constant.reason
+    orphan = D.derive(
+        record("crates/burn-nn/src/conv.rs", 21, "orphan needs more than one"), guards, table
+    )
+    assert isinstance(orphan, D.NotDerived) and orphan.kind == D.NOT_PUBLIC
+    missing = D.derive(record("crates/burn-nn/src/conv.rs", 3, "no such message"), guards, table)
+    assert isinstance(missing, D.NotDerived) and missing.kind == D.SITE_NOT_FOUND
+    nowhere = D.derive(record("crates/burn-nn/src/other.rs", 3, "x"), guards, table)
+    assert isinstance(nowhere, D.NotDerived) and nowhere.kind == D.SITE_NOT_FOUND
+
+
+def test_line_drift_is_tolerated(guards: dict[str, Any], table: configs.ConfigTable) -> None:
+    drifted = record(GROUPS.panic.file_path or "", 40, GROUPS.panic.error_message)
+    assert isinstance(D.derive(drifted, guards, table), D.Derived)
+
+
+def test_derive_all_caches_and_a_hand_rule_wins(
+    guards: dict[str, Any],
+    table: configs.ConfigTable,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("PANIC_LENS_NO_CACHE", raising=False)
+    first = D.derive_all([GROUPS], guards, table, hand_rules=())
+    assert isinstance(first["0123"], D.Derived)
+    assert D.derive_all([GROUPS], guards, table, hand_rules=()) is first  # in memory
+    assert list(tmp_path.glob("derived/*.json"))
+    D._MEMO.clear()
+    again = D.derive_all([GROUPS], guards, table, hand_rules=())  # from disk
+    assert isinstance(again["0123"], D.Derived) and again["0123"].toml == first["0123"].toml
+    hand = meta.RuleInfo(
+        id="hand", title="t", summary="s", apis=(), default_severity=meta.Severity.ERROR,
+        module=meta.LANGUAGE_DETECTOR,
+        panic_sites=(meta.BurnSite("crates/burn-nn/src/checks.rs", "is_multiple_of",
+                                   "Both channels must be divisible"),),
+    )  # fmt: skip
+    covered = D.derive_all([GROUPS], guards, table, hand_rules=(hand,))
+    assert covered["0123"] == D.Covered(("hand",))
+
+
+def test_register_derived_fills_its_own_slot(
+    guards: dict[str, Any], table: configs.ConfigTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(D, "shipped_guards", lambda: guards)
+    monkeypatch.setenv("PANIC_LENS_NO_CACHE", "1")
+    before = meta.generation()
+    try:
+        D.register_derived([GROUPS])
+        assert [r.id for r in meta.derived_rules()] == ["derived-0123"]
+        assert meta.rule_by_id("derived-0123") is not None
+        assert meta.generation() > before
+        with pytest.raises(ValueError):
+            meta.set_derived_rules((meta.SHIPPED[0],))
+    finally:
+        meta.set_derived_rules(())
+    assert meta.rule_by_id("derived-0123") is None

@@ -1,0 +1,210 @@
+"""rust/burn_guards.py on small burn-like sources: panic sites with their guards, messages and
+path conditions, TensorCheck registers, calls kept for following, test code skipped."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from panic_lens.rust.burn_guards import (
+    build_guards,
+    callee_key,
+    dumps_guards,
+    guards_of_source,
+    module_of,
+    split_args,
+)
+
+CHECKS = b"""
+pub(crate) fn checks_channels_div_groups(channels_in: usize, channels_out: usize, groups: usize) {
+    let in_ok = channels_in.is_multiple_of(groups);
+    if !in_ok || !channels_out.is_multiple_of(groups) {
+        panic!("Both channels must be divisible by the number of groups. Got \\
+             channels_in={channels_in}, groups={groups}");
+    }
+}
+
+pub(crate) fn check_same_padding_support(kernel_size: &[usize]) {
+    for k in kernel_size.iter() {
+        if k % 2 == 0 {
+            unimplemented!("Same padding with an even kernel size is not supported");
+        }
+    }
+}
+"""
+
+CONV = b"""
+use super::checks;
+
+impl ConvConfig {
+    pub fn init(&self, device: &Device) -> Conv {
+        checks::checks_channels_div_groups(self.channels[0], self.channels[1], self.groups);
+        if self.padding == PaddingConfig2d::Same {
+            checks::check_same_padding_support(&self.kernel_size);
+        }
+        debug_assert!(self.stride > 0, "stride");
+        assert_eq!(self.a % self.b, 0, "a must divide b");
+        self.helper(3)
+    }
+
+    fn helper(&self, n: usize) -> usize {
+        match self.mode {
+            Mode::A | Mode::B => n,
+            other => panic!("{other:?} is not supported"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn t() { assert!(false, "never indexed"); }
+}
+"""
+
+CHECK_RS = b"""
+impl TensorCheck {
+    pub(crate) fn narrow<const D: usize>(tensor: &Tensor<D>, dim: usize, start: usize) -> Self {
+        let mut check = Self::Ok;
+        if start >= tensor.shape()[dim] {
+            check = check.register(
+                "Narrow",
+                TensorError::new(format!("Can't narrow at dimension {dim}, start exceeds")),
+            );
+        }
+        check
+    }
+}
+"""
+
+BASE_RS = b"""
+impl<const D: usize> Tensor<D> {
+    pub fn narrow(self, dim: usize, start: usize) -> Self {
+        check!(TensorCheck::narrow::<D>(&self, dim, start));
+        self
+    }
+    pub fn early(self, n: usize) -> usize {
+        if n == 0 {
+            return 1;
+        }
+        let size = NonZeroUsize::new(n).expect("n must be non-zero");
+        size.get()
+    }
+}
+"""
+
+
+def fns(src: bytes, rel: str = "crates/burn-nn/src/modules/conv/conv.rs") -> dict[str, Any]:
+    return {k.split(" ", 1)[1]: v for k, v in guards_of_source(src, rel).items()}
+
+
+def test_panic_in_an_if_records_the_condition_and_the_message() -> None:
+    found = fns(CHECKS, "crates/burn-nn/src/modules/conv/checks.rs")
+    fn = found["checks_channels_div_groups"]
+    assert fn["vis"] == "pub(crate)"
+    assert fn["params"] == [
+        ["channels_in", "usize"],
+        ["channels_out", "usize"],
+        ["groups", "usize"],
+    ]
+    (site,) = fn["panics"]
+    assert site["kind"] == "panic" and site["guard"] is None
+    assert site["path"] == [["if", "!in_ok || !channels_out.is_multiple_of(groups)"]]
+    assert site["message"].startswith("Both channels must be divisible")
+    assert "channels_in={channels_in}" in site["message"]  # the `\\` line continuation joined
+    assert fn["lets"] == {"in_ok": [[3, "channels_in.is_multiple_of(groups)"]]}
+
+
+def test_loops_are_path_items() -> None:
+    fn = fns(CHECKS)["check_same_padding_support"]
+    (site,) = fn["panics"]
+    assert site["kind"] == "unimplemented"
+    assert site["path"] == [["for", "k", "kernel_size.iter()"], ["if", "k % 2 == 0"]]
+
+
+def test_asserts_calls_match_arms_and_test_code() -> None:
+    found = fns(CONV)
+    init = found["ConvConfig::init"]
+    kinds = {p["kind"]: p for p in init["panics"]}
+    assert kinds["assert"]["guard"] == "!(self.stride > 0)" and kinds["assert"]["debug"] is True
+    assert kinds["assert_eq"]["guard"] == "(self.a % self.b) != (0)"
+    assert kinds["assert_eq"]["message"] == "a must divide b"
+    calls = {c["callee"]: c for c in init["calls"]}
+    assert calls["checks::checks_channels_div_groups"]["args"] == [
+        "self.channels[0]", "self.channels[1]", "self.groups",
+    ]  # fmt: skip
+    assert calls["checks::check_same_padding_support"]["path"] == [
+        ["if", "self.padding == PaddingConfig2d::Same"]
+    ]
+    assert calls["self.helper"]["args"] == ["3"]
+    helper = found["ConvConfig::helper"]
+    (arm,) = helper["panics"]
+    assert arm["path"] == [["arm", "self.mode", "other", "Mode::A | Mode::B"]]
+    assert not any("never indexed" in (p.get("message") or "") for f in found.values()
+                   for p in f["panics"])  # fmt: skip
+
+
+def test_tensor_checks_and_registers() -> None:
+    check = fns(CHECK_RS, "crates/burn-tensor/src/tensor/api/check.rs")["TensorCheck::narrow"]
+    (reg,) = check["panics"]
+    assert reg["kind"] == "register" and reg["op"] == "Narrow"
+    assert reg["message"] == "Can't narrow at dimension {dim}, start exceeds"
+    assert reg["path"] == [["if", "start >= tensor.shape()[dim]"]]
+    base = fns(BASE_RS, "crates/burn-tensor/src/tensor/api/base.rs")
+    (site,) = base["Tensor::narrow"]["panics"]
+    assert site["kind"] == "check" and site["check"] == "narrow"
+    assert site["args"] == ["&self", "dim", "start"]
+
+
+def test_early_return_and_expect() -> None:
+    base = fns(BASE_RS, "crates/burn-tensor/src/tensor/api/base.rs")
+    (site,) = base["Tensor::early"]["panics"]
+    assert site["kind"] == "expect" and site["guard"] == "NonZeroUsize::new(n) fails"
+    assert site["path"] == [["else", "n == 0"]]  # after `if n == 0 { return ..; }`
+
+
+def test_split_args_and_callee_keys() -> None:
+    assert split_args('a, f(b, c), "x, y", [1, 2]') == ["a", "f(b, c)", '"x, y"', "[1, 2]"]
+    caller = {"owner": "ConvConfig"}
+    assert callee_key({"callee": "self.helper"}, caller) == ("ConvConfig", "helper")
+    assert callee_key({"callee": "Self::helper"}, caller) == ("ConvConfig", "helper")
+    assert callee_key({"callee": "checks::f"}, caller) == (None, "f")
+    assert callee_key({"callee": "TensorCheck::narrow"}, caller) == ("TensorCheck", "narrow")
+    assert module_of("crates/burn-nn/src/modules/mod.rs") == "burn_nn::modules"
+    assert module_of("crates/burn-nn/src/lib.rs") == "burn_nn"
+
+
+def _tree(root: Path) -> None:
+    for rel, text in {
+        "Cargo.toml": b'[workspace.package]\nversion = "0.9.0"\n',
+        "crates/burn-nn/Cargo.toml": b'[package]\nname = "burn-nn"\n',
+        "crates/burn-nn/src/lib.rs": b"pub mod modules;\npub use modules::*;\n",
+        "crates/burn-nn/src/modules/mod.rs": b"pub mod conv;\npub use conv::*;\n",
+        "crates/burn-nn/src/modules/conv/mod.rs": b"mod checks;\nmod conv;\npub use conv::*;\n",
+        "crates/burn-nn/src/modules/conv/checks.rs": CHECKS,
+        "crates/burn-nn/src/modules/conv/conv.rs": b"pub struct ConvConfig;\n" + CONV,
+        "crates/burn-nn/src/tests/mod.rs": b'fn f() { assert!(false, "test dir"); }\n',
+        "crates/burn-nn/src/unrelated.rs": b"pub fn quiet(a: usize) -> usize { a + 1 }\n",
+    }.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text)
+
+
+def test_build_guards_over_a_tree(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    guards = build_guards(tmp_path)
+    names = {k.split(" ", 1)[1] for k in guards["functions"]}
+    assert names == {
+        "checks_channels_div_groups", "check_same_padding_support", "ConvConfig::init",
+        "ConvConfig::helper",
+    }  # fmt: skip  # no test dir, no function that cannot panic
+    init = next(f for k, f in guards["functions"].items() if k.endswith("ConvConfig::init"))
+    assert init["public"] == "burn::nn::ConvConfig"  # through `pub use` as users name it
+    helper = next(f for k, f in guards["functions"].items() if k.endswith("helper"))
+    assert "public" not in helper
+    again = build_guards(tmp_path)
+    assert dumps_guards(guards) == dumps_guards(again)  # deterministic bytes
+    assert json.loads(gzip.decompress(dumps_guards(guards))) == guards
