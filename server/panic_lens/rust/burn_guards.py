@@ -108,7 +108,9 @@ def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
     wanted = set(targets.values())
     found: dict[Any, set[tuple[str, ...]]] = {}
     for crate in space.crates:
-        stack = [((crate, ()), (crate,), frozenset({(crate, ())}))]
+        stack: list[tuple[Any, tuple[str, ...], frozenset[Any]]] = [
+            ((crate, ()), (crate,), frozenset({(crate, ())}))
+        ]
         while stack:
             mod_key, prefix, chain = stack.pop()
             for name, (entity, vis) in space.scopes.get(mod_key, {}).items():

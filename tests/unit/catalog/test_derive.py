@@ -85,12 +85,16 @@ impl<const D: usize> Tensor<D> {
 CHECK_RS = b"""
 pub(crate) enum TensorCheck { Ok }
 impl TensorCheck {
-    pub(crate) fn narrow<const D: usize>(tensor: &Tensor<D>, dim: usize, start: usize, length: usize) -> Self {
+    pub(crate) fn narrow<const D: usize>(
+        tensor: &Tensor<D>, dim: usize, start: usize, length: usize,
+    ) -> Self {
         let mut check = Self::Ok;
         if start + length > tensor.shape()[dim] {
             check = check.register(
                 "Narrow",
-                TensorError::new(format!("Can't narrow at dimension {dim}, start + length exceeds")),
+                TensorError::new(format!(
+                    "Can't narrow at dimension {dim}, start + length exceeds"
+                )),
             );
         }
         check
