@@ -22,7 +22,7 @@ from typing import Any
 from panic_lens.catalog.model import Record
 from panic_lens.catalog.sites import record_path, same_file, squash
 from panic_lens.rules.language.configs import DATA_DIR, ConfigTable
-from panic_lens.rules.language.spec import RuleFileError, RuleSpec, free_names, parse_rule
+from panic_lens.rules.language.spec import RuleFileError, RuleSpec, parse_rule
 from panic_lens.rules.meta import RuleInfo
 from panic_lens.rust.burn_guards import callee_key, split_args
 from panic_lens.rust.syntax import Node, parse
@@ -102,7 +102,9 @@ def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
     source = squash(record.panic.source_code or "")
     best: tuple[tuple[int, ...], _Site] | None = None
     checks = _check_functions(functions)
-    for key, fn in functions.items():
+    name = re.sub(r"(?::\d+){1,2}$", "", path.replace("\\", "/").rsplit("/", 1)[-1]).lower()
+    for key in _by_file_name(functions).get(name, ()):
+        fn = functions[key]
         if not same_file(path, fn["file"]):
             continue
         for index, site in enumerate(fn["panics"]):
@@ -129,6 +131,22 @@ def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
     return best[1]
 
 
+_FILES: dict[int, tuple[dict[str, Any], dict[str, list[str]]]] = {}
+
+
+def _by_file_name(functions: dict[str, Any]) -> dict[str, list[str]]:
+    """Function keys by their file's name (`group.rs`), built once per guards index."""
+    held = _FILES.get(id(functions))
+    if held is not None and held[0] is functions:
+        return held[1]
+    index: dict[str, list[str]] = {}
+    for key, fn in functions.items():
+        index.setdefault(fn["file"].rsplit("/", 1)[-1].lower(), []).append(key)
+    _FILES.clear()
+    _FILES[id(functions)] = (functions, index)
+    return index
+
+
 def _guard_quoted(site: dict[str, Any], source: str) -> bool:
     guard = str(site.get("guard") or "")
     inner = re.sub(r"^!\((.*)\)$", r"\1", guard)
@@ -136,12 +154,22 @@ def _guard_quoted(site: dict[str, Any], source: str) -> bool:
     return bool(first) and squash(first.strip("()")) in source
 
 
+_CHECKS: dict[int, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
+
+
 def _check_functions(functions: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {
+    """burn-tensor's TensorCheck functions by name, built once per guards index."""
+    held = _CHECKS.get(id(functions))
+    if held is not None and held[0] is functions:
+        return held[1]
+    found = {
         fn["name"]: fn
         for fn in functions.values()
         if fn["owner"] == "TensorCheck" and fn["file"].endswith("check.rs")
     }
+    _CHECKS.clear()
+    _CHECKS[id(functions)] = (functions, found)
+    return found
 
 
 # -- conditions as Rust text, carried up the call graph ---------------------------------------
@@ -247,15 +275,29 @@ class _Entry:
     holes: list[str | None] = field(default_factory=list)
 
 
-def _callers(fn_key: str, functions: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    fn = functions[fn_key]
-    target = (fn["owner"], fn["name"])
+_INDEXES: dict[int, tuple[dict[str, Any], dict[Any, list[tuple[str, dict[str, Any]]]]]] = {}
+
+
+def _call_index(functions: dict[str, Any]) -> dict[Any, list[tuple[str, dict[str, Any]]]]:
+    """Calls by callee key, built once per guards index."""
+    held = _INDEXES.get(id(functions))
+    if held is not None and held[0] is functions:
+        return held[1]
+    index: dict[Any, list[tuple[str, dict[str, Any]]]] = {}
     for key, caller in functions.items():
         for call in caller["calls"]:
-            if callee_key(call, caller) == target:
-                if fn["owner"] is None and not _same_crate(fn, caller, call):
-                    continue
-                yield key, call
+            index.setdefault(callee_key(call, caller), []).append((key, call))
+    _INDEXES.clear()
+    _INDEXES[id(functions)] = (functions, index)
+    return index
+
+
+def _callers(fn_key: str, functions: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    fn = functions[fn_key]
+    for key, call in _call_index(functions).get((fn["owner"], fn["name"]), ()):
+        if fn["owner"] is None and not _same_crate(fn, functions[key], call):
+            continue
+        yield key, call
 
 
 def _same_crate(fn: dict[str, Any], caller: dict[str, Any], call: dict[str, Any]) -> bool:
@@ -715,7 +757,7 @@ def derive(
                 holes.append(translator.expr(hole))
             except Unmapped:
                 holes.append(None)
-        if condition and not free_names(condition) & {"config", "receiver", *params}:
+        if condition and not _reads(condition, {"config", "receiver", *params}):
             problems.append(f"{call}: the condition reads no value a call shows")
             continue
         built.append(_Entry(call, kind, params, condition, holes))
@@ -730,6 +772,12 @@ def derive(
     except RuleFileError as exc:
         return NotDerived(f"{where_text}: the derived rule does not read: {exc}", CONSTRUCT)
     return Derived(spec, text, where_text)
+
+
+def _reads(condition: str, names: set[str]) -> bool:
+    """Whether the condition reads one of `names` (a value some call may show)."""
+    body = re.sub(r'"(?:[^"\\]|\\.)*"', '""', condition)
+    return any(re.search(rf"(?<![\w.]){re.escape(n)}\b(?!\s*\()", body) for n in names)
 
 
 def _merge_same_calls(entries: list[_Entry]) -> list[_Entry]:
@@ -918,12 +966,12 @@ def derive_all(
     stored = _read_cache(key)
     out: dict[str, Outcome] = {}
     for record in records:
+        if stored is not None and record.id in stored:
+            out[record.id] = _from_stored(stored[record.id], record.id)
+            continue
         covered = site_rules(record, hands)
         if covered:
             out[record.id] = Covered(covered)
-            continue
-        if stored is not None and record.id in stored:
-            out[record.id] = _from_stored(stored[record.id], record.id)
             continue
         out[record.id] = derive(record, guards, table)
     if stored is None:
@@ -933,13 +981,15 @@ def derive_all(
     return out
 
 
-DERIVE_VERSION = 1  # bump when what derive() writes changes
+DERIVE_VERSION = 2  # bump when what derive() writes changes
 
 
 def _from_stored(entry: list[str], record_id: str) -> Outcome:
     if entry[0] == "rule":
         spec = parse_rule(entry[1].encode(), f"<derived from record {record_id}>")
         return Derived(spec, entry[1], entry[2])
+    if entry[0] == COVERED:
+        return Covered(tuple(entry[1:]))
     return NotDerived(entry[2], entry[1])
 
 
@@ -972,6 +1022,8 @@ def _write_cache(key: str, outcomes: dict[str, Outcome]) -> None:
             data[record_id] = ["rule", outcome.toml, outcome.site]
         elif isinstance(outcome, NotDerived):
             data[record_id] = ["not", outcome.kind, outcome.reason]
+        else:
+            data[record_id] = [COVERED, *outcome.rules]
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
