@@ -307,8 +307,58 @@ def _same_crate(fn: dict[str, Any], caller: dict[str, Any], call: dict[str, Any]
     return caller["module"].split("::", 1)[0] == crate or str(call["callee"]).startswith(crate)
 
 
+def _constructed_fields(
+    receiver: str, fn: dict[str, Any], table: ConfigTable
+) -> dict[str, str] | None:
+    """`XConfig::new(a, b).with_c(d)`: each field's Rust value (required fields from `new` in
+    order, `with_` builders, burn's defaults, `None` for Options); None when not a config."""
+    config = table.config(fn.get("public"))
+    found = re.match(r"^(?:\w+::)*[A-Z]\w*::new\((.*?)\)((?:\.with_\w+\(.*\))*)$", receiver, re.S)
+    if config is None or found is None:
+        return None
+    args = split_args(found.group(1))
+    required = config.required
+    if len(args) != len(required):
+        return None
+    fields: dict[str, str] = {}
+    for f in config.fields:
+        if f.option:
+            fields[f.name] = "None"
+        elif f.default is not None:
+            fields[f.name] = f.default
+    fields.update({f.name: a for f, a in zip(required, args, strict=True)})
+    for name, value in re.findall(r"\.with_(\w+)\((.*?)\)(?=\.with_|$)", found.group(2), re.S):
+        if name not in fields and config.field(name) is None:
+            return None
+        fields[name] = value
+    return fields
+
+
+def _self_fields(text: str, fields: dict[str, str]) -> str:
+    def repl(found: re.Match[str]) -> str:
+        name = found.group(1)
+        if name not in fields:
+            raise Unmapped(f"the field `self.{name}` of a config built in burn")
+        return f"({fields[name]})"
+
+    return re.sub(r"(?<![\w.])self\.(\w+)\b(?!\s*\()", repl, text)
+
+
+def _subst_self_fields(item: tuple[str, ...], fields: dict[str, str]) -> tuple[str, ...]:
+    kind = item[0]
+    if kind in ("for", "iflet", "else-let"):
+        return (kind, item[1], _self_fields(item[2], fields))
+    if kind == "arm":
+        return (kind, _self_fields(item[1], fields), *item[2:])
+    return (kind, *(_self_fields(t, fields) for t in item[1:]))
+
+
 def _lift(
-    chain: _Chain, caller_key: str, call: dict[str, Any], functions: dict[str, Any]
+    chain: _Chain,
+    caller_key: str,
+    call: dict[str, Any],
+    functions: dict[str, Any],
+    table: ConfigTable,
 ) -> _Chain:
     fn = functions[chain.fn]
     caller = functions[caller_key]
@@ -316,7 +366,14 @@ def _lift(
     args = [a.removeprefix("&").removeprefix("mut ") for a in call["args"]]
     mapping = dict(zip(names, args, strict=False))
     by_path = not str(call["callee"]).startswith("self.")
-    if fn["self"] is not None and by_path and len(args) == len(names) + 1:
+    if fn["self"] is not None and "receiver" in call:
+        fields = _constructed_fields(call["receiver"], fn, table)
+        if fields is None:
+            raise Unmapped(f"the receiver `{call['receiver']}`")
+        items = [_subst_self_fields(i, fields) for i in chain.items]
+        holes = [_self_fields(h, fields) for h in chain.holes]
+        chain = _Chain(chain.fn, tuple(items), tuple(holes))
+    elif fn["self"] is not None and by_path and len(args) == len(names) + 1:
         # `Type::method(receiver, ..)`: the first argument is self
         mapping = dict(zip(names, args[1:], strict=False))
         mapping["self"] = args[0]
@@ -377,7 +434,12 @@ def _entries(
         for key, call in callers:
             if key in seen:
                 continue
-            frontier.append((_lift(chain, key, call, functions), depth + 1, seen | {key}))
+            try:
+                lifted = _lift(chain, key, call, functions, table)
+            except Unmapped as exc:
+                stops.append(f"{_show(functions[key])}: {exc}")
+                continue
+            frontier.append((lifted, depth + 1, seen | {key}))
     return out, stops
 
 

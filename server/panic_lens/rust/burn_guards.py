@@ -50,6 +50,8 @@ _SKIP_DIRS = frozenset({"tests", "benches", "examples", "test", "bench"})
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _CHECK = re.compile(r"^\s*TensorCheck::(\w+)(?:::<[^()]*>)?\s*\((.*)\)\s*$", re.S)
 _MAX_DEPTH = 200
+# A receiver whose type the text shows: `Type::new(..)` with `.with_x(..)` builders after it.
+_CONSTRUCTED = re.compile(r"^(?:\w+::)*([A-Z]\w*)::new\(.*\)(?:\.with_\w+\(.*\))*$", re.S)
 
 
 def build_guards(burn_root: str | Path) -> dict[str, Any]:
@@ -503,12 +505,19 @@ class _Reader:
                      "path": [list(p) for p in path]}
                 )  # fmt: skip
                 return
-            if receiver == "self":  # other receivers' types are not known here
+            if receiver == "self":
                 fn["calls"].append(
                     {"callee": f"self.{method}", "args": args, "line": line,
                      "path": [list(p) for p in path]}
                 )  # fmt: skip
-            return
+                return
+            built = _CONSTRUCTED.match(receiver)
+            if built:  # `XConfig::new(..).with_f(..).init(..)`: the receiver's type is known
+                fn["calls"].append(
+                    {"callee": f"{built.group(1)}::{method}", "receiver": receiver, "args": args,
+                     "line": line, "path": [list(p) for p in path]}
+                )  # fmt: skip
+            return  # other receivers' types are not known here
         if function.type in ("identifier", "scoped_identifier", "generic_function"):
             callee = self.text(function)
             callee = re.sub(r"::<.*>$", "", callee)
