@@ -87,7 +87,9 @@ def info_from_spec(spec: RuleSpec) -> RuleInfo:
     else:
         module = LANGUAGE_DETECTOR
         groups = _call_groups(spec)
-    names = [w.owner_name for w in spec.wheres if w.method_like] + [w.name for w in spec.wheres]
+    # the types and free functions a record about the rule names (method names such as
+    # `new` or `init` say nothing about which panic a text is about)
+    names = [w.owner_name if w.method_like else w.name for w in spec.wheres]
     apis = tuple(dict.fromkeys((*spec.apis, *names)))
     return RuleInfo(
         id=spec.id, title=spec.title, summary=spec.summary, apis=apis,

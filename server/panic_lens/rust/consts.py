@@ -22,7 +22,26 @@ MAX_DEPTH = 24  # bounds const-to-const and let-to-let chains (and cycles like `
 _INT_SUFFIXES = ("usize", "isize", "u128", "i128", "u64", "i64", "u32", "i32", "u16", "i16",
                  "u8", "i8")
 _PRIMITIVES = frozenset((*_INT_SUFFIXES, "f32", "f64", "char", "bool"))
-_BINARY = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}
+def _div(a: int, b: int) -> int | None:
+    """Rust's integer division: truncating toward zero; None for a division by zero."""
+    if b == 0:
+        return None
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _rem(a: int, b: int) -> int | None:
+    """Rust's `%`: the sign of the dividend."""
+    q = _div(a, b)
+    return None if q is None else a - b * q
+
+
+def _shl(a: int, b: int) -> int | None:
+    return a << b if 0 <= b < 128 else None
+
+
+_BINARY = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__, "/": _div, "%": _rem,
+           "<<": _shl}  # fmt: skip
 _TENSOR_CTORS = frozenset({"zeros", "ones", "empty", "full", "random", "arange"})
 # Methods that keep a tensor's shape: the width of `t.clone().to_device(d)` is the width of t.
 _SAME_SHAPE = frozenset({"clone", "to_device", "into_primitive", "detach", "require_grad",
@@ -136,7 +155,8 @@ def _binary(node: Node, ctx: _Ctx, depth: int) -> IntFact | None:
     if left is None or right is None:
         return None
     note = left.note if left.note and not right.note else right.note or left.note
-    return IntFact(fn(left.value, right.value), span_of(node), note, ctx.path)
+    value = fn(left.value, right.value)
+    return IntFact(value, span_of(node), note, ctx.path) if value is not None else None
 
 
 def _named(ident: Node, ctx: _Ctx, depth: int) -> IntFact | None:

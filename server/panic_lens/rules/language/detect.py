@@ -151,7 +151,9 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
         qualified = (site.self_type, site.trait_path) if site.kind == "qualified" else ()
         if site.kind == "qualified" and not (set(qualified) & plan.owners[where]):
             return None  # `<T as Trait>::name(..)`: T or Trait must be the `where`'s owner
-        if where.method_like and (config_info or module_of or len(args) == len(where.args) + 1):
+        if config_info is not None and where.name == "new":
+            config = V.config_value(site.node, facts)  # `XConfig::new(..)` itself
+        elif where.method_like and (config_info or module_of or len(args) == len(where.args) + 1):
             if not args:
                 return None
             receiver, args = args[0], args[1:]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from panic_lens.model import Span
 from panic_lens.rules.language import configs
 from panic_lens.rules.language.configs import ConfigInfo
+from panic_lens.rules.language.spec import IDENT
 from panic_lens.rust.syntax import (
     Node,
     call_parts,
@@ -81,7 +82,7 @@ def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
     if kind == "identifier":
         if facts.text(node) == "None":
             return Value(None, span_of(node))
-        return _local(node, facts, depth)
+        return _local(node, facts, depth) or _const_item(facts.text(node), facts, depth)
     if kind in ("scoped_identifier", "scoped_type_identifier"):
         return _variant(node, facts)
     if kind == "struct_expression":
@@ -89,6 +90,10 @@ def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
         if name is not None and name.type in ("scoped_type_identifier", "scoped_identifier"):
             return _variant(name, facts)
         return None
+    if kind == "binary_expression":
+        return _float_binary(node, facts, depth)
+    if kind == "unary_expression":
+        return _negated(node, facts, depth)
     if kind == "call_expression":
         return _call(node, facts, depth)
     if kind in ("array_expression", "tuple_expression"):
@@ -127,6 +132,54 @@ def _local(ident: Node, facts: FileFacts, depth: int) -> Value | None:
         return None
     note = inner.note or f"let {binding.name}"
     return Value(inner.value, inner.origin, None, note, inner.path)
+
+
+_FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
+
+
+def _float_binary(node: Node, facts: FileFacts, depth: int) -> Value | None:
+    """Float arithmetic (`0.1 - 0.3`, `BASE * 2.0`); integer arithmetic is the consts'."""
+    op = child_by_field(node, "operator")
+    left = fold(child_by_field(node, "left"), facts, depth + 1)
+    right = fold(child_by_field(node, "right"), facts, depth + 1)
+    if op is None or left is None or right is None:
+        return None
+    a, b, symbol = left.value, right.value, facts.text(op)
+    if not all(isinstance(v, float) for v in (a, b)):
+        return None  # Rust mixes no ints with floats; ints were folded by the consts
+    if symbol == "/":
+        return Value(a / b, span_of(node), note=left.note or right.note) if b != 0.0 else None
+    fn = _FLOAT_OPS.get(symbol)
+    return Value(fn(a, b), span_of(node), note=left.note or right.note) if fn else None
+
+
+def _negated(node: Node, facts: FileFacts, depth: int) -> Value | None:
+    """`-x` of a folded float (the sign of -0.0 is kept); `!b` of a bool."""
+    text = facts.text(node).lstrip()
+    inner = fold(node.named_children[0], facts, depth + 1) if node.named_children else None
+    if inner is None:
+        return None
+    if text.startswith("-") and isinstance(inner.value, float):
+        return Value(-inner.value, span_of(node), note=inner.note)
+    if text.startswith("!") and isinstance(inner.value, bool):
+        return Value(not inner.value, span_of(node), note=inner.note)
+    return None
+
+
+def _const_item(name: str, facts: FileFacts, depth: int) -> Value | None:
+    """A `const`/`static` of this file that is not an integer (those are the consts'):
+    `const SMOOTHING: f32 = 1.5;`, `const MODE: Reduction = Reduction::BatchMean;`."""
+    for item in facts.nodes("item"):
+        if item.type not in ("const_item", "static_item"):
+            continue
+        item_name = child_by_field(item, "name")
+        if item_name is None or facts.text(item_name) != name:
+            continue
+        found = fold(child_by_field(item, "value"), facts, depth + 1)
+        if found is None:
+            return None
+        return Value(found.value, found.origin, None, found.note or f"const {name}", found.path)
+    return None
 
 
 def _mutable(decl: Node, facts: FileFacts) -> bool:
@@ -201,8 +254,16 @@ def _vec(node: Node, facts: FileFacts) -> Value | None:
     if macro is None or facts.text(macro) != "vec":
         return None
     body = facts.text(node).split("!", 1)[1].strip()[1:-1]
-    parsed = parse_default(f"[{body}]")
-    return Value(parsed, span_of(node)) if isinstance(parsed, list) else None
+    items: list[Any] = []
+    for part in _split(body) if body.strip() else []:
+        value = parse_default(part)
+        if value is _UNKNOWN and IDENT.fullmatch(part.strip()):
+            const = _const_item(part.strip(), facts, 0)
+            value = const.value if const is not None else _UNKNOWN
+        if value is _UNKNOWN:
+            return None
+        items.append(value)
+    return Value(items, span_of(node))
 
 
 _UNKNOWN = object()
