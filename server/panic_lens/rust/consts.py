@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from panic_lens.model import Span
+from panic_lens.rust.burn_api import TENSOR_CONSTRUCTORS, TENSOR_FROM
 from panic_lens.rust.locals import find_binding
 from panic_lens.rust.syntax import Node, child_by_field, node_text, parse, path_segments, span_of
 
@@ -42,7 +43,7 @@ def _shl(a: int, b: int) -> int | None:
 
 _BINARY = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__, "/": _div, "%": _rem,
            "<<": _shl}  # fmt: skip
-_TENSOR_CTORS = frozenset({"zeros", "ones", "empty", "full", "random", "arange"})
+_TENSOR_CTORS = TENSOR_CONSTRUCTORS
 # Methods that keep a tensor's shape: the width of `t.clone().to_device(d)` is the width of t.
 _SAME_SHAPE = frozenset({"clone", "to_device", "into_primitive", "detach", "require_grad",
                          "set_require_grad", "int", "float", "cast", "abs", "neg", "add_scalar",
@@ -324,7 +325,7 @@ def _call_shape(call: Node, ctx: _Ctx, depth: int) -> ShapeFact | None:
     owner, fn = segments[-2], segments[-1]
     if owner == "Tensor" and fn in _TENSOR_CTORS:
         return _dims_arg(items[0], ctx, depth, f"Tensor::{fn}", call)
-    if owner == "Tensor" and fn in ("from_data", "from_ints", "from_floats", "from_bool"):
+    if owner == "Tensor" and fn in TENSOR_FROM:
         return _shape(items[0], ctx, depth + 1)
     if owner == "TensorData" and fn == "new" and len(items) >= 2:
         return _dims_arg(items[1], ctx, depth, "TensorData::new", call)

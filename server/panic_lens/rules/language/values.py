@@ -82,7 +82,11 @@ def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
     if kind == "identifier":
         if facts.text(node) == "None":
             return Value(None, span_of(node))
-        return _local(node, facts, depth) or _const_item(facts.text(node), facts, depth)
+        written = facts.text(node)
+        local = _local(node, facts, depth)
+        if local is not None or not _const_like(written):
+            return local
+        return _const_item(written, facts, depth)
     if kind in ("scoped_identifier", "scoped_type_identifier"):
         return _variant(node, facts)
     if kind == "struct_expression":
@@ -104,6 +108,8 @@ def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
 
 
 def _number(node: Node, facts: FileFacts) -> Value | None:
+    if node.type == "identifier" and not _const_like(facts.text(node)):
+        return None  # a local or a parameter (`_local` follows it); consts are SCREAMING_CASE
     fact = facts.int_value(node)
     if fact is not None:
         return Value(fact.value, fact.origin, note=fact.note, path=fact.path)
@@ -121,6 +127,12 @@ def _number(node: Node, facts: FileFacts) -> Value | None:
         return Value(float(number.replace("_", "")), span_of(node))
     except ValueError:
         return None
+
+
+def _const_like(name: str) -> bool:
+    """Rust's consts and statics are named in upper case; looking a lowercase name up as a
+    const across the crate costs a search of the crate's files and finds nothing."""
+    return name[:1].isupper()
 
 
 def _local(ident: Node, facts: FileFacts, depth: int) -> Value | None:
@@ -230,6 +242,10 @@ def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
     node = strip_wrappers(node)
     if node is None:
         return None
+    return _memo("tensor", node, facts, lambda: _tensor_value(node, facts))
+
+
+def _tensor_value(node: Node, facts: FileFacts) -> Value | None:
     found = _tensor(facts.shape_of(node))
     return Value(found.value, found.origin, node, found.note) if found else None
 
@@ -331,8 +347,23 @@ def default_value(default: str | None) -> Any:
 # --- configs --------------------------------------------------------------------------------
 
 
+def _memo(kind: str, node: Node, facts: FileFacts, compute: Any) -> Any:
+    """`compute()` once per (facts, node): every rule over the same `init` call asks the same
+    question about its receiver."""
+    key = ("language", kind, node.id)
+    if key not in facts.memo:
+        facts.memo[key] = compute()
+    return facts.memo[key]
+
+
 def config_value(expr: Node | None, facts: FileFacts, depth: int = 0) -> ConfigValue | None:
     """The fields of the burn config `expr` builds, as far as the file shows them."""
+    if depth == 0 and expr is not None:
+        return _memo("config", expr, facts, lambda: _config_value(expr, facts, 0))
+    return _config_value(expr, facts, depth)
+
+
+def _config_value(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValue | None:
     expr = strip_wrappers(expr)
     if expr is None or depth > _MAX_DEPTH:
         return None
@@ -442,6 +473,12 @@ def config_named(type_node: Node | None, facts: FileFacts) -> ConfigInfo | None:
 
 def module_config(expr: Node | None, facts: FileFacts, depth: int = 0) -> ConfigValue | None:
     """The config a burn module was made from: `cfg.init(&device)`, through `let`s."""
+    if depth == 0 and expr is not None:
+        return _memo("module", expr, facts, lambda: _module_config(expr, facts, 0))
+    return _module_config(expr, facts, depth)
+
+
+def _module_config(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValue | None:
     expr = strip_wrappers(expr)
     if expr is None or depth > _MAX_DEPTH:
         return None
