@@ -68,14 +68,15 @@ def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
 
 @per_rule_set
 def _word_finder() -> Callable[[bytes], frozenset[bytes]]:
-    """`own_words`' search: one Aho-Corasick pass (SIMD-accelerated, leftmost-first, so
+    """`own_words`' search: one Aho-Corasick pass (SIMD-accelerated, leftmost-longest, so
     non-overlapping) for all group words, then a plain search for each word not found that
-    an occurrence of another word could have hidden (`_hideable`)."""
+    an occurrence of another word could have hidden (`_hideable`): of two words starting at
+    one place (`Tensor`, `TensorData`) the longer is reported and the shorter is inside it."""
     import ahocorasick_rs
 
     words = group_words()
     automaton = ahocorasick_rs.BytesAhoCorasick(
-        list(words), matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST
+        list(words), matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_LONGEST
     )
     hideable = _hideable(words)
 

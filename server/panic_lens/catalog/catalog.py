@@ -17,6 +17,7 @@ from panic_lens.catalog.lines import Lines
 from panic_lens.catalog.load import default_records_root, read_records, record_files
 from panic_lens.catalog.model import Advisory, Binding, Match, Record, RecordError, RuleMatch
 from panic_lens.catalog.patterns import DEFAULT_TIMEOUT
+from panic_lens.rules.meta import generation
 
 if TYPE_CHECKING:
     from panic_lens.catalog.explain import ExplainIndex, ExplainResult
@@ -29,6 +30,8 @@ class Catalog:
         self.records: tuple[Record, ...] = tuple(records)
         self._by_id = {r.id: r for r in self.records}
         self._bindings: dict[str, Binding] = {}  # bound on first use: explain reads few
+        self._by_rule: dict[str, tuple[str, ...]] = {}
+        self._generation = generation()  # bindings are to the rules of this registry state
         self._index: ExplainIndex | None = None
 
     def __len__(self) -> int:
@@ -45,13 +48,27 @@ class Catalog:
         record = self._by_id.get(record_id)
         if record is None:
             return Binding()
+        self._follow_registry()
         if record_id not in self._bindings:
             self._bindings[record_id] = bind_record(record)
         return self._bindings[record_id]
 
+    def _follow_registry(self) -> None:
+        """Rules added or removed since the bindings were made: bind again."""
+        if self._generation != generation():
+            self._bindings.clear()
+            self._by_rule.clear()
+            self._generation = generation()
+
     def record_ids_for_rule(self, rule_id: str) -> tuple[str, ...]:
-        """Records with either half bound to `rule_id`; `binding()` says which half."""
-        return tuple(r.id for r in self.records if rule_id in self.binding(r.id).rules)
+        """Records with either half bound to `rule_id`; `binding()` says which half.
+        (Asked for every rule of every analysed file: computed once per rule.)"""
+        self._follow_registry()
+        found = self._by_rule.get(rule_id)
+        if found is None:
+            found = tuple(r.id for r in self.records if rule_id in self.binding(r.id).rules)
+            self._by_rule[rule_id] = found
+        return found
 
     def panic_record_ids(self, rule_id: str) -> tuple[str, ...]:
         """Records whose panic site (message, burn source location) is the rule's panic."""

@@ -81,6 +81,7 @@ class Record:
     slug: str | None = None
     analyzed_sha: str | None = None
     dataset_version: str | None = None
+    written_by: str | None = None  # "panic-lens" for the records the project wrote itself
 
 
 BY_SITE = "site"  # a panic half matched the rule's panic site; a knowledge half followed it

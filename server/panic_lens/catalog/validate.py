@@ -55,6 +55,7 @@ OTHER_FIELDS = {
     "analyzedSha": "str",
     "analyzedAt": "str",
     "contentChangedAt": "str",
+    "writtenBy": "str",  # who wrote a record that is not from the dataset ("panic-lens")
 }
 ALL_FIELDS = {**OTHER_FIELDS, **PANIC_FIELDS, **KNOWLEDGE_FIELDS}
 
@@ -173,6 +174,7 @@ def _build(raw: Mapping[str, Any], origin: Origin, dataset_version: str | None) 
         slug=raw.get("slug"),
         analyzed_sha=raw.get("analyzedSha"),
         dataset_version=dataset_version,
+        written_by=raw.get("writtenBy"),
     )
 
 

@@ -87,7 +87,9 @@ def info_from_spec(spec: RuleSpec) -> RuleInfo:
     else:
         module = LANGUAGE_DETECTOR
         groups = _call_groups(spec)
-    names = [w.owner_name for w in spec.wheres if w.method_like] + [w.name for w in spec.wheres]
+    # the types and free functions a record about the rule names (method names such as
+    # `new` or `init` say nothing about which panic a text is about)
+    names = [w.owner_name if w.method_like else w.name for w in spec.wheres]
     apis = tuple(dict.fromkeys((*spec.apis, *names)))
     return RuleInfo(
         id=spec.id, title=spec.title, summary=spec.summary, apis=apis,
@@ -104,16 +106,21 @@ def _call_groups(spec: RuleSpec) -> tuple[tuple[str, ...], ...]:
     name; a method's name with its type's (the receiver's type is only ever known from a name
     the file writes, or a crate alias of it, which the prefilter adds)."""
     from panic_lens.rules.language.configs import config_of_module
+    from panic_lens.rules.language.spec import needs_tensor_shape
+    from panic_lens.rust.burn_api import SHAPE_WORDS
 
     groups: set[tuple[str, ...]] = set()
     for where in spec.wheres:
         if not where.method_like:
-            groups.add((where.name,))
-            continue
-        groups.add((where.name, where.owner_name))
-        config = config_of_module(where.owner)
-        if config is not None and where.owner_name not in config.rsplit("::", 1)[-1]:
-            groups.add((where.name, config.rsplit("::", 1)[-1]))
+            base: list[tuple[str, ...]] = [(where.name,)]
+        else:
+            base = [(where.name, where.owner_name)]
+            config = config_of_module(where.owner)
+            if config is not None and where.owner_name not in config.rsplit("::", 1)[-1]:
+                base.append((where.name, config.rsplit("::", 1)[-1]))
+        if needs_tensor_shape(spec, where):  # and a shape is only known from these words
+            base = [(*group, word) for group in base for word in SHAPE_WORDS]
+        groups.update(base)
     return tuple(sorted(groups))
 
 

@@ -6,6 +6,14 @@ or re-export the user wrote (`burn_rl::policy::AsyncPolicy`). Checked against bu
 
 from __future__ import annotations
 
+# Where a tensor's shape can come from in a file (`rust.consts.shape_of` reads nothing else):
+# `Tensor::zeros([..], ..)` and the other constructors, `Tensor::from_data(..)` and its
+# siblings, `TensorData::new`/`from`, and `.reshape([..])`. A file that writes none of these
+# words has no tensor whose shape is known.
+TENSOR_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full", "random", "arange"})
+TENSOR_FROM = frozenset({"from_data", "from_ints", "from_floats", "from_bool"})
+SHAPE_WORDS = tuple(sorted(TENSOR_CONSTRUCTORS | TENSOR_FROM | {"TensorData", "reshape"}))
+
 # Crate roots a user can name, and the canonical prefix each stands for.
 CRATE_ROOTS: dict[str, tuple[str, ...]] = {
     "burn": ("burn",),

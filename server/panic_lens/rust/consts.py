@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from panic_lens.model import Span
+from panic_lens.rust.burn_api import TENSOR_CONSTRUCTORS, TENSOR_FROM
 from panic_lens.rust.locals import find_binding
 from panic_lens.rust.syntax import Node, child_by_field, node_text, parse, path_segments, span_of
 
@@ -22,8 +23,27 @@ MAX_DEPTH = 24  # bounds const-to-const and let-to-let chains (and cycles like `
 _INT_SUFFIXES = ("usize", "isize", "u128", "i128", "u64", "i64", "u32", "i32", "u16", "i16",
                  "u8", "i8")
 _PRIMITIVES = frozenset((*_INT_SUFFIXES, "f32", "f64", "char", "bool"))
-_BINARY = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}
-_TENSOR_CTORS = frozenset({"zeros", "ones", "empty", "full", "random", "arange"})
+def _div(a: int, b: int) -> int | None:
+    """Rust's integer division: truncating toward zero; None for a division by zero."""
+    if b == 0:
+        return None
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _rem(a: int, b: int) -> int | None:
+    """Rust's `%`: the sign of the dividend."""
+    q = _div(a, b)
+    return None if q is None else a - b * q
+
+
+def _shl(a: int, b: int) -> int | None:
+    return a << b if 0 <= b < 128 else None
+
+
+_BINARY = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__, "/": _div, "%": _rem,
+           "<<": _shl}  # fmt: skip
+_TENSOR_CTORS = TENSOR_CONSTRUCTORS
 # Methods that keep a tensor's shape: the width of `t.clone().to_device(d)` is the width of t.
 _SAME_SHAPE = frozenset({"clone", "to_device", "into_primitive", "detach", "require_grad",
                          "set_require_grad", "int", "float", "cast", "abs", "neg", "add_scalar",
@@ -136,7 +156,8 @@ def _binary(node: Node, ctx: _Ctx, depth: int) -> IntFact | None:
     if left is None or right is None:
         return None
     note = left.note if left.note and not right.note else right.note or left.note
-    return IntFact(fn(left.value, right.value), span_of(node), note, ctx.path)
+    value = fn(left.value, right.value)
+    return IntFact(value, span_of(node), note, ctx.path) if value is not None else None
 
 
 def _named(ident: Node, ctx: _Ctx, depth: int) -> IntFact | None:
@@ -304,7 +325,7 @@ def _call_shape(call: Node, ctx: _Ctx, depth: int) -> ShapeFact | None:
     owner, fn = segments[-2], segments[-1]
     if owner == "Tensor" and fn in _TENSOR_CTORS:
         return _dims_arg(items[0], ctx, depth, f"Tensor::{fn}", call)
-    if owner == "Tensor" and fn in ("from_data", "from_ints", "from_floats", "from_bool"):
+    if owner == "Tensor" and fn in TENSOR_FROM:
         return _shape(items[0], ctx, depth + 1)
     if owner == "TensorData" and fn == "new" and len(items) >= 2:
         return _dims_arg(items[1], ctx, depth, "TensorData::new", call)

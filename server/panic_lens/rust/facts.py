@@ -93,6 +93,9 @@ class FileFacts:
     renames: frozenset[str] | None = field(default=None, repr=False)
     # whether the text writes `crate` or `super` (None: not looked for yet)
     _crate_words: bool | None = field(default=None, repr=False)
+    # what the layers above computed about this text, by their own keys (e.g. the config a
+    # receiver builds, asked by every rule over the same call); new facts start empty
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     # calls found by name (`calls` with the renames known), by (`only`, name set)
     _by_name: dict[tuple[tuple[int, int] | None, frozenset[str]], list[Node]] = field(
         default_factory=dict, repr=False

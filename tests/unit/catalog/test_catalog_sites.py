@@ -260,16 +260,20 @@ INTERPOLATE_2D = record(
 )
 
 
-def test_a_record_about_another_interpolate_panic_binds_to_nothing(write_records) -> None:
+INTERP_2D = "interpolate2d-missing-output-size-and-scale"
+
+
+def test_a_record_about_another_interpolate_panic_binds_to_its_own_rule(write_records) -> None:
     b = bind(write_records, INTERPOLATE_2D)
-    assert b == Binding() and b.status == "unbound"
+    assert b.panic_rules == (INTERP_2D,) and b.panic_by == "site"
+    assert INTERP not in b.rules
 
 
 def test_no_interpolate_finding_cites_a_record_about_another_panic(write_records) -> None:
     app = SEEDS.parent / "examples" / "burn-app"
     path = write_records("interp2d.json", INTERPOLATE_2D)
     catalog = load_catalog([path]).catalog  # the seeds plus this record
-    assert catalog.binding(INTERPOLATE_2D["id"]).rules == ()
+    assert INTERP not in catalog.binding(INTERPOLATE_2D["id"]).rules
     findings = check_paths([app], catalog=catalog).findings
     cited = {f.rule: f.records for f in findings}
     assert cited[INTERP] == ("22a18ddf8713058a",)

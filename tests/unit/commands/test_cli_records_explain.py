@@ -216,7 +216,13 @@ def test_seed_records_match_their_own_error_messages() -> None:
         filled = rec.panic.error_message.replace("{}", "7")
         for i in range(4):
             filled = filled.replace(f"{{{i}:?}}", "X").replace(f"{{{i}}}", "oops")
-        assert [m.record_id for m in catalog.explain(filled)] == [rec.id]
+        found = [m.record_id for m in catalog.explain(filled)]
+        assert rec.id in found, rec.id
+        # another record matches only when burn prints the very same text for its panic
+        # (cross-entropy and binary cross-entropy share their smoothing message)
+        others = [catalog.get(i) for i in found if i != rec.id]
+        assert all(o is not None and o.panic.error_message == rec.panic.error_message
+                   for o in others), (rec.id, found)  # fmt: skip
 
 
 def test_records_check_scores_explain_each_binding(capsys, write_records) -> None:
@@ -230,7 +236,8 @@ def test_records_check_scores_explain_each_binding(capsys, write_records) -> Non
     code, out, _ = run(capsys, "records", "check", "--scores", str(path), str(SEEDS))
     assert code == 0
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:5]}
-    assert rows["interp2d"][:5] == ["-", "-", "-", "-", "unbound"]
+    interp_2d = "interpolate2d-missing-output-size-and-scale"
+    assert rows["interp2d"][:5] == [interp_2d, "site", "-", "-", "partial"]
     lines = [line.strip() for line in out.splitlines() if line.startswith("  2d90c97bb9ee521c")]
     assert lines == [
         "2d90c97bb9ee521c  panic      sites: ctc-target-capacity at "
@@ -240,7 +247,8 @@ def test_records_check_scores_explain_each_binding(capsys, write_records) -> Non
     ]
     lines = [line.strip() for line in out.splitlines() if line.startswith("  interp2d")]
     assert lines == [
-        "interp2d  panic      sites: none matched",
+        f"interp2d  panic      sites: {interp_2d} at "
+        "crates/burn-nn/src/modules/interpolate/interpolate2d.rs:159 (message)",
         "interp2d  knowledge  words: interpolate-backward-mode 4.5",
         "interp2d  knowledge  not bound to interpolate-backward-mode: the panic half is about "
         "another panic of its APIs",

@@ -95,7 +95,7 @@ def test_int_literals(text: str, value: int | None) -> None:
         ("let x = /*here*/ W;", "const W: usize = compute();", None),
         ("let x = /*here*/ A;", "const A: usize = B; const B: usize = A;", None),
         ("let x = /*here*/ usize::MAX;", "", None),
-        ("let x = /*here*/ 10 / 2;", "", None),
+        ("let x = /*here*/ 10 / 0;", "", None),  # Rust rejects it; never a value
         (
             "let x = /*here*/ W;",
             "mod a { const W: u8 = 1; } mod b { const W: u8 = 2; }",
@@ -253,3 +253,17 @@ def test_shape_origin_is_the_constructor_call() -> None:
 def test_deep_expression_does_not_recurse_forever() -> None:
     expr = "(" * 3000 + "1" + ")" * 3000
     assert int_at(f"let x = /*here*/ {expr};") is None  # past MAX_DEPTH: unknown, no crash
+
+
+@pytest.mark.parametrize(
+    ("body", "value"),
+    [
+        ("let x = /*here*/ 10 / 3;", 3),
+        ("let x = /*here*/ -7 / 2;", -3),  # truncates toward zero, as Rust
+        ("let x = /*here*/ -7 % 3;", -1),  # the sign of the dividend, as Rust
+        ("let x = /*here*/ 96 / 5 * 5;", 95),
+        ("let x = /*here*/ 1 << 10;", 1024),
+    ],
+)
+def test_division_remainder_and_shift_fold_as_rust(body: str, value: int) -> None:
+    assert int_at(body, "") == value

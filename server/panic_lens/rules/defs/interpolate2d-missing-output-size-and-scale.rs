@@ -25,7 +25,7 @@ pub struct Decoder {
 
 pub fn decoder(size: Option<[usize; 2]>) -> Decoder {
     let a = Interpolate2dConfig::new().with_scale_factor(Some([2.0, 2.0])).init(); // ok
-    let b = Interpolate2dConfig::new().with_output_size(Some([64, 64])).with_mode(InterpolateMode::Linear).init(); // ok
+    let b = Interpolate2dConfig::new().with_output_size(Some([64, 64])).with_mode(InterpolateMode::Linear).init(); // expect: interpolate-backward-mode
     let c = Interpolate2dConfig::new().with_mode(InterpolateMode::Linear).init(); // expect: interpolate2d-missing-output-size-and-scale
     let d = Interpolate2dConfig::new().with_output_size(Some([64, 64])).with_scale_factor(Some([2.0, 2.0])).init(); // expect: interpolate2d-missing-output-size-and-scale
     let e = Interpolate2dConfig::new().with_output_size(size).init(); // ok

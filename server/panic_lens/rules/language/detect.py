@@ -15,6 +15,7 @@ from panic_lens.rules.language import configs
 from panic_lens.rules.language import values as V
 from panic_lens.rules.language.conditions import Failed, evaluate, holds
 from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
+from panic_lens.rules.meta import per_rule_set, rules
 from panic_lens.rust.burn_api import canonical
 from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.testcode import in_should_panic_test, in_test_code
@@ -42,6 +43,7 @@ class _Plan:
     targets: dict[Where, frozenset[str]]  # the paths a `where` call resolves to
     owners: dict[Where, frozenset[str]]  # the type paths of a method-like `where`
     reads: frozenset[str]  # the top-level names and `config.x` fields the condition reads
+    free: bool  # some `where` is a free function (which a `use .. as` may rename)
 
 
 @lru_cache(maxsize=512)
@@ -61,7 +63,7 @@ def _plan(spec: RuleSpec) -> _Plan:
     text = " ".join(filter(None, (spec.condition, spec.message, *lets, *others)))
     reads = set(re.findall(r"\b(config\.\w+|receiver|[a-z_]\w*)\b", text))
     return _Plan(tuple(sorted(names)), {k: tuple(v) for k, v in by_name.items()}, targets,
-                 owners, frozenset(reads))  # fmt: skip
+                 owners, frozenset(reads), any(not w.method_like for w in spec.wheres))  # fmt: skip
 
 
 def _paths_of(owner: str) -> set[str]:
@@ -98,13 +100,53 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
     if spec.burn and version and version_matches(spec.burn, version) is False:
         return
     plan = _plan(spec)
-    for site in facts.calls(frozenset(plan.by_name), renamed=True):
-        for where in plan.by_name.get(site.name, ()) or _renamed(site, plan):
+    by_name, renamed = _sites(facts)
+    for site in _rule_sites(plan, by_name, renamed):
+        wheres = plan.by_name.get(site.name) or _renamed(site, plan)
+        for where in wheres:
             bound = _bind(where, site, plan, facts)
             if bound is None:
                 continue
             yield from _judge(spec, where, site, bound, plan, facts)
             break
+
+
+def _sites(facts: FileFacts) -> tuple[dict[str, list[CallSite]], list[CallSite]]:
+    """The file's calls of every rule in the language, by name, found once per file (every
+    rule asks the same question), and the calls by other names a `use .. as` may bind."""
+    key = ("language", "sites")
+    found = facts.memo.get(key)
+    if found is None:
+        names = _all_call_names()
+        by_name: dict[str, list[CallSite]] = {}
+        renamed: list[CallSite] = []
+        for site in facts.calls(names, renamed=True):
+            if site.name in names:
+                by_name.setdefault(site.name, []).append(site)
+            elif site.kind == "path":
+                renamed.append(site)
+        found = facts.memo[key] = (by_name, renamed)
+    return found
+
+
+def _rule_sites(
+    plan: _Plan, by_name: dict[str, list[CallSite]], renamed: list[CallSite]
+) -> Iterator[CallSite]:
+    for name in plan.by_name:
+        yield from by_name.get(name, ())
+    if plan.free:
+        yield from renamed
+
+
+@per_rule_set
+def _all_call_names() -> frozenset[str]:
+    """The call names of every rule in the language that is registered."""
+    return frozenset(
+        where.name
+        for info in rules()
+        if info.spec is not None and info.spec.hook is None
+        for where in info.spec.wheres
+    )
 
 
 def _renamed(site: CallSite, plan: _Plan) -> tuple[Where, ...]:
@@ -151,7 +193,9 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
         qualified = (site.self_type, site.trait_path) if site.kind == "qualified" else ()
         if site.kind == "qualified" and not (set(qualified) & plan.owners[where]):
             return None  # `<T as Trait>::name(..)`: T or Trait must be the `where`'s owner
-        if where.method_like and (config_info or module_of or len(args) == len(where.args) + 1):
+        if config_info is not None and where.name == "new":
+            config = V.config_value(site.node, facts)  # `XConfig::new(..)` itself
+        elif where.method_like and (config_info or module_of or len(args) == len(where.args) + 1):
             if not args:
                 return None
             receiver, args = args[0], args[1:]

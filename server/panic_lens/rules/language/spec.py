@@ -502,3 +502,61 @@ def _version_tuple(text: str) -> tuple[int, ...] | None:
     except ValueError:
         return None
     return (*parts, 0, 0, 0)[:3]
+
+
+# --- what a condition cannot be true without ------------------------------------------------
+
+# Constructs through which a condition may be true although one of its inputs is unknown:
+# `||` and `?:` (one side decides), the macros that absorb like them, `has()`, and `!` (the
+# negation of an `&&` made false by its other side). Anything else is strict: an unknown
+# input makes it unknown, never true.
+_ABSORBING = re.compile(r"\|\||\?|\bhas\s*\(|\bexists(?:_one)?\s*\(|\ball\s*\(|!(?!=)")
+
+
+def _top_level(expr: str, op: str) -> list[str] | None:
+    """`expr` split at `op` outside parentheses, brackets and strings; None when unbalanced."""
+    body = _STRING.sub('""', expr)
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(body):
+        ch = body[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and body.startswith(op, i):
+            parts.append(body[start:i])
+            start = i + len(op)
+            i += len(op)
+            continue
+        i += 1
+    parts.append(body[start:])
+    return parts if depth == 0 else None
+
+
+def needs_tensor_shape(spec: RuleSpec, where: Where) -> bool:
+    """Whether the condition can only be true at `where`'s calls when some tensor's shape is
+    known (it reads `.dims` through strict constructs only): then a file that writes no word
+    a shape comes from (`burn_api.SHAPE_WORDS`) cannot hold a finding. False when unsure."""
+    if spec.condition is None:
+        return False
+    strict_lets: set[str] = set()
+    for name, expr in where.lets:
+        if not _ABSORBING.search(_STRING.sub('""', expr)) and _reads_shape(expr, strict_lets):
+            strict_lets.add(name)
+    disjuncts = _top_level(spec.condition, "||")
+    if disjuncts is None:
+        return False
+    for disjunct in disjuncts:
+        conjuncts = _top_level(disjunct, "&&")
+        if conjuncts is None or not any(
+            not _ABSORBING.search(c) and _reads_shape(c, strict_lets) for c in conjuncts
+        ):
+            return False
+    return True
+
+
+def _reads_shape(expr: str, strict_lets: set[str]) -> bool:
+    body = _STRING.sub('""', expr)
+    return ".dims" in body or bool(free_names(body) & strict_lets)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from panic_lens.model import Span
 from panic_lens.rules.language import configs
 from panic_lens.rules.language.configs import ConfigInfo
+from panic_lens.rules.language.spec import IDENT
 from panic_lens.rust.syntax import (
     Node,
     call_parts,
@@ -81,7 +82,11 @@ def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
     if kind == "identifier":
         if facts.text(node) == "None":
             return Value(None, span_of(node))
-        return _local(node, facts, depth)
+        written = facts.text(node)
+        local = _local(node, facts, depth)
+        if local is not None or not _const_like(written):
+            return local
+        return _const_item(written, facts, depth)
     if kind in ("scoped_identifier", "scoped_type_identifier"):
         return _variant(node, facts)
     if kind == "struct_expression":
@@ -89,6 +94,10 @@ def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
         if name is not None and name.type in ("scoped_type_identifier", "scoped_identifier"):
             return _variant(name, facts)
         return None
+    if kind == "binary_expression":
+        return _float_binary(node, facts, depth)
+    if kind == "unary_expression":
+        return _negated(node, facts, depth)
     if kind == "call_expression":
         return _call(node, facts, depth)
     if kind in ("array_expression", "tuple_expression"):
@@ -99,6 +108,8 @@ def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
 
 
 def _number(node: Node, facts: FileFacts) -> Value | None:
+    if node.type == "identifier" and not _const_like(facts.text(node)):
+        return None  # a local or a parameter (`_local` follows it); consts are SCREAMING_CASE
     fact = facts.int_value(node)
     if fact is not None:
         return Value(fact.value, fact.origin, note=fact.note, path=fact.path)
@@ -118,6 +129,12 @@ def _number(node: Node, facts: FileFacts) -> Value | None:
         return None
 
 
+def _const_like(name: str) -> bool:
+    """Rust's consts and statics are named in upper case; looking a lowercase name up as a
+    const across the crate costs a search of the crate's files and finds nothing."""
+    return name[:1].isupper()
+
+
 def _local(ident: Node, facts: FileFacts, depth: int) -> Value | None:
     binding = facts.binding(ident)
     if binding is None or binding.value is None or _mutable(binding.decl, facts):
@@ -127,6 +144,54 @@ def _local(ident: Node, facts: FileFacts, depth: int) -> Value | None:
         return None
     note = inner.note or f"let {binding.name}"
     return Value(inner.value, inner.origin, None, note, inner.path)
+
+
+_FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
+
+
+def _float_binary(node: Node, facts: FileFacts, depth: int) -> Value | None:
+    """Float arithmetic (`0.1 - 0.3`, `BASE * 2.0`); integer arithmetic is the consts'."""
+    op = child_by_field(node, "operator")
+    left = fold(child_by_field(node, "left"), facts, depth + 1)
+    right = fold(child_by_field(node, "right"), facts, depth + 1)
+    if op is None or left is None or right is None:
+        return None
+    a, b, symbol = left.value, right.value, facts.text(op)
+    if not all(isinstance(v, float) for v in (a, b)):
+        return None  # Rust mixes no ints with floats; ints were folded by the consts
+    if symbol == "/":
+        return Value(a / b, span_of(node), note=left.note or right.note) if b != 0.0 else None
+    fn = _FLOAT_OPS.get(symbol)
+    return Value(fn(a, b), span_of(node), note=left.note or right.note) if fn else None
+
+
+def _negated(node: Node, facts: FileFacts, depth: int) -> Value | None:
+    """`-x` of a folded float (the sign of -0.0 is kept); `!b` of a bool."""
+    text = facts.text(node).lstrip()
+    inner = fold(node.named_children[0], facts, depth + 1) if node.named_children else None
+    if inner is None:
+        return None
+    if text.startswith("-") and isinstance(inner.value, float):
+        return Value(-inner.value, span_of(node), note=inner.note)
+    if text.startswith("!") and isinstance(inner.value, bool):
+        return Value(not inner.value, span_of(node), note=inner.note)
+    return None
+
+
+def _const_item(name: str, facts: FileFacts, depth: int) -> Value | None:
+    """A `const`/`static` of this file that is not an integer (those are the consts'):
+    `const SMOOTHING: f32 = 1.5;`, `const MODE: Reduction = Reduction::BatchMean;`."""
+    for item in facts.nodes("item"):
+        if item.type not in ("const_item", "static_item"):
+            continue
+        item_name = child_by_field(item, "name")
+        if item_name is None or facts.text(item_name) != name:
+            continue
+        found = fold(child_by_field(item, "value"), facts, depth + 1)
+        if found is None:
+            return None
+        return Value(found.value, found.origin, None, found.note or f"const {name}", found.path)
+    return None
 
 
 def _mutable(decl: Node, facts: FileFacts) -> bool:
@@ -177,6 +242,10 @@ def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
     node = strip_wrappers(node)
     if node is None:
         return None
+    return _memo("tensor", node, facts, lambda: _tensor_value(node, facts))
+
+
+def _tensor_value(node: Node, facts: FileFacts) -> Value | None:
     found = _tensor(facts.shape_of(node))
     return Value(found.value, found.origin, node, found.note) if found else None
 
@@ -201,8 +270,16 @@ def _vec(node: Node, facts: FileFacts) -> Value | None:
     if macro is None or facts.text(macro) != "vec":
         return None
     body = facts.text(node).split("!", 1)[1].strip()[1:-1]
-    parsed = parse_default(f"[{body}]")
-    return Value(parsed, span_of(node)) if isinstance(parsed, list) else None
+    items: list[Any] = []
+    for part in _split(body) if body.strip() else []:
+        value = parse_default(part)
+        if value is _UNKNOWN and IDENT.fullmatch(part.strip()):
+            const = _const_item(part.strip(), facts, 0)
+            value = const.value if const is not None else _UNKNOWN
+        if value is _UNKNOWN:
+            return None
+        items.append(value)
+    return Value(items, span_of(node))
 
 
 _UNKNOWN = object()
@@ -270,8 +347,23 @@ def default_value(default: str | None) -> Any:
 # --- configs --------------------------------------------------------------------------------
 
 
+def _memo(kind: str, node: Node, facts: FileFacts, compute: Any) -> Any:
+    """`compute()` once per (facts, node): every rule over the same `init` call asks the same
+    question about its receiver."""
+    key = ("language", kind, node.id)
+    if key not in facts.memo:
+        facts.memo[key] = compute()
+    return facts.memo[key]
+
+
 def config_value(expr: Node | None, facts: FileFacts, depth: int = 0) -> ConfigValue | None:
     """The fields of the burn config `expr` builds, as far as the file shows them."""
+    if depth == 0 and expr is not None:
+        return _memo("config", expr, facts, lambda: _config_value(expr, facts, 0))
+    return _config_value(expr, facts, depth)
+
+
+def _config_value(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValue | None:
     expr = strip_wrappers(expr)
     if expr is None or depth > _MAX_DEPTH:
         return None
@@ -381,6 +473,12 @@ def config_named(type_node: Node | None, facts: FileFacts) -> ConfigInfo | None:
 
 def module_config(expr: Node | None, facts: FileFacts, depth: int = 0) -> ConfigValue | None:
     """The config a burn module was made from: `cfg.init(&device)`, through `let`s."""
+    if depth == 0 and expr is not None:
+        return _memo("module", expr, facts, lambda: _module_config(expr, facts, 0))
+    return _module_config(expr, facts, depth)
+
+
+def _module_config(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValue | None:
     expr = strip_wrappers(expr)
     if expr is None or depth > _MAX_DEPTH:
         return None

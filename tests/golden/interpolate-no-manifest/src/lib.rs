@@ -11,7 +11,7 @@ pub struct Upscaler {
 
 pub fn upscaler() -> Upscaler {
     let config = Interpolate2dConfig::new().with_mode(InterpolateMode::Linear); //~ interpolate-backward-mode warning
-    Upscaler { up: config.init() }
+    Upscaler { up: config.init() } //~ interpolate2d-missing-output-size-and-scale error
 }
 
 impl TrainStep for Upscaler {

@@ -37,7 +37,7 @@ pub fn overridden() -> Interpolate2d {
     Interpolate2dConfig::new()
         .with_mode(Mode::Linear)
         .with_mode(Mode::NearestExact)
-        .init()
+        .init() //~ interpolate2d-missing-output-size-and-scale error
 }
 
 pub fn nearest() -> Interpolate1d {
