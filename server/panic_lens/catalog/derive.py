@@ -184,13 +184,19 @@ class _Chain:
     holes: tuple[str, ...]  # the message's values, Rust expressions in `fn`'s scope
 
 
+_SIMPLE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*|\d[\w.]*")  # needs no parentheses
+
+
 def _substitute(text: str, mapping: dict[str, str]) -> str:
     if not mapping:
         return text
 
     def repl(found: re.Match[str]) -> str:
         name = found.group(0)
-        return f"({mapping[name]})" if name in mapping else name
+        if name not in mapping:
+            return name
+        value = mapping[name].strip()
+        return value if _SIMPLE.fullmatch(value) else f"({value})"
 
     pattern = r"(?<![\w.:])(?:" + "|".join(re.escape(n) for n in mapping) + r")(?![\w(]|\s*::)"
     out = []
@@ -769,6 +775,8 @@ def _cel(items: tuple[tuple[str, ...], ...], translator: _Translator, bound: dic
                     bound = {**bound, pattern: value}
             else:
                 parts.append(translator.pattern(value, pattern))
+        elif kind == "opaque":
+            raise Unmapped(f"a panic inside a {item[1]} (it may not run)")
         else:
             raise Unmapped(f"`{' '.join(item)}`")
     return " && ".join(parts)

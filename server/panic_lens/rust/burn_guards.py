@@ -17,7 +17,8 @@ from; `catalog/derive.py` reads them).
 A panic's `guard` is the Rust condition under which it fires at that point (`None`: it
 fires whenever reached); `path` lists the conditions on the way there, innermost last:
 `["if", cond]`, `["else", cond]` (cond is false there, also after `if cond { return }`),
-`["for", pattern, iterable]`, `["iflet", pattern, value]`, `["arm", scrutinee, pattern,
+`["for", pattern, iterable]`, `["iflet", pattern, value]`, `["opaque", "while" | "loop" |
+"closure"]` (a body that may not run), `["arm", scrutinee, pattern,
 *earlier arms' patterns]` (a catch-all arm holds when none of the earlier ones does).
 Only functions that can panic or call (by name) one that can are kept, and of their calls
 only those; the facts are short fragments (names, types, guards, messages), no bodies.
@@ -365,6 +366,13 @@ class _Reader:
             body = node.child_by_field_name("body")
             if body is not None:
                 self.visit(body, [*path, ["for", pattern, self.text(value)]], fn, depth + 1)
+            return
+        if kind in ("while_expression", "loop_expression", "closure_expression"):
+            # a body that may run no time at all (or stop before the panic): kept opaque, so
+            # a panic in it is never reported as certain
+            inner = [*path, ["opaque", kind.removesuffix("_expression")]]
+            for child in node.named_children:
+                self.visit(child, inner, fn, depth + 1)
             return
         if kind == "match_expression":
             value = node.child_by_field_name("value")

@@ -317,3 +317,17 @@ def test_register_derived_fills_its_own_slot(
     finally:
         meta.set_derived_rules(())
     assert meta.rule_by_id("derived-0123") is None
+
+
+def test_a_panic_in_a_body_that_may_not_run_is_not_derived(
+    tmp_path: Path, table: configs.ConfigTable
+) -> None:
+    _tree(tmp_path)
+    (tmp_path / "crates/burn-nn/src/conv.rs").write_bytes(
+        CONV + b"pub fn each(items: &[usize], k: usize) {\n"
+        b'    items.iter().for_each(|_| assert!(k > 0, "k must be positive"));\n}\n'
+    )
+    guards = build_guards(tmp_path)
+    rec = record("crates/burn-nn/src/conv.rs", 24, "k must be positive")
+    out = D.derive(rec, guards, table)
+    assert isinstance(out, D.NotDerived) and "inside a closure" in out.reason

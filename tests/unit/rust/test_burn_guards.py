@@ -208,3 +208,20 @@ def test_build_guards_over_a_tree(tmp_path: Path) -> None:
     again = build_guards(tmp_path)
     assert dumps_guards(guards) == dumps_guards(again)  # deterministic bytes
     assert json.loads(gzip.decompress(dumps_guards(guards))) == guards
+
+
+def test_bodies_that_may_not_run_are_opaque() -> None:
+    src = b"""
+pub fn f(items: &[usize], k: usize) {
+    let mut i = 0;
+    while i < items.len() {
+        assert!(k > 0, "in a while");
+        i += 1;
+    }
+    items.iter().for_each(|x| assert!(k > 1, "in a closure"));
+}
+"""
+    (fn,) = fns(src).values()
+    paths = {p["message"]: p["path"] for p in fn["panics"]}
+    assert paths["in a while"] == [["opaque", "while"]]
+    assert paths["in a closure"] == [["opaque", "closure"]]
