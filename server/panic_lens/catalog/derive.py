@@ -301,16 +301,44 @@ def _call_index(functions: dict[str, Any]) -> dict[Any, list[tuple[str, dict[str
 def _callers(fn_key: str, functions: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     fn = functions[fn_key]
     for key, call in _call_index(functions).get((fn["owner"], fn["name"]), ()):
-        if fn["owner"] is None and not _same_crate(fn, functions[key], call):
+        if fn["owner"] is None and not _names_this(fn, functions[key], call, functions):
             continue
         yield key, call
 
 
-def _same_crate(fn: dict[str, Any], caller: dict[str, Any], call: dict[str, Any]) -> bool:
-    """A free function called by a bare or module name: from its own crate, or named with
-    its crate's path."""
-    crate = fn["module"].split("::", 1)[0]
-    return caller["module"].split("::", 1)[0] == crate or str(call["callee"]).startswith(crate)
+def _names_this(
+    fn: dict[str, Any], caller: dict[str, Any], call: dict[str, Any], functions: dict[str, Any]
+) -> bool:
+    """Whether a call by a free function's name is a call of `fn`: a bare name from its own
+    module, or from its crate when no other free function there has that name; a path whose
+    modules end the way `fn`'s module does (`checks::f`, `crate::a::checks::f`)."""
+    segments = [s for s in str(call["callee"]).split("::") if s not in ("crate", "self", "super")]
+    module = fn["module"].split("::")
+    if len(segments) == 1:
+        if caller["module"] == fn["module"]:
+            return True
+        same = _free_functions(functions).get((module[0], fn["name"]), 0)
+        return caller["module"].split("::")[0] == module[0] and same == 1
+    qualifier = segments[:-1]
+    return module[-len(qualifier) :] == qualifier
+
+
+_FREE: dict[int, tuple[dict[str, Any], dict[tuple[str, str], int]]] = {}
+
+
+def _free_functions(functions: dict[str, Any]) -> dict[tuple[str, str], int]:
+    """How many free functions of each name each crate has."""
+    held = _FREE.get(id(functions))
+    if held is not None and held[0] is functions:
+        return held[1]
+    counts: dict[tuple[str, str], int] = {}
+    for fn in functions.values():
+        if fn["owner"] is None:
+            key = (fn["module"].split("::")[0], fn["name"])
+            counts[key] = counts.get(key, 0) + 1
+    _FREE.clear()
+    _FREE[id(functions)] = (functions, counts)
+    return counts
 
 
 def _constructed_fields(
@@ -736,6 +764,51 @@ class _Translator:
         return out[0] if len(out) == 1 else "(" + " || ".join(out) + ")"
 
 
+def _tuple_parts(text: str) -> list[str]:
+    """`(a, b)` -> [a, b]; anything else is one value."""
+    inner = text.strip()
+    while inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
+        parts = split_args(inner[1:-1])
+        if len(parts) > 1:
+            return parts
+        inner = inner[1:-1].strip()
+    return [text]
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _match(translator: _Translator, values: list[str], pattern: str) -> tuple[str, dict[str, str]]:
+    """The condition under which `values` match `pattern` ("" when always) and the names
+    the pattern binds; a tuple pattern matches element by element."""
+    pats = _tuple_parts(pattern) if len(values) > 1 else [pattern.strip()]
+    if len(pats) != len(values):
+        raise Unmapped(f"the pattern `{pattern}`")
+    conds: list[str] = []
+    binds: dict[str, str] = {}
+    for value, pat in zip(values, pats, strict=True):
+        pat = pat.strip()
+        some = re.fullmatch(r"Some\(\s*(?:ref\s+)?(\w+)\s*\)", pat)
+        if pat == "_":
+            continue
+        if some:
+            conds.append(f"{value} != null")
+            if some.group(1) != "_":
+                binds[some.group(1)] = value
+        elif re.fullmatch(r"[a-z_]\w*", pat):
+            binds[pat] = value
+        else:
+            conds.append(translator.pattern(value, pat))
+    return " && ".join(conds), binds
+
+
 def _cel(items: tuple[tuple[str, ...], ...], translator: _Translator, bound: dict[str, str]) -> str:
     """The conjunction of the path items (a `for` wraps what follows in `.exists`)."""
     parts: list[str] = []
@@ -762,19 +835,21 @@ def _cel(items: tuple[tuple[str, ...], ...], translator: _Translator, bound: dic
             else:
                 parts.append(translator.pattern(value, item[1]))
         elif kind == "arm":
-            value = translator.expr(item[1], bound)
+            values = _tuple_parts(item[1])
+            cels = [translator.expr(v, bound) for v in values]
             pattern = item[2].strip()
-            found = re.fullmatch(r"Some\(\s*(\w+)\s*\)", pattern)
-            if found:
-                parts.append(f"{value} != null")
-                bound = {**bound, found.group(1): value}
-            elif pattern == "_" or re.fullmatch(r"[a-z_]\w*", pattern):
+            if pattern == "_" or re.fullmatch(r"[a-z_]\w*", pattern):
                 # a catch-all: none of the earlier arms matched (and it may bind the value)
-                parts += [f"!({translator.pattern(value, p)})" for p in item[3:]]
-                if pattern != "_":
-                    bound = {**bound, pattern: value}
+                for earlier in item[3:]:
+                    cond, _ = _match(translator, cels, earlier)
+                    parts.append(f"!({cond})" if cond else "false")
+                if pattern != "_" and len(cels) == 1:
+                    bound = {**bound, pattern: cels[0]}
             else:
-                parts.append(translator.pattern(value, pattern))
+                cond, binds = _match(translator, cels, pattern)
+                if cond:
+                    parts.append(cond)
+                bound = {**bound, **binds}
         elif kind == "opaque":
             raise Unmapped(f"a panic inside a {item[1]} (it may not run)")
         else:
@@ -831,12 +906,13 @@ def derive(
             problems.append(f"{call}: the condition reads no value a call shows")
             continue
         built.append(_Entry(call, kind, params, condition, holes))
+    fires = _at_config_init(built, configs)
     built = _merge_same_calls(built)
     if not built:
         reason = "; ".join(dict.fromkeys(problems))
         kind = NOT_VISIBLE if all("reads no value" in p for p in problems) else CONSTRUCT
         return NotDerived(f"{where_text}: {reason}", kind)
-    text = derived_toml(record, built, fn, panic, rule_id or f"derived-{record.id}")
+    text = derived_toml(record, built, fn, panic, rule_id or f"derived-{record.id}", fires)
     try:
         spec = parse_rule(text.encode(), f"<derived from record {record.id}>")
     except RuleFileError as exc:
@@ -848,6 +924,32 @@ def _reads(condition: str, names: set[str]) -> bool:
     """Whether the condition reads one of `names` (a value some call may show)."""
     body = re.sub(r'"(?:[^"\\]|\\.)*"', '""', condition)
     return any(re.search(rf"(?<![\w.]){re.escape(n)}\b(?!\s*\()", body) for n in names)
+
+
+def _at_config_init(entries: list[_Entry], table: ConfigTable) -> str | None:
+    """A module method whose panic depends on its config's fields only panics later than the
+    call that fixes them: it is reported at the config's `init` (which made the module), and
+    the rule says when burn panics."""
+    later: list[str] = []
+    for entry in entries:
+        if entry.kind != "module" or not entry.condition:
+            continue
+        module, method = entry.call.rsplit("::", 1)
+        config = table.modules.get(module)
+        if config is None or not _reads(entry.condition, {"config"}):
+            continue
+        if _reads(entry.condition, {"receiver", *entry.params}):
+            continue
+        entry.call, entry.kind = f"{config}::init", "config"
+        entry.holes = [
+            h if h is not None and not _reads(h, {"receiver", *entry.params}) else None
+            for h in entry.holes
+        ]
+        entry.params = []
+        later.append(f"{module.rsplit('::', 1)[-1]}::{method}")
+    if not later:
+        return None
+    return f"at the first {' or '.join(sorted(set(later)))} call"
 
 
 def _merge_same_calls(entries: list[_Entry]) -> list[_Entry]:
@@ -878,6 +980,7 @@ def derived_toml(
     fn: dict[str, Any],
     panic: dict[str, Any],
     rule_id: str,
+    fires: str | None = None,
 ) -> str:
     """The rule file's text (what `records derive` prints and the registry reads)."""
     message = re.sub(
@@ -905,6 +1008,7 @@ def derived_toml(
         f"summary = {_q(summary)}",
         'severity = "error"',
         f"derived_from = {_q(record.id)}",
+        *([f"fires = {_q(fires)}"] if fires else []),
         "",
         "[[panic_site]]",
         f"file = {_q(fn['file'])}",

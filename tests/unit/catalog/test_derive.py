@@ -30,6 +30,14 @@ TABLE = {
                 {"name": "padding", "type": "PaddingConfig2d", "default": "PaddingConfig2d::Valid"},
             ],
         },
+        "burn::nn::ResizeConfig": {
+            "paths": ["burn::nn::ResizeConfig"],
+            "init": "burn::nn::Resize",
+            "fields": [
+                {"name": "size", "type": "Option<usize>", "option": True},
+                {"name": "scale", "type": "Option<f32>", "option": True},
+            ],
+        },
     },
 }
 
@@ -67,6 +75,25 @@ impl ConvConfig {
 impl Conv {
     pub fn later(&self) {
         todo!("later is not written yet");
+    }
+}
+pub struct ResizeConfig;
+pub struct Resize;
+impl ResizeConfig {
+    pub fn init(&self) -> Resize {
+        Resize
+    }
+}
+impl Resize {
+    pub fn forward(&self, x: usize) -> usize {
+        out_size(self.size, self.scale)
+    }
+}
+fn out_size(size: Option<usize>, scale: Option<f32>) -> usize {
+    match (size, scale) {
+        (Some(size), None) => size,
+        (None, Some(_)) => 1,
+        _ => panic!("Either size or scale must be provided"),
     }
 }
 fn orphan(x: usize) {
@@ -262,7 +289,7 @@ def test_what_cannot_be_derived_says_why(
     assert isinstance(constant, D.NotDerived) and constant.kind == D.CONSTRUCT
     assert "the constant `MAX_RANK`" in constant.reason
     orphan = D.derive(
-        record("crates/burn-nn/src/conv.rs", 21, "orphan needs more than one"), guards, table
+        record("crates/burn-nn/src/conv.rs", 40, "orphan needs more than one"), guards, table
     )
     assert isinstance(orphan, D.NotDerived) and orphan.kind == D.NOT_PUBLIC
     missing = D.derive(record("crates/burn-nn/src/conv.rs", 3, "no such message"), guards, table)
@@ -331,3 +358,28 @@ def test_a_panic_in_a_body_that_may_not_run_is_not_derived(
     rec = record("crates/burn-nn/src/conv.rs", 24, "k must be positive")
     out = D.derive(rec, guards, table)
     assert isinstance(out, D.NotDerived) and "inside a closure" in out.reason
+
+
+def test_a_later_panic_on_config_values_is_reported_at_the_config_init(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    rec = record("crates/burn-nn/src/conv.rs", 37, "Either size or scale must be provided")
+    out = derived(D.derive(rec, guards, table, rule_id="t-resize"))
+    assert [w.call for w in out.spec.wheres] == ["burn::nn::ResizeConfig::init"]
+    assert out.spec.fires == "at the first Resize::forward call"
+    assert out.spec.condition == (
+        "!(config.size != null && config.scale == null)"
+        " && !(config.size == null && config.scale != null)"
+    )
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-resize")
+    src = """\
+use burn::nn::ResizeConfig;
+fn f(s: Option<usize>) {
+    let a = ResizeConfig::new().init();
+    let b = ResizeConfig::new().with_size(Some(3)).init();
+    let c = ResizeConfig::new().with_size(Some(3)).with_scale(Some(2.0)).init();
+    let d = ResizeConfig::new().with_size(s).init();
+}
+"""
+    assert flagged(src, "t-resize") == [3, 5]
