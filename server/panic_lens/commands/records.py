@@ -194,12 +194,12 @@ def coverage_lines(catalog: Catalog) -> list[str]:
         outcome = outcomes[record.id]
         if isinstance(outcome, Covered):
             counts["hand-written"] += 1
-            lines.append(f"  {record.id}  hand-written  {', '.join(outcome.rules)}")
+            lines.append(f"    {record.id}  hand-written  {', '.join(outcome.rules)}")
         elif isinstance(outcome, Derived):
             counts["derived"] += 1
-            lines.append(f"  {record.id}  derived       {outcome.spec.id} (burn {outcome.site})")
+            lines.append(f"    {record.id}  derived       {outcome.spec.id} (burn {outcome.site})")
         else:
             counts["none"] += 1
-            lines.append(f"  {record.id}  none          {outcome.kind}: {outcome.reason}")
+            lines.append(f"    {record.id}  none          {outcome.kind}: {outcome.reason}")
     lines.append(", ".join(f"{n} {what}" for what, n in counts.items()))
     return lines
