@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 from typing import Any
+
+import pytest
+from records_factory import REPO
 
 from panic_lens.rust.burn_guards import (
     build_guards,
@@ -225,3 +229,17 @@ pub fn f(items: &[usize], k: usize) {
     paths = {p["message"]: p["path"] for p in fn["panics"]}
     assert paths["in a while"] == [["opaque", "while"]]
     assert paths["in a closure"] == [["opaque", "closure"]]
+
+
+BURN = Path(os.environ.get("BURN_CHECKOUT", REPO.parent / "burn-checkout"))
+
+
+@pytest.mark.skipif(not (BURN / "crates").is_dir(), reason="no burn checkout (set BURN_CHECKOUT)")
+def test_the_shipped_guards_index_is_a_fresh_build_of_its_burn() -> None:
+    from panic_lens.catalog.derive import guards_files
+    from panic_lens.rust.burn_guards import burn_version
+
+    shipped = [p for p in guards_files() if p.name == f"burn-{burn_version(BURN)}.guards.json.gz"]
+    if not shipped:
+        pytest.skip("the checkout's burn version has no shipped guards index")
+    assert shipped[0].read_bytes() == dumps_guards(build_guards(BURN))
