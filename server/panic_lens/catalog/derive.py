@@ -912,7 +912,14 @@ def derive(
         reason = "; ".join(dict.fromkeys(problems))
         kind = NOT_VISIBLE if all("reads no value" in p for p in problems) else CONSTRUCT
         return NotDerived(f"{where_text}: {reason}", kind)
-    text = derived_toml(record, built, fn, panic, rule_id or f"derived-{record.id}", fires)
+    burn_message = panic.get("message")
+    if site.check is not None:
+        burn_message = _check_functions(functions)[site.check[0]]["panics"][site.check[1]][
+            "message"
+        ]
+    text = derived_toml(
+        record, built, fn, panic, rule_id or f"derived-{record.id}", fires, burn_message
+    )
     try:
         spec = parse_rule(text.encode(), f"<derived from record {record.id}>")
     except RuleFileError as exc:
@@ -981,21 +988,28 @@ def derived_toml(
     panic: dict[str, Any],
     rule_id: str,
     fires: str | None = None,
+    burn_message: str | None = None,
 ) -> str:
     """The rule file's text (what `records derive` prints and the registry reads)."""
-    message = re.sub(
-        r"^assertion `left (==|!=) right` failed: |^not implemented: ",
-        "",
-        record.panic.error_message,
-    ).strip()
-    title = message.splitlines()[0][:100] if message else f"burn panic {record.id}"
-    first = _holes_removed(panic.get("message") or "")
+    burn_message = burn_message or ""
+    hole_names = [f"v{i}" for i in range(len(entries[0].holes))]
+    if burn_message:
+        message = _fill_named(burn_message, hole_names, entries)
+    else:
+        plain = re.sub(
+            r"^assertion `left (==|!=) right` failed: |^not implemented: ",
+            "",
+            record.panic.error_message,
+        ).strip()
+        message = _fill_holes(plain, [], entries)
+    shown = message.replace("{{", "\x00").replace("}}", "\x01")
+    shown = re.sub(r"\{[^{}]*\}", "…", shown).replace("\x00", "{").replace("\x01", "}")
+    title = (shown.strip().splitlines() or [""])[0][:100] or f"burn panic {record.id}"
     literal = next(
-        (p for p in re.split(r"\{[^{}]*\}", panic.get("message") or "") if len(p.strip()) >= 4), ""
+        (p.strip() for p in re.split(r"\{[^{}]*\}", burn_message) if len(p.strip()) >= 4), ""
     )
-    literal = literal.strip() or title
+    literal = (literal or title).replace("{", "").replace("}", "").replace("…", "").strip()
     guard = panic.get("guard") or panic.get("check") or panic["kind"] + "!"
-    del first
     conditions = {e.condition for e in entries}
     shared = len(conditions) == 1
     calls = ", ".join(
@@ -1016,7 +1030,6 @@ def derived_toml(
         f"message = {_q(literal.replace('{', '').replace('}', ''))}",
         f"line = {panic['line']}",
     ]
-    hole_names = [f"v{i}" for i in range(len(entries[0].holes))]
     for entry in sorted(entries, key=lambda e: e.call):
         lines += ["", "[[where]]", f"call = {_q(entry.call)}"]
         if entry.params:
@@ -1031,12 +1044,30 @@ def derived_toml(
             lines.append("[where.let]")
             lines += [f"{name} = {_q(expr)}" for name, expr in lets]
     condition = next(iter(conditions)) if shared else "fires"
-    filled = _fill_holes(message, hole_names, entries)
+    filled = message
     lines += ["", "[when]"]
     if condition:
         lines.append(f"condition = {_q(condition)}")
     lines.append(f"message = {_q(filled)}")
     return "\n".join(lines) + "\n"
+
+
+def _fill_named(template: str, names: list[str], entries: list[_Entry]) -> str:
+    """burn's format string with its named holes (`{dim}`, `{x:?}`) as `{v<i>}` where every
+    entry maps the value, `…` elsewhere (positional `{}` holes too)."""
+    known = [all(e.holes[i] is not None for e in entries) for i in range(len(names))]
+    index = iter(range(len(names)))
+
+    def repl(found: re.Match[str]) -> str:
+        if found.group(0) in ("{{", "}}"):
+            return found.group(0)
+        name = found.group(1)
+        if not name or name.isdigit():
+            return "…"
+        i = next(index, None)
+        return "{" + names[i] + "}" if i is not None and known[i] else "…"
+
+    return re.sub(r"\{\{|\}\}|\{(\w*)(?::[^{}]*)?\}", repl, template)
 
 
 def _fill_holes(message: str, names: list[str], entries: list[_Entry]) -> str:
