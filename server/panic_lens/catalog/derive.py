@@ -709,6 +709,15 @@ class _Translator:
             return f"({base} != null)"
         if method == "is_none" and not args:
             return f"({base} == null)"
+        if method == "unwrap_or" and len(args) == 1:
+            other = self.node(args[0], src, bound)
+            return f"({base} != null ? {base} : {other})"
+        if method == "abs" and not args:
+            return f"({base} < 0 ? -{base} : {base})"
+        if method in ("min", "max") and len(args) == 1:
+            other = self.node(args[0], src, bound)
+            op = "<=" if method == "min" else ">="
+            return f"({base} {op} {other} ? {base} : {other})"
         if method == "is_power_of_two" and not args:
             return f"({base} in [{', '.join(str(1 << i) for i in range(63))}])"
         if method == "is_sign_negative" and not args:

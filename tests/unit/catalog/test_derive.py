@@ -4,6 +4,7 @@ NotDerived with the reason."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -383,3 +384,42 @@ fn f(s: Option<usize>) {
 }
 """
     assert flagged(src, "t-resize") == [3, 5]
+
+
+@pytest.mark.parametrize(
+    ("rust", "cel"),
+    [
+        ("n.is_multiple_of(g)", "(n % g == 0)"),
+        ("xs.len() > 2", "size(xs) > 2"),
+        ("o.is_some() && o.is_none()", "(o != null) && (o == null)"),
+        ("x.is_sign_negative()", "(x < 0.0)"),
+        ("m == Mode::Same", 'm == "Same"'),
+        ("matches!(m, Mode::A | Mode::B { .. })", '(m == "A" || m == "B")'),
+        ("(0.0..=1.).contains(&x)", "(0.0 <= x && x <= 1.0)"),
+        ("xs.iter().all(|e| e > &0.)", "xs.all(e, e > 0.0)"),
+        ("n.unwrap_or(4) > 2", "(n != null ? n : 4) > 2"),
+        ("x as f64 > 1_000usize as f64", "double(x) > double(1000)"),
+        ("n.is_power_of_two()", "(n in [1, 2, 4"),
+    ],
+)
+def test_rust_expressions_translate_exactly(rust: str, cel: str) -> None:
+    translator = D._Translator(
+        D._Scope("function", ["n", "g", "xs", "o", "x", "m"], False, frozenset())
+    )
+    assert translator.expr(rust).startswith(cel)
+
+
+@pytest.mark.parametrize(
+    ("rust", "named"),
+    [
+        ("x.is_nan()", "the method `.is_nan(..)`"),
+        ("LIMIT > n", "the constant `LIMIT`"),
+        ("other > n", "the local value `other`"),
+        ("n << 2 > 1", "the operator `<<`"),
+        ("if n > 1 { true } else { false }", "if expression"),
+    ],
+)
+def test_what_does_not_translate_is_named(rust: str, named: str) -> None:
+    translator = D._Translator(D._Scope("function", ["n", "x"], False, frozenset()))
+    with pytest.raises(D.Unmapped, match=re.escape(named)):
+        translator.expr(rust)
