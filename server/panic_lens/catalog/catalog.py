@@ -17,6 +17,7 @@ from panic_lens.catalog.lines import Lines
 from panic_lens.catalog.load import default_records_root, read_records, record_files
 from panic_lens.catalog.model import Advisory, Binding, Match, Record, RecordError, RuleMatch
 from panic_lens.catalog.patterns import DEFAULT_TIMEOUT
+from panic_lens.rules.meta import generation
 
 if TYPE_CHECKING:
     from panic_lens.catalog.explain import ExplainIndex, ExplainResult
@@ -29,6 +30,7 @@ class Catalog:
         self.records: tuple[Record, ...] = tuple(records)
         self._by_id = {r.id: r for r in self.records}
         self._bindings: dict[str, Binding] = {}  # bound on first use: explain reads few
+        self._rules = generation()  # the rule registry the bindings were made against
         self._index: ExplainIndex | None = None
 
     def __len__(self) -> int:
@@ -45,6 +47,9 @@ class Catalog:
         record = self._by_id.get(record_id)
         if record is None:
             return Binding()
+        if self._rules != generation():  # rules were added or removed: bind again
+            self._bindings.clear()
+            self._rules = generation()
         if record_id not in self._bindings:
             self._bindings[record_id] = bind_record(record)
         return self._bindings[record_id]

@@ -21,6 +21,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from panic_lens import batch, engine
+from panic_lens.lsp import rule_files
 from panic_lens.lsp.config import record_paths, reload_catalog
 from panic_lens.lsp.session import file_uri
 from panic_lens.model import Analysis
@@ -237,11 +238,14 @@ def folders_changed(ls: PanicLensServer, removed: list[str]) -> None:
 def on_watched_files(ls: PanicLensServer, changes: list[types.FileEvent]) -> None:
     """React to file events: a record or crate file reanalyses everything; `.rs` just itself."""
     paths = [(Path(p), c.type) for c in changes if (p := to_fs_path(c.uri))]
+    if any(p.name == "Cargo.toml" or rule_files.is_rule_file(ls, p) for p, _ in paths):
+        rule_files.load(ls)  # a manifest's `rules` may name other folders
+        rule_files.publish(ls)
     if any(is_record_file(ls, p) for p, _ in paths):
         reload_catalog(ls)
         ls.reanalyze_all()
         return
-    if any(p.name in CRATE_FILES for p, _ in paths):
+    if any(p.name in CRATE_FILES or rule_files.is_rule_file(ls, p) for p, _ in paths):
         ls.reanalyze_all()
         return
     for path, kind in paths:
@@ -276,13 +280,18 @@ def watchers(ls: PanicLensServer) -> list[types.FileSystemWatcher]:
     globs = ["**/*.rs", "**/Cargo.toml", "**/Cargo.lock"]
     for root in _record_roots(ls):
         globs.append(str(root) if root.suffix else f"{root}/**/*")
+    globs += rule_files.watch_globs(ls)
     return [types.FileSystemWatcher(glob_pattern=g) for g in globs]
 
 
 async def settings_changed(ls: PanicLensServer, old: Settings) -> None:
     """New records: reload and watch them; openFiles: forget disk results; then reanalyse."""
-    if ls.settings.records != old.records:
-        reload_catalog(ls)
+    if ls.settings.rules != old.rules:
+        rule_files.load(ls)
+        rule_files.publish(ls)
+    if ls.settings.records != old.records or ls.settings.rules != old.rules:
+        if ls.settings.records != old.records:
+            reload_catalog(ls)
         await register_watchers(ls)
     if ls.settings.scope != "workspace":
         for uri in [u for u in ls.disk if u not in ls.open]:
