@@ -275,7 +275,9 @@ def _analysed(
     encoding: Encoding = "utf-8" if utf8 else "utf-16"
     roots = workspace_roots(params)
     root = roots[0] if roots else None
-    use_rule_folders(rule_folders(settings.rules, root, [str(r) for r in roots]))  # rule_files.py
+    # the rule folders as lsp/rule_files.py reads them; then `severity` may name their rules
+    use_rule_folders(rule_folders(settings.rules, root, [str(r) for r in roots]))
+    settings, _ = layered(layers)
     records = record_paths(settings.records, root)
     catalog = load_catalog(records, include_default=True).catalog
     paths = {uri: to_fs_path(uri) for uri in opened}

@@ -147,3 +147,15 @@ async def test_a_missing_rules_folder_is_a_message(client: LanguageClient, tmp_p
     assert await diagnostics(client, uri, lambda ds: True) == []
     [shown] = client.messages
     assert shown.message == f"panic-lens: {tmp_path / 'gone'}: no such rules folder or file"
+
+
+async def test_the_severity_setting_may_name_a_user_rule(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    rules, root = setup(tmp_path)
+    options = {"scope": "openFiles", "rules": [str(rules)], "severity": {RULE_ID: "hint"}}
+    await initialize(client, root, options)
+    uri = open_doc(client, root / "src/lib.rs")
+    found = await diagnostics(client, uri, flagged)
+    assert {d.severity for d in found} == {types.DiagnosticSeverity.Hint}
+    assert client.messages == []  # no "unknown rule" complaint

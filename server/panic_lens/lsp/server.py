@@ -47,7 +47,8 @@ def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
     """initializationOptions apply at once, so documents opened early are analysed right."""
     ls.init_options = params.initialization_options
     ls.settings = config.initial_settings(ls.init_options)
-    rule_files.load(ls)  # before the catalog: records bind to the rules in use
+    if rule_files.load(ls):  # before the catalog: records bind to the rules in use
+        ls.settings = config.initial_settings(ls.init_options)  # `severity` may name them
     config.reload_catalog(ls)
     with contextlib.suppress(RuntimeError):  # no event loop: nothing to overlap with
         asyncio.get_running_loop().call_soon(ls.warm_up)  # runs once our answer is sent
