@@ -276,3 +276,21 @@ def test_workspace_metadata_paths_are_relative_to_the_workspace_manifest(
     code, out, _ = run(capsys, "check", "--format", "json", str(member))
     assert [f["rule"] for f in json.loads(out)["findings"]] == ["max-pool-zero-stride"] * 3
     assert code == 1
+
+
+def test_the_examples_of_the_rules_in_use_are_left_out_of_a_walk(tmp_path: Path, capsys) -> None:
+    """A rules folder inside the crate: its example's `// expect:` lines are not findings of
+    the crate; the example named as a path is checked like any file."""
+    shutil.copytree(PASS, tmp_path / "app" / "lint")
+    root = crate_with_rules(
+        tmp_path / "app",
+        '[package]\nname = "app"\nversion = "0.1.0"\n\n'
+        '[package.metadata.panic-lens]\nrules = ["lint"]\n',
+    )
+    code, out, _ = run(capsys, "check", "--format", "json", str(root))
+    paths = {Path(f["path"]).name for f in json.loads(out)["findings"]}
+    assert (paths, code) == ({"lib.rs"}, 1)
+    example = root / "lint" / "max-pool-zero-stride.rs"
+    code, out, _ = run(capsys, "check", "--format", "json", str(root), str(example))
+    found = [Path(f["path"]).name for f in json.loads(out)["findings"]]
+    assert sorted(found) == ["lib.rs"] * 3 + ["max-pool-zero-stride.rs"] * 3
