@@ -159,3 +159,29 @@ async def test_the_severity_setting_may_name_a_user_rule(
     found = await diagnostics(client, uri, flagged)
     assert {d.severity for d in found} == {types.DiagnosticSeverity.Hint}
     assert client.messages == []  # no "unknown rule" complaint
+
+
+async def test_a_cargo_toml_naming_a_rules_folder_loads_it(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    rules, root = setup(tmp_path)
+    await initialize(client, root, {"scope": "openFiles"})
+    uri = open_doc(client, root / "src/lib.rs")
+    assert await diagnostics(client, uri, lambda ds: True) == []
+    manifest = root / "Cargo.toml"
+    manifest.write_text(
+        manifest.read_text() + '\n[package.metadata.panic-lens]\nrules = ["../rules"]\n'
+    )
+    changed(client, manifest, types.FileChangeType.Changed)
+    await diagnostics(client, uri, flagged)
+    if preset(client) == "vscode":  # the new folder is watched
+        method = types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        registrations = getattr(client, "registrations", [])
+        await eventually(
+            lambda: [r for r in registrations if r.method == method],
+            lambda rs: (
+                len(rs) == 1
+                and f"{rules}/*.toml"
+                in [w["globPattern"] for w in rs[0].register_options["watchers"]]
+            ),
+        )

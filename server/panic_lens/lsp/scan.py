@@ -239,8 +239,7 @@ def on_watched_files(ls: PanicLensServer, changes: list[types.FileEvent]) -> Non
     """React to file events: a record or crate file reanalyses everything; `.rs` just itself."""
     paths = [(Path(p), c.type) for c in changes if (p := to_fs_path(c.uri))]
     if any(p.name == "Cargo.toml" or rule_files.is_rule_file(ls, p) for p, _ in paths):
-        rule_files.load(ls)  # a manifest's `rules` may name other folders
-        rule_files.publish(ls)
+        reload_rules(ls)  # a manifest's `rules` may name other folders
     if any(is_record_file(ls, p) for p, _ in paths):
         reload_catalog(ls)
         ls.reanalyze_all()
@@ -301,6 +300,17 @@ async def settings_changed(ls: PanicLensServer, old: Settings) -> None:
     start_scan(ls)
 
 
+def reload_rules(ls: PanicLensServer) -> None:
+    """Read the rule folders again (lsp/rule_files.py) and publish the rule files'
+    diagnostics; when the folders changed (a Cargo.toml's `rules`), watch the new ones."""
+    folders = ls.rule_folders
+    rule_files.load(ls)
+    rule_files.publish(ls)
+    if ls.rule_folders != folders:
+        task = asyncio.ensure_future(register_watchers(ls))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+
 WATCHERS_ID = "panic-lens-watchers"
 
 
@@ -310,6 +320,11 @@ async def register_watchers(ls: PanicLensServer) -> None:
     if not ls.client_supports("workspace.did_change_watched_files.dynamic_registration"):
         return
     method = types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    async with ls.watchers_lock:  # a second call waits, then replaces the first's watchers
+        await _register(ls, method)
+
+
+async def _register(ls: PanicLensServer, method: str) -> None:
     try:
         if ls.watchers_registered:
             gone = types.Unregistration(id=WATCHERS_ID, method=method)

@@ -99,8 +99,7 @@ def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> No
         ls.snapshots.pop(uri, None)  # a full analysis: other files may have changed too
         ls.refresh(uri)
     elif uri.endswith("/Cargo.toml"):  # its `rules` may name other folders
-        rule_files.load(ls)
-        rule_files.publish(ls)
+        scan.reload_rules(ls)
         ls.reanalyze_all()
     elif uri.endswith("/Cargo.lock"):
         ls.reanalyze_all()
