@@ -185,3 +185,18 @@ async def test_a_cargo_toml_naming_a_rules_folder_loads_it(
                 in [w["globPattern"] for w in rs[0].register_options["watchers"]]
             ),
         )
+
+
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # client-independent
+async def test_one_settings_change_may_add_a_folder_and_set_its_rules_severity(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    rules, root = setup(tmp_path)
+    await initialize(client, root, {"scope": "openFiles"})
+    uri = open_doc(client, root / "src/lib.rs")
+    assert await diagnostics(client, uri, lambda ds: True) == []
+    settings = {"panicLens": {"rules": [str(rules)], "severity": {RULE_ID: "hint"}}}
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=settings))
+    found = await diagnostics(client, uri, flagged)
+    assert {d.severity for d in found} == {types.DiagnosticSeverity.Hint}
+    assert client.messages == []  # no "unknown rule" complaint

@@ -32,19 +32,22 @@ logger = logging.getLogger(__name__)
 CODE = "rule-file"
 
 
-def folders(ls: PanicLensServer) -> list[Path]:
-    """The rule folders (or files) in use, absolute."""
+def folders(ls: PanicLensServer, rules: tuple[str, ...] | None = None) -> list[Path]:
+    """The rule folders (or files) in use, absolute; `rules`: the setting (default: the
+    settings in effect)."""
     roots = ls.workspace_roots()
-    found = rule_folders(ls.settings.rules, roots[0] if roots else None, [str(r) for r in roots])
+    named = ls.settings.rules if rules is None else rules
+    found = rule_folders(named, roots[0] if roots else None, [str(r) for r in roots])
     return [p.absolute() for p in found]
 
 
-def load(ls: PanicLensServer) -> bool:
+def load(ls: PanicLensServer, rules: tuple[str, ...] | None = None) -> bool:
     """Read the rule folders into the registry and keep their errors (published by
-    `publish`). True when the rules in use changed (then every file needs analysing again)."""
+    `publish`). True when the rules in use changed (then every file needs analysing again).
+    `rules`: the `rules` setting about to take effect (default: the one in effect)."""
     before = generation()
     try:
-        wanted = folders(ls)
+        wanted = folders(ls, rules)
         from panic_lens.rules.language.load import use_rule_folders
 
         loaded = use_rule_folders(wanted)

@@ -285,8 +285,7 @@ def watchers(ls: PanicLensServer) -> list[types.FileSystemWatcher]:
 
 async def settings_changed(ls: PanicLensServer, old: Settings) -> None:
     """New records: reload and watch them; openFiles: forget disk results; then reanalyse."""
-    if ls.settings.rules != old.rules:
-        rule_files.load(ls)
+    if ls.settings.rules != old.rules:  # read by config.refresh_settings
         rule_files.publish(ls)
     if ls.settings.records != old.records or ls.settings.rules != old.rules:
         if ls.settings.records != old.records:

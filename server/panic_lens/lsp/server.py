@@ -57,10 +57,8 @@ def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
 
 
 async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> None:
-    old_records, old_rules = ls.settings.records, ls.settings.rules
-    changed = await config.refresh_settings(ls)
-    if ls.settings.rules != old_rules:
-        changed = rule_files.load(ls) or changed
+    old_records = ls.settings.records
+    changed = await config.refresh_settings(ls)  # a new `rules` setting: read already
     if ls.settings.records != old_records:
         config.reload_catalog(ls)
     rule_files.publish(ls)  # a bad rule file's diagnostic (none may be sent before now)
