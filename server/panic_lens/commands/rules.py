@@ -72,7 +72,8 @@ def rules_list_command(args: argparse.Namespace) -> int:
         table: list[tuple[str, ...]] = [("rule", "severity", "kind", "source", "records")]
         for row in rows:
             records = ", ".join(row["records"]) or "-"
-            table.append((row["id"], row["severity"], row["kind"], row["source"], records))
+            kind = f"hook {row['hook']}" if row["hook"] else row["kind"]
+            table.append((row["id"], row["severity"], kind, row["source"], records))
         print("\n".join(_columns(table)))
     return EXIT_USAGE if errors else EXIT_OK
 
@@ -80,16 +81,18 @@ def rules_list_command(args: argparse.Namespace) -> int:
 def rule_row(info: RuleInfo, records: tuple[str, ...]) -> dict[str, Any]:
     """What `rules list` says of one rule."""
     spec = info.spec
+    hook = spec.hook if spec is not None else None
     if spec is None:  # registered from Python (tests, plug-ins): no rule file
-        kind, source = f"module {info.module}", "python"
+        kind, source = "python", info.module
     else:
-        kind = f"hook {spec.hook}" if spec.hook is not None else "language"
+        kind = "hook" if hook is not None else "language"
         source = "shipped" if info in SHIPPED else spec.source
     return {
         "id": info.id,
         "title": info.title,
         "severity": info.default_severity.value,
         "kind": kind,
+        "hook": hook,
         "source": source,
         "examples": spec.examples if spec is not None else None,
         "records": list(records),

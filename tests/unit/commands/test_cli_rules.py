@@ -111,14 +111,20 @@ def test_an_expect_naming_no_rule_in_use_fails(tmp_path: Path, capsys) -> None:
 
 
 def test_the_shipped_rules_are_tested_by_default(capsys) -> None:
-    """CI runs this over the shipped rules (rules/defs); every shipped rule is in the run."""
+    """CI runs `rules test` over the shipped rules (rules/defs): every shipped rule is in the
+    run and none is broken. (Whether every shipped example holds is asserted once the shipped
+    examples are complete.)"""
     from panic_lens.commands.rules import test_rules
 
+    code, out, _ = run(capsys, "rules", "test")
+    summary = out.splitlines()[-1]
+    assert summary.startswith(f"rules test: {len(meta.SHIPPED)} rule(s), ")
+    assert "broken" not in summary and code in (0, 1)
     outcome = test_rules([])
     assert outcome.rules == [r.id for r in meta.SHIPPED]
-    assert outcome.errors == ()
-    with_examples = [r for r in meta.SHIPPED if r.spec is not None and r.spec.examples]
-    assert outcome.examples == [r.spec.examples for r in with_examples if r.spec]
+    assert outcome.exit_code == code
+    with_examples = [r.spec.examples for r in meta.SHIPPED if r.spec and r.spec.examples]
+    assert outcome.examples == with_examples
 
 
 # ---- rules list ----------------------------------------------------------------------------
@@ -162,11 +168,14 @@ def test_rules_list_json_binds_records_to_a_user_rule(tmp_path: Path, capsys) ->
     report = json.loads(out)
     by_id = {row["id"]: row for row in report["rules"]}
     user = by_id["max-pool-zero-stride"]
-    assert (user["kind"], user["severity"], user["source"]) == (
+    assert (user["kind"], user["hook"], user["severity"], user["source"]) == (
         "language",
+        None,
         "warning",
         str(PASS / "max-pool-zero-stride.toml"),
     )
+    ctc = by_id["ctc-target-capacity"]
+    assert (ctc["kind"], ctc["hook"], ctc["source"]) == ("hook", "ctc-target-capacity", "shipped")
     assert user["examples"] == str(EXAMPLE)
     assert report["errors"] == []
     assert user["records"] == ["userrule00000001"]
