@@ -34,6 +34,10 @@ from panic_lens.rules.meta import SHIPPED, RuleInfo, rules
 # `// expect: a-rule, b-rule` or `// ok` closing a line; a note in parentheses may follow
 # (`// ok (n is not known here)`).
 EXPECT = re.compile(r"//\s*expect:\s*([^()]*?)\s*(?:\(.*\))?\s*$")
+# `// todo-expect: a-rule (why)`: a known miss (Semgrep's `todoruleid`): the line should be
+# flagged and is not yet; reported, not failed, and a failure once the rule does flag it (then
+# the annotation becomes `expect:`).
+TODO = re.compile(r"//\s*todo-expect:\s*([^()]*?)\s*(?:\(.*\))?\s*$")
 OK = re.compile(r"//\s*ok\s*(?:\(.*\))?\s*$")
 
 
@@ -109,7 +113,7 @@ class Failure:
     path: str
     line: int
     rule: str
-    kind: str  # "missing", "unexpected", "condition", "annotation", "analysis"
+    kind: str  # "missing", "unexpected", "condition", "annotation", "analysis", "todo"
     text: str
 
     def __str__(self) -> str:
@@ -126,6 +130,7 @@ class Outcome:
     failures: list[Failure] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     errors: tuple[RuleFileError, ...] = ()
+    todo: list[str] = field(default_factory=list)  # `// todo-expect:` lines still missed
 
     @property
     def exit_code(self) -> int:
@@ -135,9 +140,10 @@ class Outcome:
 
     def summary(self) -> str:
         broken = f", {len(self.errors)} broken rule file(s)" if self.errors else ""
+        todo = f", {len(self.todo)} known miss(es)" if self.todo else ""
         return (
             f"rules test: {len(self.rules)} rule(s), {len(self.examples)} example file(s), "
-            f"{self.met} expectation(s) met, {len(self.failures)} failed{broken}"
+            f"{self.met} expectation(s) met, {len(self.failures)} failed{todo}{broken}"
         )
 
 
@@ -148,14 +154,18 @@ class Annotations:
     expected: dict[int, tuple[str, ...]]
     ok: frozenset[int]
     bad: tuple[tuple[int, str], ...] = ()  # lines whose `expect:` names no rule id
+    todo: dict[int, tuple[str, ...]] = field(default_factory=dict)  # known misses
 
 
 def read_annotations(text: str) -> Annotations:
     expected: dict[int, tuple[str, ...]] = {}
     ok: set[int] = set()
     bad: list[tuple[int, str]] = []
+    todo: dict[int, tuple[str, ...]] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        if (found := EXPECT.search(line)) is not None:
+        if (missed := TODO.search(line)) is not None:
+            todo[number] = tuple(i.strip() for i in missed.group(1).split(","))
+        elif (found := EXPECT.search(line)) is not None:
             ids = tuple(i.strip() for i in found.group(1).split(","))
             wrong = [i for i in ids if not RULE_ID.fullmatch(i)]
             if wrong or not ids:
@@ -164,7 +174,7 @@ def read_annotations(text: str) -> Annotations:
             expected[number] = ids
         elif OK.search(line) is not None:
             ok.add(number)
-    return Annotations(expected, frozenset(ok), tuple(bad))
+    return Annotations(expected, frozenset(ok), tuple(bad), todo)
 
 
 def rules_test_command(args: argparse.Namespace) -> int:
@@ -177,6 +187,8 @@ def rules_test_command(args: argparse.Namespace) -> int:
         print(failure)
     for warning in outcome.warnings:
         print(f"warning: {warning}")
+    for todo in outcome.todo:
+        print(f"todo: {todo}")
     print(outcome.summary())
     return outcome.exit_code
 
@@ -247,6 +259,14 @@ def run_example(rule_id: str, path: str, tested: frozenset[str], outcome: Outcom
             else:
                 text = f"expected {expected} but nothing was found"
                 outcome.failures.append(Failure(path, line, expected, "missing", text))
+    for line, ids in sorted(marks.todo.items()):
+        found = {rule for rule, _ in flagged.get(line, [])}
+        for expected in ids:
+            if expected in found:
+                text = f"{expected} now flags this line: make `// todo-expect:` an `// expect:`"
+                outcome.failures.append(Failure(path, line, expected, "todo", text))
+            else:
+                outcome.todo.append(f"{path}:{line}: {expected} (known miss)")
     for line in sorted(marks.ok):
         wrong = [(rule, message) for rule, message in flagged.get(line, []) if rule in tested]
         for rule, message in wrong:
@@ -266,6 +286,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
             for f in outcome.failures
         ],
         "warnings": outcome.warnings,
+        "todo": outcome.todo,
         "errors": [error_dict(e) for e in outcome.errors],
         "summary": outcome.summary(),
     }
