@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import corpus, explain_data, measure
+from bench import corpus, explain_data, measure, rule_scale
 from bench.lsp_bench import run_lsp
 from bench.report import CheckRow, ExplainRow, render
 
@@ -124,6 +124,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--baseline", action="store_true", help="also time the serial engine")
     p.add_argument("--skip-lsp", action="store_true")
     p.add_argument("--skip-explain", action="store_true")
+    p.add_argument("--skip-rules", action="store_true", help="skip check with 100 rules")
     p.add_argument("--only-lsp", action="store_true", help="only the language-server figures")
     args = p.parse_args(argv)
     args.files = args.files or (40 if args.quick else 1500)
@@ -146,7 +147,12 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.skip_explain or args.only_lsp):
             sizes = (200, 0.2) if args.quick else (10_000, 10.0)
             explain = explain_row(work, sizes[0], sizes[1], args.repeat)
+        scale = ""
+        if not (args.skip_rules or args.only_lsp):
+            trees = [str(t.resolve()) for t in args.target] or [str(work / "corpus")]
+            scale = rule_scale.render(rule_scale.measure_modes(trees, 100, args.repeat), 100, trees)
     text = render(stats, rows, lsp, explain, args, (load_before, os.getloadavg()))
+    text = f"{text}\n\n{scale}\n" if scale else text
     print(text)
     if args.out:
         args.out.write_text(text)

@@ -39,6 +39,7 @@ from panic_lens.engine import (
 )
 from panic_lens.model import Analysis, Finding
 from panic_lens.prefilter import Prefilter
+from panic_lens.rules.meta import RuleInfo, added_rules, set_added_rules
 from panic_lens.rust.memo import CrateMemo
 from panic_lens.settings import parse_settings
 
@@ -548,8 +549,9 @@ def fork_pool(
     gc.freeze()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    initargs = (settings, catalog, cache, added_rules())
     return ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_init_worker, initargs=(settings, catalog, cache)
+        jobs, mp_context=context, initializer=_init_worker, initargs=initargs
     )
 
 
@@ -585,8 +587,12 @@ class _WorkerState:
 
 
 def _init_worker(
-    settings: Settings | None, catalog: Catalog | None, cache: AnalysisCache | None
+    settings: Settings | None,
+    catalog: Catalog | None,
+    cache: AnalysisCache | None,
+    added: tuple[RuleInfo, ...] = (),
 ) -> None:
+    _use_added_rules(added)
     _WorkerState.settings = settings
     _WorkerState.catalog = catalog
     _WorkerState.cache = cache
@@ -596,6 +602,13 @@ def _init_worker(
     # Python's default collection thresholds (the CLI raises them for its own short run): with
     # higher ones the analyses' cycles pile up and peak memory grows for no clear gain
     gc.set_threshold(700, 10, 10)
+
+
+def _use_added_rules(added: tuple[RuleInfo, ...]) -> None:
+    """The parent's user rules (`--rules` folders) in this worker: a forked worker has them
+    already; a spawned one starts with the shipped rules only."""
+    if added_rules() != added:
+        set_added_rules(added)
 
 
 def _analyse_in_worker(items: list[Item]) -> list[Done]:

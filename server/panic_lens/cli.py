@@ -1,4 +1,4 @@
-"""Command line: `panic-lens serve | check | explain | records | index`.
+"""Command line: `panic-lens serve | check | explain | records | rules | index`.
 
 Logging goes to stderr: in `serve`, stdout is the LSP channel. Each subcommand lives in
 `panic_lens.commands`; this module only builds the parser and dispatches, and imports a
@@ -38,10 +38,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default=None, help="error, warning, info or debug")
     if command == "serve":
         return parser
-    from panic_lens.commands import check, explain, index, records
+    from panic_lens.commands import check, explain, index, records, rules
 
     check.add_parser(sub)
     records.add_parser(sub)
+    rules.add_parser(sub)
     explain.add_parser(sub)
     index.add_parser(sub)
     return parser

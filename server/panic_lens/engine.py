@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Analysis, Finding, HoverFact, Settings, Severity
 from panic_lens.rules import rule_detectors, suppress
+from panic_lens.rules.meta import added_rules
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import Tree
@@ -217,6 +218,7 @@ def iter_rust_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:
 def iter_rust_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[str]:
     """`iter_rust_files`'s files as strings, spelled as Path spells them: `check` walks large
     trees, and a Path object per file was a third of the walk's time."""
+    examples = rule_examples()
     for raw in paths:
         root = Path(raw)
         if root.is_file():
@@ -229,9 +231,22 @@ def iter_rust_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[str]:
             )
             # Path drops a leading `.` component (`./src/a.rs` is `src/a.rs`)
             folder = "" if dirpath == "." else dirpath[2:] if top == "." else dirpath
+            skipped = examples.get(os.path.abspath(dirpath), ()) if examples else ()
             for name in sorted(filenames):
-                if name.endswith(".rs"):
+                if name.endswith(".rs") and name not in skipped:
                     yield os.path.join(folder, name)
+
+
+def rule_examples() -> dict[str, frozenset[str]]:
+    """The example files of the rules added from rule folders, by absolute folder: a walk
+    leaves them out (their `// expect:` lines are flagged on purpose); named as a path
+    they are analysed like any file."""
+    found: dict[str, set[str]] = {}
+    for info in added_rules():
+        if info.spec is not None and info.spec.examples is not None:
+            folder, name = os.path.split(os.path.abspath(info.spec.examples))
+            found.setdefault(folder, set()).add(name)
+    return {folder: frozenset(names) for folder, names in found.items()}
 
 
 def check_paths(

@@ -136,6 +136,7 @@ class Settings:
 
     severity: tuple[tuple[str, Severity | None], ...] = ()
     records: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()  # rule folders or files (docs/rule-language.md)
     scope: str = "workspace"
     ctc_capacity: int = DEFAULT_CTC_CAPACITY
     log_level: str = "info"

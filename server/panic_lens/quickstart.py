@@ -267,13 +267,18 @@ def _analysed(
     from panic_lens.catalog import load_catalog
     from panic_lens.diagnostics import LineIndex, diagnostic_json, is_source
     from panic_lens.positions import Encoding
-    from panic_lens.settings import layered, record_paths
+    from panic_lens.rules.language.load import use_rule_folders
+    from panic_lens.settings import layered, record_paths, rule_folders
 
     settings, _ = layered(layers)  # errors are shown by the server once it runs
     utf8 = _get(answer, "capabilities", "positionEncoding") == "utf-8"
     encoding: Encoding = "utf-8" if utf8 else "utf-16"
     roots = workspace_roots(params)
-    records = record_paths(settings.records, roots[0] if roots else None)
+    root = roots[0] if roots else None
+    # the rule folders as lsp/rule_files.py reads them; then `severity` may name their rules
+    use_rule_folders(rule_folders(settings.rules, root, [str(r) for r in roots]))
+    settings, _ = layered(layers)
+    records = record_paths(settings.records, root)
     catalog = load_catalog(records, include_default=True).catalog
     paths = {uri: to_fs_path(uri) for uri in opened}
     texts = {paths[uri]: text for uri, (text, _) in opened.items()}

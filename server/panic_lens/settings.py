@@ -4,6 +4,7 @@ The same keys everywhere (camelCase, as VS Code's `panicLens.*` settings spell t
 
     severity      {rule-id: "error" | "warning" | "information" | "hint" | "off"}
     records       [paths of extra record files or folders]
+    rules         [paths of rule folders or rule files (docs/rule-language.md)]
     scope         "workspace" | "openFiles"
     ctcCapacity   the kernel's alpha capacity, for patched burn builds (default 8192)
     logLevel      "error" | "warning" | "info" | "debug"
@@ -13,6 +14,7 @@ Invalid values produce a message and fall back to the default for that key.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -47,6 +49,30 @@ def record_paths(records: Sequence[str], root: Path | None) -> list[Path]:
         path = Path(raw).expanduser()
         out.append(path if path.is_absolute() or root is None else root / path)
     return out
+
+
+def rule_folders(
+    explicit: Sequence[str], root: Path | None, places: Sequence[str | os.PathLike[str]] = ()
+) -> list[Path]:
+    """Every rule folder (or file) in use, each once, in order: the `explicit` ones (the
+    editor's or the CLI's `rules`, relative ones taken from `root`), then the `rules` of the
+    Cargo.toml governing each of `places` (the nearest at or above it): its
+    `[package.metadata.panic-lens]` and its workspace root's `[workspace.metadata.panic-lens]`,
+    each relative to the Cargo.toml it is written in. A bad `rules` value in a manifest is left
+    out here (the engine notes it for every file of the crate)."""
+    from panic_lens.rust.crate import find_manifest
+    from panic_lens.rust.manifests import panic_lens_tables
+
+    found = record_paths(explicit, root)
+    manifests = dict.fromkeys(m for p in places if (m := find_manifest(p)) is not None)
+    for manifest in manifests:
+        for path, table in panic_lens_tables(manifest):
+            try:
+                entries = _read_rules(Settings(), table.get("rules", [])).rules
+            except TypeError:
+                continue
+            found += [Path(os.path.normpath(path.parent / Path(e).expanduser())) for e in entries]
+    return list(dict.fromkeys(found))
 
 
 def layered(layers: list[Any]) -> tuple[Settings, list[str]]:
@@ -110,6 +136,14 @@ def _read_records(s: Settings, value: Any) -> Settings:
     return replace(s, records=tuple(value))
 
 
+def _read_rules(s: Settings, value: Any) -> Settings:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"expected a list of paths, got {value!r}")
+    return replace(s, rules=tuple(value))
+
+
 def _read_scope(s: Settings, value: Any) -> Settings:
     if value not in SCOPES:
         raise ValueError(f"expected one of {', '.join(SCOPES)}, got {value!r}")
@@ -131,6 +165,7 @@ def _read_log_level(s: Settings, value: Any) -> Settings:
 _READERS = {
     "severity": _read_severity,
     "records": _read_records,
+    "rules": _read_rules,
     "scope": _read_scope,
     "ctcCapacity": _read_capacity,
     "logLevel": _read_log_level,

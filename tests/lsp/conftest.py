@@ -20,7 +20,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient, make_test_lsp_client
 
 
 def make_client() -> LanguageClient:
-    """pytest-lsp's client, plus client/registerCapability (it records registrations)."""
+    """pytest-lsp's client, plus client/registerCapability and unregisterCapability (it keeps
+    the registrations in force)."""
     client = make_test_lsp_client()
     client.registrations = []  # type: ignore[attr-defined]
     # lsprotocol 2025.0.0 reads any code action that has a `command` as a bare Command (it
@@ -45,6 +46,12 @@ def make_client() -> LanguageClient:
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams) -> None:
         client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
+
+    @client.feature(types.CLIENT_UNREGISTER_CAPABILITY)
+    def unregister(params: types.UnregistrationParams) -> None:
+        gone = {u.id for u in params.unregisterations}
+        kept = [r for r in client.registrations if r.id not in gone]  # type: ignore[attr-defined]
+        client.registrations[:] = kept  # type: ignore[attr-defined]
 
     return client
 

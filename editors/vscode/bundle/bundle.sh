@@ -16,16 +16,17 @@ EXT=$ROOT/editors/vscode
 TOOLS=${PANIC_LENS_TOOLS:-$ROOT/.tools}
 PYTHON=${PYTHON:-python3}
 TARGET=${1:?usage: bundle.sh TARGET}
-# CPython versions the .vsix carries wheels for; regex, orjson, tree-sitter and ahocorasick-rs
-# ship one native wheel per version.
+# CPython versions the .vsix carries wheels for; regex, orjson, tree-sitter, ahocorasick-rs and
+# cel-expr-python ship one native wheel per version.
 PY_VERSIONS=(3.11 3.12 3.13 3.14)
 PIP_PKG="pip==26.3" # installs the wheels into the user's venv, run straight from its wheel
 
 # vsce's target -> pip's platform tags (pip widens manylinux2014 to older manylinux tags and
 # macosx_11_0 to every older macOS tag and universal2).
 case $TARGET in
-  linux-x64) PLATFORMS=(manylinux_2_17_x86_64 manylinux2014_x86_64) ;;
-  linux-arm64) PLATFORMS=(manylinux_2_17_aarch64 manylinux2014_aarch64) ;;
+  # cel-expr-python's Linux wheels are manylinux_2_28 (glibc 2.28, 2018)
+  linux-x64) PLATFORMS=(manylinux_2_28_x86_64 manylinux_2_17_x86_64 manylinux2014_x86_64) ;;
+  linux-arm64) PLATFORMS=(manylinux_2_28_aarch64 manylinux_2_17_aarch64 manylinux2014_aarch64) ;;
   darwin-x64) PLATFORMS=(macosx_11_0_x86_64) ;;
   darwin-arm64) PLATFORMS=(macosx_11_0_arm64) ;;
   win32-x64) PLATFORMS=(win_amd64) ;;

@@ -18,8 +18,10 @@ from panic_lens.commands.common import (
     EXIT_OK,
     EXIT_USAGE,
     add_record_options,
+    add_rule_options,
     load_records,
     print_errors,
+    use_rules,
 )
 from panic_lens.model import Finding, Settings, Severity
 from panic_lens.report import (
@@ -62,11 +64,13 @@ def add_parser(sub: Any) -> None:
         metavar="N",
         help="the ctc kernel's alpha capacity, for patched burn builds (default 8192)",
     )
+    add_rule_options(p)
     add_record_options(p)
     p.set_defaults(handler=check_command)
 
 
 def check_command(args: argparse.Namespace) -> int:
+    rule_errors = use_rules(args)  # first: --severity may name a rule of a --rules folder
     settings, problems = settings_from_args(args)
     if problems:
         for problem in problems:
@@ -82,7 +86,7 @@ def check_command(args: argparse.Namespace) -> int:
         result = check_paths(
             args.paths, settings=settings, catalog=loaded.catalog, cache=cache, progress=bar
         )
-    errors: list[ReportError] = [*result.errors, *loaded.errors]
+    errors: list[ReportError] = [*result.errors, *rule_errors, *loaded.errors]
     err = io.StringIO()
     print_errors(errors, err)
     for note in result.notes:  # e.g. a file skipped for its size: never silently unchecked
@@ -90,7 +94,7 @@ def check_command(args: argparse.Namespace) -> int:
     out = render(args.format, result.findings, errors, result.files)
     sys.stderr.write(err.getvalue())
     sys.stdout.write(out)
-    if result.errors or (args.strict and loaded.errors):
+    if result.errors or rule_errors or (args.strict and loaded.errors):
         return EXIT_USAGE
     return EXIT_FINDINGS if fails(result.findings, args.fail_on) else EXIT_OK
 

@@ -11,6 +11,7 @@ from typing import TextIO
 from panic_lens.catalog import LoadResult, load_catalog
 from panic_lens.catalog.derive import register_derived
 from panic_lens.report import ReportError, error_text
+from panic_lens.rules.language.spec import RuleFileError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -28,6 +29,28 @@ def add_record_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="do not load the records shipped with panic-lens",
     )
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of rule files (or one rule file) to use beside the shipped rules;"
+        " repeatable",
+    )
+
+
+def use_rules(args: argparse.Namespace) -> tuple[RuleFileError, ...]:
+    """Register the rules of --rules and of the `rules` setting of the Cargo.toml governing
+    each PATH (docs/rule-language.md, "Where rules come from"); the errors of the rule files
+    that could not be used (the good ones are registered all the same)."""
+    from panic_lens.rules.language.load import use_rule_folders
+    from panic_lens.settings import rule_folders
+
+    folders = rule_folders(args.rules, None, getattr(args, "paths", None) or ["."])
+    return use_rule_folders(folders).errors
 
 
 def load_records(args: argparse.Namespace, extra: Sequence[Path] = ()) -> LoadResult:

@@ -51,6 +51,11 @@ async def refresh_settings(ls: PanicLensServer, pushed: Any = None) -> bool:
         return False  # a change asked for later is in effect already
     ls.settings_applied = asked
     settings, errors = layered(raw)
+    if settings.rules != ls.settings.rules:  # the rules first: `severity` may name them
+        from panic_lens.lsp import rule_files
+
+        rule_files.load(ls, settings.rules)
+        settings, errors = layered(raw)
     if errors:
         _show(ls, types.MessageType.Warning, "panic-lens settings: " + "; ".join(errors))
     changed = settings != ls.settings

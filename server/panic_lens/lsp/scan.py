@@ -21,6 +21,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from panic_lens import batch, engine
+from panic_lens.lsp import rule_files
 from panic_lens.lsp.config import record_paths, reload_catalog
 from panic_lens.lsp.session import file_uri
 from panic_lens.model import Analysis
@@ -237,11 +238,13 @@ def folders_changed(ls: PanicLensServer, removed: list[str]) -> None:
 def on_watched_files(ls: PanicLensServer, changes: list[types.FileEvent]) -> None:
     """React to file events: a record or crate file reanalyses everything; `.rs` just itself."""
     paths = [(Path(p), c.type) for c in changes if (p := to_fs_path(c.uri))]
+    if any(p.name == "Cargo.toml" or rule_files.is_rule_file(ls, p) for p, _ in paths):
+        reload_rules(ls)  # a manifest's `rules` may name other folders
     if any(is_record_file(ls, p) for p, _ in paths):
         reload_catalog(ls)
         ls.reanalyze_all()
         return
-    if any(p.name in CRATE_FILES for p, _ in paths):
+    if any(p.name in CRATE_FILES or rule_files.is_rule_file(ls, p) for p, _ in paths):
         ls.reanalyze_all()
         return
     for path, kind in paths:
@@ -276,13 +279,17 @@ def watchers(ls: PanicLensServer) -> list[types.FileSystemWatcher]:
     globs = ["**/*.rs", "**/Cargo.toml", "**/Cargo.lock"]
     for root in _record_roots(ls):
         globs.append(str(root) if root.suffix else f"{root}/**/*")
+    globs += rule_files.watch_globs(ls)
     return [types.FileSystemWatcher(glob_pattern=g) for g in globs]
 
 
 async def settings_changed(ls: PanicLensServer, old: Settings) -> None:
     """New records: reload and watch them; openFiles: forget disk results; then reanalyse."""
-    if ls.settings.records != old.records:
-        reload_catalog(ls)
+    if ls.settings.rules != old.rules:  # read by config.refresh_settings
+        rule_files.publish(ls)
+    if ls.settings.records != old.records or ls.settings.rules != old.rules:
+        if ls.settings.records != old.records:
+            reload_catalog(ls)
         await register_watchers(ls)
     if ls.settings.scope != "workspace":
         for uri in [u for u in ls.disk if u not in ls.open]:
@@ -290,6 +297,17 @@ async def settings_changed(ls: PanicLensServer, old: Settings) -> None:
         ls.disk.clear()
     ls.reanalyze_all()
     start_scan(ls)
+
+
+def reload_rules(ls: PanicLensServer) -> None:
+    """Read the rule folders again (lsp/rule_files.py) and publish the rule files'
+    diagnostics; when the folders changed (a Cargo.toml's `rules`), watch the new ones."""
+    folders = ls.rule_folders
+    rule_files.load(ls)
+    rule_files.publish(ls)
+    if ls.rule_folders != folders:
+        task = asyncio.ensure_future(register_watchers(ls))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
 
 WATCHERS_ID = "panic-lens-watchers"
@@ -301,6 +319,11 @@ async def register_watchers(ls: PanicLensServer) -> None:
     if not ls.client_supports("workspace.did_change_watched_files.dynamic_registration"):
         return
     method = types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    async with ls.watchers_lock:  # a second call waits, then replaces the first's watchers
+        await _register(ls, method)
+
+
+async def _register(ls: PanicLensServer, method: str) -> None:
     try:
         if ls.watchers_registered:
             gone = types.Unregistration(id=WATCHERS_ID, method=method)

@@ -21,7 +21,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from panic_lens import quickstart
-from panic_lens.lsp import codecache, config, identifiers, pygls_compat, scan
+from panic_lens.lsp import codecache, config, identifiers, pygls_compat, rule_files, scan
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
 from panic_lens.lsp.protocol import PanicLensProtocol
@@ -47,6 +47,8 @@ def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
     """initializationOptions apply at once, so documents opened early are analysed right."""
     ls.init_options = params.initialization_options
     ls.settings = config.initial_settings(ls.init_options)
+    if rule_files.load(ls):  # before the catalog: records bind to the rules in use
+        ls.settings = config.initial_settings(ls.init_options)  # `severity` may name them
     config.reload_catalog(ls)
     with contextlib.suppress(RuntimeError):  # no event loop: nothing to overlap with
         asyncio.get_running_loop().call_soon(ls.warm_up)  # runs once our answer is sent
@@ -56,9 +58,10 @@ def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
 
 async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> None:
     old_records = ls.settings.records
-    changed = await config.refresh_settings(ls)
+    changed = await config.refresh_settings(ls)  # a new `rules` setting: read already
     if ls.settings.records != old_records:
         config.reload_catalog(ls)
+    rule_files.publish(ls)  # a bad rule file's diagnostic (none may be sent before now)
     ls.settle(changed)
     await scan.register_watchers(ls)
     scan.start_scan(ls, delay=scan.FIRST_SCAN_DELAY_S)
@@ -87,13 +90,19 @@ def did_change(ls: PanicLensServer, params: types.DidChangeTextDocumentParams) -
 
 
 def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> None:
-    """A saved Cargo.toml or Cargo.lock changes the crate context of every file."""
+    """A saved Cargo.toml or Cargo.lock changes the crate context of every file; a saved rule
+    file, the rules (also for a client that watches no files for us)."""
     uri = params.text_document.uri
     if ls.is_source(uri):
         ls.snapshots.pop(uri, None)  # a full analysis: other files may have changed too
         ls.refresh(uri)
-    elif uri.endswith(("/Cargo.toml", "/Cargo.lock")):
+    elif uri.endswith("/Cargo.toml"):  # its `rules` may name other folders
+        scan.reload_rules(ls)
         ls.reanalyze_all()
+    elif uri.endswith("/Cargo.lock"):
+        ls.reanalyze_all()
+    elif (path := to_fs_path(uri)) and rule_files.is_rule_file(ls, Path(path)):
+        rule_files.reload(ls)
 
 
 def did_close(ls: PanicLensServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -113,6 +122,8 @@ async def diagnostic(
 ) -> types.DocumentDiagnosticReport:
     uri = params.text_document.uri
     await ls.settled_or_timeout()
+    if (rule_report := rule_files.report(ls, uri)) is not None:
+        return rule_report
     result = ls.known(uri)
     if result is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])

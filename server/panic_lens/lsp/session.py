@@ -36,6 +36,7 @@ from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
+    from panic_lens.rules.language.spec import RuleFileError
 
 logger = logging.getLogger(__name__)
 DIAGNOSTIC_IDENTIFIER = "panic-lens"
@@ -103,7 +104,15 @@ class PanicLensServer(LanguageServer):
         # params are not sent again
         self.quick_published: dict[str, dict[str, Any]] = {}
         self.reported_record_errors: frozenset[str] = frozenset()
+        # user rule folders (lsp/rule_files.py): the folders and files in use, the errors of
+        # the rule files by URI, and those whose diagnostics are still to be published
+        self.rule_folders: tuple[Path, ...] = ()
+        self.rule_files: frozenset[str] = frozenset()
+        self.rule_errors: dict[str, list[RuleFileError]] = {}
+        self.rule_errors_pending: dict[str, list[RuleFileError]] = {}
+        self.reported_rule_folders: frozenset[str] = frozenset()
         self.watchers_registered = False
+        self.watchers_lock = asyncio.Lock()  # one (un)registration of the watchers at a time
         self.noted: set[str] = set()
         self.dirty: set[str] = set()  # open documents changed since their last analysis
         self.pending: dict[str, asyncio.Handle] = {}  # analyses waiting for a free event loop

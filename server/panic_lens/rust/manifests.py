@@ -76,3 +76,19 @@ def mtime(path: Path | None) -> int:
         return path.stat().st_mtime_ns if path is not None else 0
     except OSError:
         return -1
+
+
+def panic_lens_tables(manifest: Path) -> list[tuple[Path, Mapping[str, Any]]]:
+    """The `[workspace.metadata.panic-lens]` table of `manifest`'s workspace root and the
+    `[package.metadata.panic-lens]` table of `manifest`, each with the Cargo.toml it is in
+    (paths in them are relative to that file); missing tables are left out."""
+    data = read_toml(manifest)[0]
+    root = workspace_root(manifest, data)
+    out: list[tuple[Path, Mapping[str, Any]]] = []
+    for path, section in ((root, "workspace"), (manifest, "package")):
+        source = read_toml(path)[0].get(section) if path is not None else None
+        meta = source.get("metadata") if isinstance(source, Mapping) else None
+        table = meta.get("panic-lens") if isinstance(meta, Mapping) else None
+        if path is not None and isinstance(table, Mapping):
+            out.append((path, table))
+    return out

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from panic_lens.rules.language.spec import RuleFileError, read_rule_file
-from panic_lens.rules.meta import SHIPPED, RuleInfo, info_from_spec
+from panic_lens.rules.meta import SHIPPED, RuleInfo, added_rules, info_from_spec, set_added_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,3 +56,23 @@ def load_rule_folders(folders: Iterable[str | os.PathLike[str]]) -> LoadedRules:
             taken[spec.id] = str(file)
             rules.append(info)
     return LoadedRules(tuple(rules), tuple(errors), tuple(files))
+
+
+def use_rule_folders(folders: Iterable[str | os.PathLike[str]]) -> LoadedRules:
+    """Load `folders` and make their good rules the registry's rules from files (every user
+    rule runs on every file: the registry is one per process); rules registered from Python
+    (`meta.add_rule`) stay. The registry changes only when the rules do, so tables keyed by its
+    generation survive a reload that changed nothing."""
+    loaded = load_rule_folders(folders)
+    kept = tuple(r for r in added_rules() if r.spec is None)
+    taken = {r.id for r in kept}
+    clash = [r for r in loaded.rules if r.id in taken]
+    errors = loaded.errors + tuple(
+        RuleFileError(r.spec.source if r.spec else r.id, r.spec.line_of("id") if r.spec else 0,
+                      "id", f"{r.id!r} is taken by a rule registered from Python")
+        for r in clash
+    )  # fmt: skip
+    good = tuple(r for r in loaded.rules if r.id not in taken)
+    if added_rules() != kept + good:
+        set_added_rules(kept + good)
+    return LoadedRules(good, errors, loaded.files)
