@@ -39,7 +39,13 @@ from panic_lens.engine import (
 )
 from panic_lens.model import Analysis, Finding
 from panic_lens.prefilter import Prefilter
-from panic_lens.rules.meta import RuleInfo, added_rules, set_added_rules
+from panic_lens.rules.meta import (
+    RuleInfo,
+    added_rules,
+    derived_rules,
+    set_added_rules,
+    set_derived_rules,
+)
 from panic_lens.rust.memo import CrateMemo
 from panic_lens.settings import parse_settings
 
@@ -549,7 +555,7 @@ def fork_pool(
     gc.freeze()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    initargs = (settings, catalog, cache, added_rules())
+    initargs = (settings, catalog, cache, added_rules(), derived_rules())
     return ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_init_worker, initargs=initargs
     )
@@ -591,8 +597,11 @@ def _init_worker(
     catalog: Catalog | None,
     cache: AnalysisCache | None,
     added: tuple[RuleInfo, ...] = (),
+    derived: tuple[RuleInfo, ...] = (),
 ) -> None:
     _use_added_rules(added)
+    if derived_rules() != derived:  # rules derived from records (a spawned worker has none)
+        set_derived_rules(derived)
     _WorkerState.settings = settings
     _WorkerState.catalog = catalog
     _WorkerState.cache = cache
