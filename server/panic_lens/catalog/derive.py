@@ -1018,7 +1018,7 @@ def derived_toml(
         (p.strip() for p in re.split(r"\{[^{}]*\}", burn_message) if len(p.strip()) >= 4), ""
     )
     literal = (literal or title).replace("{", "").replace("}", "").replace("…", "").strip()
-    guard = panic.get("guard") or panic.get("check") or panic["kind"] + "!"
+    guard = _quoted_guard(panic) or literal
     conditions = {e.condition for e in entries}
     shared = len(conditions) == 1
     calls = ", ".join(
@@ -1044,8 +1044,8 @@ def derived_toml(
         if entry.params:
             lines.append(f"args = [{', '.join(_q(p) for p in entry.params)}]")
         lets: list[tuple[str, str]] = []
-        if not shared and entry.condition:
-            lets.append(("fires", entry.condition))
+        if not shared:
+            lets.append(("fires", entry.condition or "true"))
         for name, hole in zip(hole_names, entry.holes, strict=False):
             if hole is not None:
                 lets.append((name, hole))
@@ -1059,6 +1059,22 @@ def derived_toml(
         lines.append(f"condition = {_q(condition)}")
     lines.append(f"message = {_q(filled)}")
     return "\n".join(lines) + "\n"
+
+
+def _quoted_guard(panic: dict[str, Any]) -> str:
+    """A fragment of burn's panic line as written, for `[[panic_site]] guard` (records bind by
+    it): the assert's condition, the `if` a panic sits in, the TensorCheck called."""
+    kind = panic["kind"]
+    if kind == "check":
+        return f"TensorCheck::{panic['check']}"
+    guard = str(panic.get("guard") or "")
+    if kind == "assert":
+        return re.sub(r"^!\((.*)\)$", r"\1", guard, flags=re.S)
+    if kind in ("assert_eq", "assert_ne"):
+        first = split_args(guard.replace(" != ", ", ", 1).replace(" == ", ", ", 1))[0]
+        return first[1:-1] if first.startswith("(") and first.endswith(")") else first
+    ifs = [p[1] for p in panic.get("path", ()) if p[0] == "if"]
+    return ifs[-1] if ifs else ""
 
 
 def _fill_named(template: str, names: list[str], entries: list[_Entry]) -> str:

@@ -84,3 +84,18 @@ def test_derived_rules_on_the_corpus_flag_no_ok_line() -> None:
     false_positives = {r.slug: r.false_lines for r in rows if r.false_lines}
     assert not false_positives, f"derived rules flagged `// ok` lines: {false_positives}"
     assert len(rows) == len(_folders())
+
+
+@pytest.mark.skipif(not shipped_guards()["functions"], reason="no guards index shipped")
+def test_each_derived_rule_binds_its_own_record_by_site() -> None:
+    from panic_lens.catalog.sites import site_rules
+
+    unbound = []
+    for folder in _folders():
+        record = _record(folder)
+        outcome = derive(record, shipped_guards(), configs.table())
+        if isinstance(outcome, Derived):
+            info = meta.info_from_spec(outcome.spec)
+            if site_rules(record, [info]) != (info.id,):
+                unbound.append(folder.name)
+    assert not unbound, f"derived rules whose panic site does not match their record: {unbound}"
