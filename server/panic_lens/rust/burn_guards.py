@@ -411,22 +411,31 @@ class _Reader:
         for child in node.named_children:
             self.visit(child, current, fn, depth + 1)
             target = child.named_children[0] if child.type == "expression_statement" else child
-            if target is not None and target.type == "if_expression" and self._returns(target):
+            leaves = self._leaves(target) if target is not None else None
+            if leaves == "break":  # later iterations may never run: what follows is opaque
+                current = [*current, ["opaque", "loop after a break"]]
+            elif leaves is not None and target is not None:
                 cond = self.condition(target)
                 if cond is not None and cond[0] == "if":
                     current = [*current, ["else", cond[1]]]
+                else:
+                    current = [*current, ["opaque", "code after an early exit"]]
 
-    def _returns(self, node: Node) -> bool:
-        """`if c { ..; return ..; }` with no else: the code after it runs only when !c."""
-        if node.child_by_field_name("alternative") is not None:
-            return False
+    def _leaves(self, node: Node) -> str | None:
+        """`if c { ..; return/continue/break }` with no else: the code after it runs only
+        when !c ("return" or "continue"), or only until the loop stops ("break")."""
+        if node.type != "if_expression" or node.child_by_field_name("alternative") is not None:
+            return None
         body = node.child_by_field_name("consequence")
         if body is None or not body.named_children:
-            return False
+            return None
         last = body.named_children[-1]
         if last.type == "expression_statement" and last.named_children:
             last = last.named_children[0]
-        return last.type == "return_expression"
+        return {
+            "return_expression": "return", "continue_expression": "continue",
+            "break_expression": "break",
+        }.get(last.type)  # fmt: skip
 
     def condition(self, node: Node) -> list[str] | None:
         cond = node.child_by_field_name("condition")

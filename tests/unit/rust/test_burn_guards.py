@@ -243,3 +243,30 @@ def test_the_shipped_guards_index_is_a_fresh_build_of_its_burn() -> None:
     if not shipped:
         pytest.skip("the checkout's burn version has no shipped guards index")
     assert shipped[0].read_bytes() == dumps_guards(build_guards(BURN))
+
+
+def test_continue_and_break_before_a_panic() -> None:
+    src = b"""
+pub fn f(ks: &[usize]) {
+    for k in ks.iter() {
+        if *k == 0 {
+            continue;
+        }
+        if k % 2 == 0 {
+            panic!("even");
+        }
+    }
+    for k in ks.iter() {
+        if *k > 9 {
+            break;
+        }
+        assert!(*k != 3, "three");
+    }
+}
+"""
+    (fn,) = fns(src).values()
+    paths = {p["message"]: p["path"] for p in fn["panics"]}
+    assert paths["even"] == [
+        ["for", "k", "ks.iter()"], ["else", "*k == 0"], ["if", "k % 2 == 0"]
+    ]  # fmt: skip
+    assert paths["three"] == [["for", "k", "ks.iter()"], ["opaque", "loop after a break"]]
