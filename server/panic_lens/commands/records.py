@@ -153,6 +153,10 @@ def add_derive_parser(inner: Any) -> None:
         "--records", action="append", default=[], metavar="PATH",
         help="more record files or folders to look the id up in (repeatable)",
     )  # fmt: skip
+    derive.add_argument(
+        "--even-if-covered", action="store_true",
+        help="derive even when a hand-written rule's panic site is the record's",
+    )  # fmt: skip
     derive.set_defaults(handler=records_derive_command)
 
 
@@ -170,7 +174,7 @@ def records_derive_command(args: argparse.Namespace) -> int:
         reason = "; ".join(str(e) for e in loaded.errors) or "no record with that id"
         print(f"panic-lens records derive: {args.record}: {reason}")
         return EXIT_USAGE
-    outcomes = derive_all(found)
+    outcomes = derive_all(found, hand_rules=() if args.even_if_covered else None)
     for record in found:
         outcome = outcomes[record.id]
         if isinstance(outcome, Derived):

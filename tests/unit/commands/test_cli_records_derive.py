@@ -91,3 +91,25 @@ def test_records_check_shows_what_checks_each_record(
     assert rows == {"aa11": "derived", "bb22": "none", "cc33": "none"}
     assert "site not found" in out and "the constant `LIMIT`" in out
     assert "0 hand-written, 1 derived, 2 none" in out
+
+
+def test_records_derive_even_if_covered(
+    capsys: pytest.CaptureFixture[str], guards: dict[str, Any], write_records: Callable[..., Path]
+) -> None:
+    from panic_lens.rules import meta
+    from panic_lens.rules.language.spec import BurnSite
+
+    hand = meta.RuleInfo(
+        id="hand-order", title="t", summary="s", apis=(), default_severity=meta.Severity.ERROR,
+        module=meta.LANGUAGE_DETECTOR,
+        panic_sites=(BurnSite("crates/burn-train/src/score.rs", "order >= 1", "order must be"),),
+    )  # fmt: skip
+    meta.add_rule(hand)
+    try:
+        path = write_records("order.json", score("aa11", 5, "order must be at least 1"))
+        assert main(["records", "derive", str(path)]) == 0
+        assert "covered by the rule hand-order" in capsys.readouterr().out
+        assert main(["records", "derive", "--even-if-covered", str(path)]) == 0
+        assert 'derived_from = "aa11"' in capsys.readouterr().out
+    finally:
+        meta.remove_rule("hand-order")
