@@ -177,7 +177,15 @@ def prune(functions: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
             continue
         kept = {**fn, "calls": calls}
         used = " ".join(_texts_of(kept))
-        lets = {n: e for n, e in fn["lets"].items() if re.search(rf"\b{re.escape(n)}\b", used)}
+        lets: dict[str, Any] = {}
+        grown = True
+        while grown:  # the lets the sites read, and the lets those read
+            grown = False
+            for name, bindings in fn["lets"].items():
+                if name not in lets and re.search(rf"\b{re.escape(name)}\b", used):
+                    lets[name] = bindings
+                    used += " " + " ".join(expr for _, expr in bindings)
+                    grown = True
         if lets:
             kept["lets"] = lets
         else:
@@ -397,10 +405,18 @@ class _Reader:
         if kind == "let_declaration":
             bound = node.child_by_field_name("pattern")
             value = node.child_by_field_name("value")
+            line = node.start_point[0] + 1
             if bound is not None and value is not None and bound.type == "identifier":
-                fn["lets"].setdefault(self.text(bound), []).append(
-                    [node.start_point[0] + 1, self.text(value)]
-                )
+                fn["lets"].setdefault(self.text(bound), []).append([line, self.text(value)])
+            elif bound is not None and value is not None and bound.type == "slice_pattern":
+                # `let [a, _, c] = x.dims();`: each name is one element
+                names = [self.text(c) for c in bound.children if c.type not in ("[", "]", ",")]
+                if all(re.fullmatch(r"[a-z_]\w*", n) for n in names):
+                    for index, name in enumerate(names):
+                        if name != "_":
+                            fn["lets"].setdefault(name, []).append(
+                                [line, f"({self.text(value)})[{index}]"]
+                            )
         if kind == "call_expression":
             self.call(node, path, fn)
         for child in node.named_children:

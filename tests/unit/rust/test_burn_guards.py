@@ -270,3 +270,23 @@ pub fn f(ks: &[usize]) {
         ["for", "k", "ks.iter()"], ["else", "*k == 0"], ["if", "k % 2 == 0"]
     ]  # fmt: skip
     assert paths["three"] == [["for", "k", "ks.iter()"], ["opaque", "loop after a break"]]
+
+
+def test_array_destructuring_lets_and_lets_read_by_lets() -> None:
+    src = b"""
+pub fn f(x: Tensor<3>, blank: usize) {
+    let [_, batch, classes] = x.dims();
+    let unused = 3;
+    let limit = classes;
+    assert!(blank < limit, "blank");
+}
+"""
+    found = guards_of_source(src, "crates/burn-nn/src/loss/ctc.rs")
+    assert found  # unpruned: every let of the body
+    (fn,) = found.values()
+    assert fn["lets"]["classes"] == [[3, "(x.dims())[2]"]]
+    assert fn["lets"]["batch"] == [[3, "(x.dims())[1]"]]
+    from panic_lens.rust.burn_guards import prune
+
+    (kept,) = prune(found).values()
+    assert set(kept["lets"]) == {"limit", "classes"}  # `classes` is read by `limit` only
