@@ -860,7 +860,7 @@ def _cel(items: tuple[tuple[str, ...], ...], translator: _Translator, bound: dic
                     parts.append(cond)
                 bound = {**bound, **binds}
         elif kind == "opaque":
-            raise Unmapped(f"a panic inside a {item[1]} (it may not run)")
+            raise Unmapped(f"a panic in {item[1]} (it may not run)")
         else:
             raise Unmapped(f"`{' '.join(item)}`")
     return " && ".join(parts)

@@ -17,8 +17,8 @@ from; `catalog/derive.py` reads them).
 A panic's `guard` is the Rust condition under which it fires at that point (`None`: it
 fires whenever reached); `path` lists the conditions on the way there, innermost last:
 `["if", cond]`, `["else", cond]` (cond is false there, also after `if cond { return }`),
-`["for", pattern, iterable]`, `["iflet", pattern, value]`, `["opaque", "while" | "loop" |
-"closure"]` (a body that may not run), `["arm", scrutinee, pattern,
+`["for", pattern, iterable]`, `["iflet", pattern, value]`, `["opaque", what]` (code that may not run:
+a while loop, a loop, a closure, a loop after a break, code after an early exit), `["arm", scrutinee, pattern,
 *earlier arms' patterns]` (a catch-all arm holds when none of the earlier ones does).
 Only functions that can panic or call (by name) one that can are kept, and of their calls
 only those; the facts are short fragments (names, types, guards, messages), no bodies.
@@ -378,7 +378,8 @@ class _Reader:
         if kind in ("while_expression", "loop_expression", "closure_expression"):
             # a body that may run no time at all (or stop before the panic): kept opaque, so
             # a panic in it is never reported as certain
-            inner = [*path, ["opaque", kind.removesuffix("_expression")]]
+            label = {"while_expression": "a while loop", "loop_expression": "a loop"}
+            inner = [*path, ["opaque", label.get(kind, "a closure")]]
             for child in node.named_children:
                 self.visit(child, inner, fn, depth + 1)
             return
@@ -429,7 +430,7 @@ class _Reader:
             target = child.named_children[0] if child.type == "expression_statement" else child
             leaves = self._leaves(target) if target is not None else None
             if leaves == "break":  # later iterations may never run: what follows is opaque
-                current = [*current, ["opaque", "loop after a break"]]
+                current = [*current, ["opaque", "a loop after a break"]]
             elif leaves is not None and target is not None:
                 cond = self.condition(target)
                 if cond is not None and cond[0] == "if":

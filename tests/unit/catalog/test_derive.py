@@ -358,7 +358,7 @@ def test_a_panic_in_a_body_that_may_not_run_is_not_derived(
     guards = build_guards(tmp_path)
     rec = record("crates/burn-nn/src/conv.rs", 24, "k must be positive")
     out = D.derive(rec, guards, table)
-    assert isinstance(out, D.NotDerived) and "inside a closure" in out.reason
+    assert isinstance(out, D.NotDerived) and "in a closure" in out.reason
 
 
 def test_a_later_panic_on_config_values_is_reported_at_the_config_init(

@@ -227,8 +227,8 @@ pub fn f(items: &[usize], k: usize) {
 """
     (fn,) = fns(src).values()
     paths = {p["message"]: p["path"] for p in fn["panics"]}
-    assert paths["in a while"] == [["opaque", "while"]]
-    assert paths["in a closure"] == [["opaque", "closure"]]
+    assert paths["in a while"] == [["opaque", "a while loop"]]
+    assert paths["in a closure"] == [["opaque", "a closure"]]
 
 
 BURN = Path(os.environ.get("BURN_CHECKOUT", REPO.parent / "burn-checkout"))
@@ -269,7 +269,7 @@ pub fn f(ks: &[usize]) {
     assert paths["even"] == [
         ["for", "k", "ks.iter()"], ["else", "*k == 0"], ["if", "k % 2 == 0"]
     ]  # fmt: skip
-    assert paths["three"] == [["for", "k", "ks.iter()"], ["opaque", "loop after a break"]]
+    assert paths["three"] == [["for", "k", "ks.iter()"], ["opaque", "a loop after a break"]]
 
 
 def test_array_destructuring_lets_and_lets_read_by_lets() -> None:
