@@ -17,9 +17,10 @@ from; `catalog/derive.py` reads them).
 A panic's `guard` is the Rust condition under which it fires at that point (`None`: it
 fires whenever reached); `path` lists the conditions on the way there, innermost last:
 `["if", cond]`, `["else", cond]` (cond is false there, also after `if cond { return }`),
-`["for", pattern, iterable]`, `["iflet", pattern, value]`, `["opaque", what]` (code that may not run:
-a while loop, a loop, a closure, a loop after a break, code after an early exit), `["arm", scrutinee, pattern,
-*earlier arms' patterns]` (a catch-all arm holds when none of the earlier ones does).
+`["for", pattern, iterable]`, `["iflet", pattern, value]`, `["opaque", what]` (code that
+may not run: a while loop, a loop, a closure, a loop after a break, code after an early exit),
+`["arm", scrutinee, pattern, *earlier arms' patterns]` (a catch-all arm holds when none of the
+earlier ones does).
 Only functions that can panic or call (by name) one that can are kept, and of their calls
 only those; the facts are short fragments (names, types, guards, messages), no bodies.
 """
