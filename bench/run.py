@@ -148,9 +148,17 @@ def main(argv: list[str] | None = None) -> int:
             sizes = (200, 0.2) if args.quick else (10_000, 10.0)
             explain = explain_row(work, sizes[0], sizes[1], args.repeat)
         scale = ""
-        if not (args.skip_rules or args.only_lsp):
+        if not args.skip_rules:
             trees = [str(t.resolve()) for t in args.target] or [str(work / "corpus")]
-            scale = rule_scale.render(rule_scale.measure_modes(trees, 100, args.repeat), 100, trees)
+            if not args.only_lsp:
+                results = rule_scale.measure_modes(trees, 100, args.repeat)
+                scale = rule_scale.render(results, 100, trees)
+            if lsp is not None:
+                variants = work / "variants"
+                variants.mkdir()
+                count = rule_scale.variant_rules(variants, 100)
+                more = _lsp(work, args.quick, variants)
+                scale += "\n\n" + rule_scale.render_lsp(lsp, more, count)
     text = render(stats, rows, lsp, explain, args, (load_before, os.getloadavg()))
     text = f"{text}\n\n{scale}\n" if scale else text
     print(text)
@@ -159,10 +167,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _lsp(work: Path, quick: bool):  # type: ignore[no-untyped-def]
+def _lsp(work: Path, quick: bool, rules: Path | None = None):  # type: ignore[no-untyped-def]
+    """The server's figures; with `rules`, that rule folder is in use too (the workspace's
+    Cargo.toml names it, as a user's would)."""
     files, lines = (20, 400) if quick else (500, 5000)
-    root = work / "lsp"
+    root = work / ("lsp" if rules is None else "lsp-rules")
     corpus.generate(root, files, seed=7)
+    if rules is not None:
+        with (root / "Cargo.toml").open("a") as manifest:
+            manifest.write(f'\n[workspace.metadata.panic-lens]\nrules = ["{rules}"]\n')
     paths = sorted(p for p in root.rglob("*.rs") if p.name != "lib.rs")[:files]
     # 180 keystrokes: the statement typed and deleted three times (60 changes each), so the
     # nearest-rank p95 is the 10th slowest, not the 4th of 60; the start: median of 5 starts
