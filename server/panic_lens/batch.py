@@ -304,7 +304,7 @@ def _from_cache(
     are unchanged) and cached analyses by path; each miss goes to `analyser` with its key
     (no key when the file changed after its stat: never store that analysis)."""
     manifests = Manifests()
-    crates = CrateDigests(sources.digest_of, manifests)
+    crates = CrateDigests(sources.digest_of, manifests, sources.index)
     prefilter = CheckFilter(sources.data, manifests)
     records, code = records_fingerprint(catalog), code_fingerprint()
     candidates, hits = [], {}

@@ -140,19 +140,24 @@ class CrateDigests:
     Covers every Cargo.toml and Cargo.lock from the crate folder up (workspace root and lock
     included), the workspace members' manifests (a member that depends on the crate may train
     it) and every .rs file under the crate's `src/`. `file_digest` lets a caller that
-    has already read a file reuse its digest.
+    has already read a file reuse its digest. Which manifest is the workspace root, and its
+    member patterns, are read from each manifest's bytes (`manifest_facts`); with `index`
+    those facts are remembered by the bytes' digest, so a warm run parses no manifest.
     """
 
     def __init__(
         self,
         file_digest: Callable[[str], str | None] | None = None,
         manifests: Manifests | None = None,
+        index: StatIndex | None = None,
     ) -> None:
         self._memo: dict[Path, str] = {}
         self._manifests = manifests if manifests is not None else Manifests()
         self._file_digest = file_digest or read_digest
-        self._manifest_digests: dict[Path, str | None] = {}  # members share the root's
-        self._member_lists: dict[Path | None, list[Path]] = {}  # per workspace root
+        self._index = index
+        # Cargo.toml / Cargo.lock -> (digest part or None when absent, workspace facts)
+        self._read: dict[Path, tuple[str | None, ManifestFacts | None]] = {}
+        self._member_parts: dict[Path, list[str]] = {}  # per workspace root
 
     def for_path(self, path: str | os.PathLike[str] | None) -> str:
         if path is None:
@@ -169,17 +174,16 @@ class CrateDigests:
 
     def _compute(self, manifest: Path) -> str:
         parts: list[str] = []
+        workspace: Path | None = None
         for folder in [manifest.parent, *manifest.parent.parents]:
             for name in ("Cargo.toml", "Cargo.lock"):
-                candidate = folder / name
-                if candidate not in self._manifest_digests:
-                    self._manifest_digests[candidate] = (
-                        f"{candidate}={read_digest(candidate)}" if candidate.is_file() else None
-                    )
-                part = self._manifest_digests[candidate]
+                part, facts = self._read_manifest(folder / name)
                 if part is not None:
                     parts.append(part)
-        parts.extend(self._members(manifest))
+                if workspace is None and facts is not None and facts[0]:
+                    workspace = folder / name  # the nearest that declares [workspace]
+        if workspace is not None:
+            parts.extend(self._members(workspace))
         src = manifest.parent / "src"
         for dirpath, dirnames, filenames in os.walk(src):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -188,20 +192,69 @@ class CrateDigests:
                 parts.append(f"{file}={self._file_digest(file)}")
         return digest("\n".join(parts).encode())
 
-    def _members(self, manifest: Path) -> list[str]:
+    def _read_manifest(self, path: Path) -> tuple[str | None, ManifestFacts | None]:
+        """`path`'s digest part (None when it is not a file) and, for a Cargo.toml, its
+        workspace facts, read once per run."""
+        known = self._read.get(path)
+        if known is not None:
+            return known
+        data: bytes | None
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:  # absent (or unreadable: then read as empty, as rust.manifests does)
+            data = b"" if os.path.isfile(path) else None
+        if data is None:
+            known = (None, None)
+        else:
+            data_digest = digest(data)
+            facts = None
+            if path.name == "Cargo.toml":
+                facts = self._index.manifest_facts(data_digest) if self._index else None
+                if facts is None:
+                    facts = manifest_facts(data)
+                    if self._index is not None:
+                        self._index.record_manifest_facts(data_digest, facts)
+            known = (f"{path}={data_digest}", facts)
+        self._read[path] = known
+        return known
+
+    def _members(self, workspace: Path) -> list[str]:
         """The workspace's member manifests, as found now: which members depend on this crate
         and train it (`rust.workspace`) is read from them."""
-        from panic_lens.rust.workspace import member_manifests, workspace_of
+        if workspace not in self._member_parts:
+            from panic_lens.rust.workspace import members_of
 
-        workspace = workspace_of(manifest)
-        if workspace not in self._member_lists:  # the glob only: no member is parsed here
-            self._member_lists[workspace] = member_manifests(workspace)
-        parts = []
-        for path in self._member_lists[workspace]:
-            if path not in self._manifest_digests:
-                self._manifest_digests[path] = f"{path}={read_digest(path)}"
-            parts.append(f"member {self._manifest_digests[path]}")
-        return parts
+            facts = self._read_manifest(workspace)[1]
+            assert facts is not None  # a root is a Cargo.toml that was read
+            parts = []
+            for path in members_of(workspace, facts[1], list(facts[2]), list(facts[3])):
+                part = self._read_manifest(path)[0]
+                parts.append(f"member {part if part is not None else f'{path}=None'}")
+            self._member_parts[workspace] = parts
+        return self._member_parts[workspace]
+
+
+# What a Cargo.toml says about its workspace: whether it declares one (`"workspace" in` the
+# parsed table: the root `rust.manifests.workspace_root` finds) and the root's
+# `rust.workspace.member_fields` (package, members, exclude).
+ManifestFacts = tuple[bool, bool, tuple[str, ...], tuple[str, ...]]
+
+
+def manifest_facts(data: bytes) -> ManifestFacts:
+    """The workspace facts of a Cargo.toml's bytes, parsed as `rust.manifests.read_toml` parses
+    the file (text mode: universal newlines; an unreadable manifest reads as empty)."""
+    import tomllib
+
+    from panic_lens.rust.workspace import member_fields
+
+    try:
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        parsed = tomllib.loads(text)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        parsed = {}
+    package, members, exclude = member_fields(parsed)
+    return "workspace" in parsed, package, tuple(members), tuple(exclude)
 
 
 def read_digest(path: str | os.PathLike[str]) -> str | None:
@@ -310,6 +363,7 @@ class AnalysisCache:
 # within the same timestamp tick without its stat changing ("racy" entries): never index those.
 RACY_NS = 2_000_000_000
 MAX_INDEX_ENTRIES = 200_000
+MAX_MANIFEST_FACTS = 10_000
 StatKey = tuple[int, int, int, int, int]  # size, mtime_ns, ctime_ns, inode, device
 
 
@@ -326,16 +380,38 @@ class StatIndex:
 
     def __init__(self, file: Path) -> None:
         self.file = file
-        self.entries: dict[str, list[Any]] = self._load()
+        self.entries: dict[str, list[Any]] = {}
+        self.manifests: dict[str, list[Any]] = {}  # manifest digest -> its ManifestFacts
+        self._load()
         self.changed = False
 
-    def _load(self) -> dict[str, list[Any]]:
+    def _load(self) -> None:
         try:
             data = json.loads(self.file.read_bytes())
         except (OSError, ValueError):
-            return {}
-        ok = isinstance(data, dict) and data.get("format") == FORMAT
-        return data.get("files", {}) if ok and isinstance(data.get("files"), dict) else {}
+            return
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return
+        for name in ("files", "manifests"):
+            if isinstance(data.get(name), dict):
+                setattr(self, "entries" if name == "files" else name, data[name])
+
+    def manifest_facts(self, manifest_digest: str) -> ManifestFacts | None:
+        """The facts remembered for a Cargo.toml with these bytes (None: not known)."""
+        entry = self.manifests.get(manifest_digest)
+        if not (isinstance(entry, list) and len(entry) == 4):
+            return None
+        declares, package, members, exclude = entry
+        lists = (members, exclude)
+        if not (isinstance(declares, bool) and isinstance(package, bool)) or not all(
+            isinstance(v, list) and all(isinstance(s, str) for s in v) for v in lists
+        ):
+            return None
+        return declares, package, tuple(members), tuple(exclude)
+
+    def record_manifest_facts(self, manifest_digest: str, facts: ManifestFacts) -> None:
+        self.manifests[manifest_digest] = [facts[0], facts[1], list(facts[2]), list(facts[3])]
+        self.changed = True
 
     def lookup(self, path: str, key: StatKey) -> list[Any] | None:
         """[digest, verdict context, verdict] when `path`'s stat still matches, else None."""
@@ -364,7 +440,9 @@ class StatIndex:
         if not self.changed:
             return
         files = dict(list(self.entries.items())[-MAX_INDEX_ENTRIES:])
-        data = json.dumps({"format": FORMAT, "files": files}, separators=(",", ":")).encode()
+        manifests = dict(list(self.manifests.items())[-MAX_MANIFEST_FACTS:])
+        index = {"format": FORMAT, "files": files, "manifests": manifests}
+        data = json.dumps(index, separators=(",", ":")).encode()
         with contextlib.suppress(OSError):
             _write_atomically(self.file, data, ".tmp-idx-")
 

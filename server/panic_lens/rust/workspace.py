@@ -114,17 +114,29 @@ def member_manifests(workspace: Path | None) -> list[Path]:
     """The Cargo.toml of every member (`members` globs less `exclude`, and the root package)."""
     if workspace is None:
         return []
-    data = crates.read_toml(workspace)[0]
+    return members_of(workspace, *member_fields(crates.read_toml(workspace)[0]))
+
+
+def member_fields(data: Mapping[str, Any]) -> tuple[bool, list[str], list[str]]:
+    """What `members_of` reads from a workspace root's parsed manifest: whether it is a
+    package itself, its `members` and its `exclude` patterns."""
     table = _table(data, "workspace")
+    return "package" in data, _strings(table.get("members")), _strings(table.get("exclude"))
+
+
+def members_of(
+    workspace: Path, package: bool, members: list[str], exclude: list[str]
+) -> list[Path]:
+    """`member_manifests` from the root's `member_fields`."""
     root = workspace.parent
     found: dict[Path, None] = {}
-    if "package" in data:
+    if package:
         found[workspace] = None
-    excluded = {(root / e).resolve() for e in _strings(table.get("exclude"))}
-    for pattern in _strings(table.get("members")):
+    excluded = {(root / e).resolve() for e in exclude}
+    for pattern in members:
         for folder in sorted(glob.glob(os.path.join(glob.escape(str(root)), pattern))):
             candidate = Path(folder) / "Cargo.toml"
-            if candidate.is_file() and Path(folder).resolve() not in excluded:
+            if candidate.is_file() and (not excluded or Path(folder).resolve() not in excluded):
                 found[candidate] = None
     return list(found)
 
