@@ -28,24 +28,16 @@ from panic_lens.cache import (
     records_fingerprint,
     stat_key,
 )
-from panic_lens.engine import (
-    MAX_FILE_BYTES,
-    CheckResult,
-    PathError,
-    analyze,
-    default_catalog,
-    is_binary,
-    iter_rust_paths,
-)
 from panic_lens.model import Analysis, Finding
 from panic_lens.prefilter import Prefilter
-from panic_lens.rust.memo import CrateMemo
 from panic_lens.settings import parse_settings
+from panic_lens.walk import MAX_FILE_BYTES, CheckResult, PathError, is_binary, iter_rust_paths
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from panic_lens.catalog import Catalog
+    from panic_lens.rust.memo import CrateMemo
     from panic_lens.settings import Settings
 
 # Below this much source to analyse, starting worker processes costs more than it saves.
@@ -149,7 +141,10 @@ def run_check(
     files = list(iter_rust_paths([p for p in paths if Path(p).exists()]))
     progress = progress if progress is not None else _NoProgress()
     progress.start(len(files))
-    catalog = catalog if catalog is not None else default_catalog()
+    if catalog is None:
+        from panic_lens.engine import default_catalog
+
+        catalog = default_catalog()
     jobs = jobs if jobs is not None else default_jobs()
     sizes = file_sizes(files) if cache is None and jobs > 1 else None
     if sizes is not None and sum(sizes) >= SCAN_MIN_BYTES:
@@ -458,7 +453,7 @@ class Analyser:
     ) -> None:
         self._settings, self._catalog, self._cache = settings, catalog, cache
         self.progress = progress if progress is not None else _NoProgress()
-        self._memo = CrateMemo()  # this process's, when it analyses (no pool)
+        self._memo: CrateMemo | None = None  # this process's, when it analyses (no pool)
         self._jobs = jobs if jobs is not None else default_jobs()
         self._queued: list[tuple[Item, object]] = []  # before the pool: items and crates
         self._queued_bytes = 0
@@ -517,6 +512,10 @@ class Analyser:
         """Every submitted file's findings and notes, by path."""
         self._flush()
         done: list[Done] = []
+        if self._queued and self._memo is None:
+            from panic_lens.rust.memo import CrateMemo
+
+            self._memo = CrateMemo()
         for (path, data, key), _ in self._queued:  # no pool: analysed here
             args = (self._settings, self._catalog, self._cache, self._memo)
             done.append(_analyse_one(path, data, key, *args))
@@ -545,6 +544,8 @@ def fork_pool(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    import panic_lens.engine  # noqa: F401  loaded once here, shared by every worker
+
     gc.freeze()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -560,9 +561,11 @@ def _analyse_one(
     settings: Settings | None,
     catalog: Catalog | None,
     cache: AnalysisCache | None,
-    memo: CrateMemo,
+    memo: CrateMemo | None,
 ) -> Done:
     """One file's findings and notes (all `check` reports), stored under `key` when given."""
+    from panic_lens.engine import analyze
+
     analysis = analyze(data, path, settings=settings, catalog=catalog, memo=memo)
     reported = Analysis(analysis.findings, (), analysis.notes)
     wrote = False
@@ -579,7 +582,7 @@ class _WorkerState:
     settings: Settings | None = None
     catalog: Catalog | None = None
     cache: AnalysisCache | None = None
-    memo = CrateMemo()  # crate lookups and renames, read once per worker (one run)
+    memo: CrateMemo | None = None  # crate lookups and renames, read once per worker (one run)
     contents: ClassVar[dict[str, bytes]] = {}  # what this worker read, by absolute path
     prefilter: CheckFilter | None = None  # made on the first scan (crate aliases, once each)
 
@@ -590,6 +593,8 @@ def _init_worker(
     _WorkerState.settings = settings
     _WorkerState.catalog = catalog
     _WorkerState.cache = cache
+    from panic_lens.rust.memo import CrateMemo
+
     _WorkerState.contents = {}
     _WorkerState.memo = CrateMemo(_read_stored)
     _WorkerState.prefilter = None

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
@@ -57,9 +56,23 @@ def default_dir() -> Path:
 
 
 def digest(data: bytes) -> str:
-    import hashlib  # here: a run without the cache never loads OpenSSL
+    return _blake2b()(data, digest_size=16).hexdigest()
 
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+def _blake2b() -> Any:
+    """hashlib's blake2b, from its own module when there is one: `hashlib` loads OpenSSL
+    first (a run without the cache loads neither)."""
+    global _BLAKE2B
+    if _BLAKE2B is None:
+        try:
+            from _blake2 import blake2b
+        except ImportError:  # an interpreter built without it: hashlib finds one
+            from hashlib import blake2b
+        _BLAKE2B = blake2b
+    return _BLAKE2B
+
+
+_BLAKE2B: Any = None
 
 
 @per_rule_set
@@ -223,7 +236,7 @@ class CrateDigests:
         """The workspace's member manifests, as found now: which members depend on this crate
         and train it (`rust.workspace`) is read from them."""
         if workspace not in self._member_parts:
-            from panic_lens.rust.workspace import members_of
+            from panic_lens.rust.manifests import members_of
 
             facts = self._read_manifest(workspace)[1]
             assert facts is not None  # a root is a Cargo.toml that was read
@@ -246,7 +259,7 @@ def manifest_facts(data: bytes) -> ManifestFacts:
     the file (text mode: universal newlines; an unreadable manifest reads as empty)."""
     import tomllib
 
-    from panic_lens.rust.workspace import member_fields
+    from panic_lens.rust.manifests import member_fields
 
     try:
         text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
@@ -450,6 +463,8 @@ class StatIndex:
 def _write_atomically(file: Path, data: bytes, prefix: str, suffix: str = "") -> None:
     """Write `data` to a temporary file in `file`'s folder (made if missing), then rename it
     over `file`; the temporary file is removed if that fails."""
+    import tempfile  # here: a warm run writes nothing
+
     file.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=prefix, suffix=suffix)
     try:

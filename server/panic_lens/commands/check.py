@@ -121,15 +121,33 @@ def settings_from_args(args: argparse.Namespace) -> tuple[Settings, list[str]]:
 
 def manifest_records(paths: list[str]) -> list[Path]:
     """The `records` setting of the Cargo.toml governing each PATH, relative to that file."""
-    from panic_lens.rust.crate import crate_context
+    from panic_lens.rust.crate import crate_context, find_manifest
 
     found: list[Path] = []
     for raw in paths:
+        manifest = find_manifest(raw)
+        if manifest is None or not may_set_panic_lens(manifest):
+            continue
         context = crate_context(raw)
         if context.manifest is not None and context.metadata:
             for entry in parse_settings(context.metadata).settings.records:
                 found.append(context.manifest.parent / entry)
     return found
+
+
+def may_set_panic_lens(manifest: Path) -> bool:
+    """Whether the `panic-lens` table can be set for `manifest`'s crate: the crate's and its
+    workspace's tables are in Cargo.toml files at or above it, and a manifest that mentions
+    neither `panic-lens` nor a TOML escape (which could spell it) has none. The rest are
+    parsed (`crate_context`)."""
+    for folder in [manifest.parent, *manifest.parent.parents]:
+        try:
+            data = (folder / "Cargo.toml").read_bytes()
+        except OSError:
+            continue  # absent (an unreadable one is no workspace root either)
+        if b"panic-lens" in data or b"\\u" in data or b"\\U" in data:
+            return True
+    return False
 
 
 def fails(findings: tuple[Finding, ...], fail_on: str) -> bool:

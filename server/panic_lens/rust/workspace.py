@@ -9,7 +9,6 @@ read here, with the line it is on. Only manifests are read: sources stay per fil
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from collections.abc import Iterator, Mapping
@@ -114,31 +113,7 @@ def member_manifests(workspace: Path | None) -> list[Path]:
     """The Cargo.toml of every member (`members` globs less `exclude`, and the root package)."""
     if workspace is None:
         return []
-    return members_of(workspace, *member_fields(crates.read_toml(workspace)[0]))
-
-
-def member_fields(data: Mapping[str, Any]) -> tuple[bool, list[str], list[str]]:
-    """What `members_of` reads from a workspace root's parsed manifest: whether it is a
-    package itself, its `members` and its `exclude` patterns."""
-    table = _table(data, "workspace")
-    return "package" in data, _strings(table.get("members")), _strings(table.get("exclude"))
-
-
-def members_of(
-    workspace: Path, package: bool, members: list[str], exclude: list[str]
-) -> list[Path]:
-    """`member_manifests` from the root's `member_fields`."""
-    root = workspace.parent
-    found: dict[Path, None] = {}
-    if package:
-        found[workspace] = None
-    excluded = {(root / e).resolve() for e in exclude}
-    for pattern in members:
-        for folder in sorted(glob.glob(os.path.join(glob.escape(str(root)), pattern))):
-            candidate = Path(folder) / "Cargo.toml"
-            if candidate.is_file() and (not excluded or Path(folder).resolve() not in excluded):
-                found[candidate] = None
-    return list(found)
+    return crates.members_of(workspace, *crates.member_fields(crates.read_toml(workspace)[0]))
 
 
 def watched_paths(workspace: Path, members: list[Path]) -> list[Path]:
