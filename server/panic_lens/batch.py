@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -298,7 +299,7 @@ def _from_cache(
     """Prefilter candidates (verdicts reused from the stat index when the file and its crate
     are unchanged) and cached analyses by path; each miss goes to `analyser` with its key
     (no key when the file changed after its stat: never store that analysis)."""
-    manifests = Manifests()
+    manifests = Manifests(sources.is_link)
     crates = CrateDigests(sources.digest_of, manifests, sources.index)
     prefilter = CheckFilter(sources.data, manifests)
     records, code = records_fingerprint(catalog), code_fingerprint()
@@ -367,16 +368,28 @@ class WalkedFiles:
         self._stats: dict[str, StatKey] = {}
         self._verdicts: dict[str, tuple[str, bool]] = {}
         self._moved: set[str] = set()
+        self._links: set[str] = set()  # files stat'ed through a symbolic link
+        self._absolute: dict[str, str] = {}  # path as given -> absolute
+
+    def _abs(self, path: str) -> str:
+        absolute = self._absolute.get(path)
+        if absolute is None:
+            absolute = self._absolute[path] = os.path.abspath(path)
+        return absolute
 
     def open(self, path: str) -> None:
         """Stat, then read unless the index vouches for the content (stat before read: a
         write in between makes the stored stat stale, never the stored digest)."""
-        absolute = os.path.abspath(path)
+        absolute = self._abs(path)
         if self.index is None:
             self.data[absolute] = Path(path).read_bytes()
             return
         now = time.time_ns()
-        key = stat_key(os.stat(path))
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            self._links.add(absolute)
+            st = os.stat(path)
+        key = stat_key(st)
         self._stats[absolute] = key
         hit = self.index.lookup(absolute, key)
         if hit is not None:
@@ -387,8 +400,13 @@ class WalkedFiles:
         self.data[absolute], self._digests[absolute] = data, digest(data)
         self.index.record(absolute, key, self._digests[absolute], now)
 
+    def is_link(self, path: str) -> bool:
+        """Whether `path` is a symbolic link (known without a system call once opened)."""
+        absolute = self._abs(path)
+        return absolute in self._links if absolute in self._stats else os.path.islink(path)
+
     def bytes_of(self, path: str) -> bytes:
-        absolute = os.path.abspath(path)
+        absolute = self._abs(path)
         if absolute not in self.data:
             data = self.data[absolute] = Path(path).read_bytes()
             if absolute in self._digests and digest(data) != self._digests[absolute]:
@@ -396,7 +414,7 @@ class WalkedFiles:
         return self.data[absolute]
 
     def digest(self, path: str) -> str:
-        absolute = os.path.abspath(path)
+        absolute = self._abs(path)
         if absolute not in self._digests:
             self._digests[absolute] = digest(self.bytes_of(path))
         return self._digests[absolute]
@@ -404,7 +422,7 @@ class WalkedFiles:
     def digest_of(self, file: str) -> str | None:
         """For crate digests: files of the crate outside the checked paths too."""
         try:
-            if os.path.abspath(file) not in self._digests:
+            if self._abs(file) not in self._digests:
                 self.open(file)
             return self.digest(file)
         except OSError:
@@ -412,7 +430,7 @@ class WalkedFiles:
 
     def keeps(self, path: str, context: str, prefilter: Prefilter) -> bool:
         """The prefilter's verdict; reused when taken in the same crate and code context."""
-        absolute = os.path.abspath(path)
+        absolute = self._abs(path)
         known = self._verdicts.get(absolute)
         if known is not None and known[0] == context:
             return known[1]
@@ -424,7 +442,7 @@ class WalkedFiles:
     def unchanged(self, path: str) -> bool:
         """The bytes analysed are those the key was made from: a write after the stat must
         not store the new content's analysis under the old content's key."""
-        return os.path.abspath(path) not in self._moved
+        return self._abs(path) not in self._moved
 
 
 def _ordered(order: list[str], done: dict[str, Analysis]) -> tuple[Finding, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
@@ -101,10 +102,11 @@ class Manifests:
     when it is itself a symlink) and every folder climbed remembers the Cargo.toml it led to
     (thousands of files share a few dozen crates)."""
 
-    def __init__(self) -> None:
+    def __init__(self, is_link: Callable[[str], bool] = os.path.islink) -> None:
         self._found: dict[str, Path | None] = {}  # resolved folder -> its crate's Cargo.toml
-        self._real: dict[str, str] = {}  # folder as walked -> resolved
+        self._real: dict[str, str] = {}  # absolute folder -> resolved
         self._files: dict[str, str] = {}  # file as given -> resolved folder
+        self._is_link = is_link  # a caller that has lstat'ed the files knows
 
     def of(self, path: str | os.PathLike[str]) -> Path | None:
         """The Cargo.toml governing the file `path`."""
@@ -116,15 +118,32 @@ class Manifests:
         known = self._files.get(path)
         if known is not None:
             return known
-        if os.path.islink(path):
+        if self._is_link(path):
             folder = os.path.dirname(os.path.realpath(path))
         else:
-            parent = os.path.dirname(os.path.abspath(path))
-            folder = self._real.get(parent) or self._real.setdefault(
-                parent, os.path.realpath(parent)
-            )
+            folder = self._realpath(os.path.dirname(os.path.abspath(path)))
         self._files[path] = folder
         return folder
+
+    def _realpath(self, folder: str) -> str:
+        """`os.path.realpath` of the absolute, normalised `folder`, from its parent's: one
+        lstat per folder instead of one per component of each."""
+        known = self._real.get(folder)
+        if known is not None:
+            return known
+        parent, name = os.path.split(folder)
+        if not name or parent == folder:  # the root
+            resolved = os.path.realpath(folder)
+        else:
+            try:
+                link = stat.S_ISLNK(os.lstat(folder).st_mode)
+            except OSError:
+                link = False  # realpath leaves a missing component as it is
+            resolved = (
+                os.path.realpath(folder) if link else os.path.join(self._realpath(parent), name)
+            )
+        self._real[folder] = resolved
+        return resolved
 
     def of_folder(self, folder: str) -> Path | None:
         """The nearest Cargo.toml at or above the resolved `folder`."""

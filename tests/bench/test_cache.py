@@ -111,3 +111,29 @@ def test_a_write_that_cannot_land_leaves_no_temporary_file(private_cache: Path) 
     assert index.changed
     index.save()
     assert sorted(p.name for p in private_cache.rglob(".tmp-*")) == []
+
+
+def test_manifests_resolve_folders_as_realpath_does(tmp_path: Path) -> None:
+    """`Manifests` resolves a folder from its parent's resolution: the same answer as
+    `os.path.realpath` through linked folders, links to links and missing folders."""
+    import os
+
+    from panic_lens.cache import Manifests
+
+    (tmp_path / "real" / "deep" / "src").mkdir(parents=True)
+    (tmp_path / "real" / "Cargo.toml").write_text('[package]\nname = "r"\n')
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "hop").symlink_to("link")  # relative, to another link
+    (tmp_path / "real" / "up").symlink_to("..")
+    folders = [
+        tmp_path / "link" / "deep" / "src",
+        tmp_path / "hop" / "deep",
+        tmp_path / "real" / "up" / "real" / "deep",
+        tmp_path / "missing" / "deeper",
+        tmp_path / "link" / "missing",
+    ]
+    manifests = Manifests()
+    for folder in folders:
+        expected = os.path.realpath(folder)
+        assert manifests.folder_of(str(folder / "a.rs")) == expected, folder
+    assert manifests.of(str(folders[0] / "a.rs")) == tmp_path / "real" / "Cargo.toml"
