@@ -304,9 +304,13 @@ def _from_cache(
     prefilter = CheckFilter(sources.data, manifests)
     records, code = records_fingerprint(catalog), code_fingerprint()
     candidates, hits = [], {}
+    contexts: dict[str, str] = {}  # crate digest -> the verdicts' context
     for path in order:
         crate = crates.for_path(path)
-        if not sources.keeps(path, digest(f"{crate}\0{code}".encode()), prefilter):
+        context = contexts.get(crate)
+        if context is None:
+            context = contexts[crate] = digest(f"{crate}\0{code}".encode())
+        if not sources.keeps(path, context, prefilter):
             analyser.progress.advance(1)
             continue
         candidates.append(path)
@@ -421,9 +425,11 @@ class WalkedFiles:
 
     def digest_of(self, file: str) -> str | None:
         """For crate digests: files of the crate outside the checked paths too."""
+        known = self._digests.get(self._abs(file))
+        if known is not None:
+            return known
         try:
-            if self._abs(file) not in self._digests:
-                self.open(file)
+            self.open(file)
             return self.digest(file)
         except OSError:
             return None

@@ -80,12 +80,15 @@ _BLAKE2B: Any = None
 def code_fingerprint() -> str:
     """Version, rules version, the registered rules and the package's own files (size,
     mtime): a changed or added rule must not be answered from entries the old code wrote."""
-    root = Path(__file__).resolve().parent
+    root = os.path.dirname(os.path.realpath(__file__))
     parts = [__version__, RULES_VERSION, FORMAT, *(f"{r.id}@{r.module}" for r in rules())]
-    for file in sorted(root.rglob("*.py")):
-        with contextlib.suppress(OSError):
-            st = file.stat()
-            parts.append(f"{file.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
+    for folder, dirnames, filenames in os.walk(root):  # os.walk: Path.rglob is slower
+        dirnames.sort()
+        for name in sorted(f for f in filenames if f.endswith(".py")):
+            file = os.path.join(folder, name)
+            with contextlib.suppress(OSError):
+                st = os.stat(file)
+                parts.append(f"{os.path.relpath(file, root)}:{st.st_size}:{st.st_mtime_ns}")
     return digest("\n".join(parts).encode())
 
 
