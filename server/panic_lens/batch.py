@@ -299,7 +299,7 @@ def _from_cache(
     """Prefilter candidates (verdicts reused from the stat index when the file and its crate
     are unchanged) and cached analyses by path; each miss goes to `analyser` with its key
     (no key when the file changed after its stat: never store that analysis)."""
-    manifests = Manifests(sources.is_link)
+    manifests = Manifests(sources.is_link, sources.absolute)
     crates = CrateDigests(sources.digest_of, manifests, sources.index)
     prefilter = CheckFilter(sources.data, manifests)
     records, code = records_fingerprint(catalog), code_fingerprint()
@@ -375,7 +375,8 @@ class WalkedFiles:
         self._links: set[str] = set()  # files stat'ed through a symbolic link
         self._absolute: dict[str, str] = {}  # path as given -> absolute
 
-    def _abs(self, path: str) -> str:
+    def absolute(self, path: str) -> str:
+        """`os.path.abspath(path)`, computed once per path."""
         absolute = self._absolute.get(path)
         if absolute is None:
             absolute = self._absolute[path] = os.path.abspath(path)
@@ -384,7 +385,7 @@ class WalkedFiles:
     def open(self, path: str) -> None:
         """Stat, then read unless the index vouches for the content (stat before read: a
         write in between makes the stored stat stale, never the stored digest)."""
-        absolute = self._abs(path)
+        absolute = self.absolute(path)
         if self.index is None:
             self.data[absolute] = Path(path).read_bytes()
             return
@@ -406,11 +407,11 @@ class WalkedFiles:
 
     def is_link(self, path: str) -> bool:
         """Whether `path` is a symbolic link (known without a system call once opened)."""
-        absolute = self._abs(path)
+        absolute = self.absolute(path)
         return absolute in self._links if absolute in self._stats else os.path.islink(path)
 
     def bytes_of(self, path: str) -> bytes:
-        absolute = self._abs(path)
+        absolute = self.absolute(path)
         if absolute not in self.data:
             data = self.data[absolute] = Path(path).read_bytes()
             if absolute in self._digests and digest(data) != self._digests[absolute]:
@@ -418,14 +419,14 @@ class WalkedFiles:
         return self.data[absolute]
 
     def digest(self, path: str) -> str:
-        absolute = self._abs(path)
+        absolute = self.absolute(path)
         if absolute not in self._digests:
             self._digests[absolute] = digest(self.bytes_of(path))
         return self._digests[absolute]
 
     def digest_of(self, file: str) -> str | None:
         """For crate digests: files of the crate outside the checked paths too."""
-        known = self._digests.get(self._abs(file))
+        known = self._digests.get(self.absolute(file))
         if known is not None:
             return known
         try:
@@ -436,7 +437,7 @@ class WalkedFiles:
 
     def keeps(self, path: str, context: str, prefilter: Prefilter) -> bool:
         """The prefilter's verdict; reused when taken in the same crate and code context."""
-        absolute = self._abs(path)
+        absolute = self.absolute(path)
         known = self._verdicts.get(absolute)
         if known is not None and known[0] == context:
             return known[1]
@@ -448,7 +449,7 @@ class WalkedFiles:
     def unchanged(self, path: str) -> bool:
         """The bytes analysed are those the key was made from: a write after the stat must
         not store the new content's analysis under the old content's key."""
-        return self._abs(path) not in self._moved
+        return self.absolute(path) not in self._moved
 
 
 def _ordered(order: list[str], done: dict[str, Analysis]) -> tuple[Finding, ...]:

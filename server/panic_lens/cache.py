@@ -105,11 +105,16 @@ class Manifests:
     when it is itself a symlink) and every folder climbed remembers the Cargo.toml it led to
     (thousands of files share a few dozen crates)."""
 
-    def __init__(self, is_link: Callable[[str], bool] = os.path.islink) -> None:
+    def __init__(
+        self,
+        is_link: Callable[[str], bool] = os.path.islink,
+        absolute: Callable[[str], str] = os.path.abspath,
+    ) -> None:
         self._found: dict[str, Path | None] = {}  # resolved folder -> its crate's Cargo.toml
         self._real: dict[str, str] = {}  # absolute folder -> resolved
         self._files: dict[str, str] = {}  # file as given -> resolved folder
         self._is_link = is_link  # a caller that has lstat'ed the files knows
+        self._absolute = absolute  # and may have made their paths absolute already
 
     def of(self, path: str | os.PathLike[str]) -> Path | None:
         """The Cargo.toml governing the file `path`."""
@@ -124,7 +129,7 @@ class Manifests:
         if self._is_link(path):
             folder = os.path.dirname(os.path.realpath(path))
         else:
-            folder = self._realpath(os.path.dirname(os.path.abspath(path)))
+            folder = self._realpath(os.path.dirname(self._absolute(path)))
         self._files[path] = folder
         return folder
 
@@ -191,8 +196,8 @@ class CrateDigests:
         self._file_digest = file_digest or read_digest
         self._index = index
         # Cargo.toml / Cargo.lock -> (digest part or None when absent, workspace facts)
-        self._read: dict[Path, tuple[str | None, ManifestFacts | None]] = {}
-        self._member_parts: dict[Path, list[str]] = {}  # per workspace root
+        self._read: dict[str, tuple[str | None, ManifestFacts | None]] = {}
+        self._member_parts: dict[str, list[str]] = {}  # per workspace root
 
     def for_path(self, path: str | os.PathLike[str] | None) -> str:
         if path is None:
@@ -209,17 +214,22 @@ class CrateDigests:
 
     def _compute(self, manifest: Path) -> str:
         parts: list[str] = []
-        workspace: Path | None = None
-        for folder in [manifest.parent, *manifest.parent.parents]:
+        workspace: str | None = None
+        folder = crate = os.path.dirname(manifest)  # str: Path costs here, once per folder
+        while True:
             for name in ("Cargo.toml", "Cargo.lock"):
-                part, facts = self._read_manifest(folder / name)
+                part, facts = self._read_manifest(os.path.join(folder, name))
                 if part is not None:
                     parts.append(part)
                 if workspace is None and facts is not None and facts[0]:
-                    workspace = folder / name  # the nearest that declares [workspace]
+                    workspace = os.path.join(folder, name)  # the nearest declaring [workspace]
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
         if workspace is not None:
             parts.extend(self._members(workspace))
-        src = manifest.parent / "src"
+        src = os.path.join(crate, "src")
         for dirpath, dirnames, filenames in os.walk(src):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             for name in sorted(f for f in filenames if f.endswith(".rs")):
@@ -227,7 +237,7 @@ class CrateDigests:
                 parts.append(f"{file}={self._file_digest(file)}")
         return digest("\n".join(parts).encode())
 
-    def _read_manifest(self, path: Path) -> tuple[str | None, ManifestFacts | None]:
+    def _read_manifest(self, path: str) -> tuple[str | None, ManifestFacts | None]:
         """`path`'s digest part (None when it is not a file) and, for a Cargo.toml, its
         workspace facts, read once per run."""
         known = self._read.get(path)
@@ -244,7 +254,7 @@ class CrateDigests:
         else:
             data_digest = digest(data)
             facts = None
-            if path.name == "Cargo.toml":
+            if os.path.basename(path) == "Cargo.toml":
                 facts = self._index.manifest_facts(data_digest) if self._index else None
                 if facts is None:
                     facts = manifest_facts(data)
@@ -254,7 +264,7 @@ class CrateDigests:
         self._read[path] = known
         return known
 
-    def _members(self, workspace: Path) -> list[str]:
+    def _members(self, workspace: str) -> list[str]:
         """The workspace's member manifests, as found now: which members depend on this crate
         and train it (`rust.workspace`) is read from them."""
         if workspace not in self._member_parts:
@@ -263,8 +273,9 @@ class CrateDigests:
             facts = self._read_manifest(workspace)[1]
             assert facts is not None  # a root is a Cargo.toml that was read
             parts = []
-            for path in members_of(workspace, facts[1], list(facts[2]), list(facts[3])):
-                part = self._read_manifest(path)[0]
+            found = members_of(Path(workspace), facts[1], list(facts[2]), list(facts[3]))
+            for path in found:
+                part = self._read_manifest(str(path))[0]
                 parts.append(f"member {part if part is not None else f'{path}=None'}")
             self._member_parts[workspace] = parts
         return self._member_parts[workspace]
