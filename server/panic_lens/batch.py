@@ -32,7 +32,14 @@ from panic_lens.cache import (
 from panic_lens.model import Analysis, Finding
 from panic_lens.prefilter import Prefilter
 from panic_lens.settings import parse_settings
-from panic_lens.walk import MAX_FILE_BYTES, CheckResult, PathError, is_binary, iter_rust_paths
+from panic_lens.walk import (
+    MAX_FILE_BYTES,
+    CheckResult,
+    Listing,
+    PathError,
+    is_binary,
+    iter_rust_paths,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -139,7 +146,9 @@ def run_check(
     once there is enough source to pay for worker processes, the workers analyse while this
     process still reads, prefilters and looks up the cache."""
     errors = [PathError(str(p), "no such file or directory") for p in paths if not Path(p).exists()]
-    files = list(iter_rust_paths([p for p in paths if Path(p).exists()]))
+    listings: dict[str, Listing] = {}  # the folders walked, for the crate digests
+    walked = iter_rust_paths([p for p in paths if Path(p).exists()], listings if cache else None)
+    files = list(walked)
     progress = progress if progress is not None else _NoProgress()
     progress.start(len(files))
     if catalog is None:
@@ -176,7 +185,9 @@ def run_check(
                     progress.advance(1)
             hits: dict[str, Analysis] = {}
         else:
-            candidates, hits = _from_cache(order, sources, settings, catalog, cache, analyser)
+            candidates, hits = _from_cache(
+                order, sources, settings, catalog, cache, analyser, listings
+            )
         done = {**hits, **analyser.results()}
     finally:
         analyser.close()
@@ -295,12 +306,13 @@ def _from_cache(
     catalog: Catalog | None,
     cache: AnalysisCache,
     analyser: Analyser,
+    listings: Mapping[str, Listing] | None = None,
 ) -> tuple[list[str], dict[str, Analysis]]:
     """Prefilter candidates (verdicts reused from the stat index when the file and its crate
     are unchanged) and cached analyses by path; each miss goes to `analyser` with its key
     (no key when the file changed after its stat: never store that analysis)."""
     manifests = Manifests(sources.is_link, sources.absolute)
-    crates = CrateDigests(sources.digest_of, manifests, sources.index)
+    crates = CrateDigests(sources.digest_of, manifests, sources.index, listings)
     prefilter = CheckFilter(sources.data, manifests)
     records, code = records_fingerprint(catalog), code_fingerprint()
     candidates, hits = [], {}

@@ -14,7 +14,7 @@ import json
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ from panic_lens.model import (
     Span,
 )
 from panic_lens.rules.meta import per_rule_set, rules
+from panic_lens.walk import Listing, list_folder
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
@@ -190,8 +191,10 @@ class CrateDigests:
         file_digest: Callable[[str], str | None] | None = None,
         manifests: Manifests | None = None,
         index: StatIndex | None = None,
+        listings: Mapping[str, Listing] | None = None,
     ) -> None:
         self._memo: dict[Path, str] = {}
+        self._listings = listings if listings is not None else {}  # the walk's, by folder
         self._manifests = manifests if manifests is not None else Manifests()
         self._file_digest = file_digest or read_digest
         self._index = index
@@ -229,13 +232,24 @@ class CrateDigests:
             folder = parent
         if workspace is not None:
             parts.extend(self._members(workspace))
-        src = os.path.join(crate, "src")
-        for dirpath, dirnames, filenames in os.walk(src):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(f for f in filenames if f.endswith(".rs")):
-                file = os.path.join(dirpath, name)  # str: thousands of files, Path is slow
-                parts.append(f"{file}={self._file_digest(file)}")
+        file_digest = self._file_digest
+        for file in self._rust_files(os.path.join(crate, "src")):
+            parts.append(f"{file}={file_digest(file)}")
         return digest("\n".join(parts).encode())
+
+    def _rust_files(self, top: str) -> list[str]:
+        """The .rs files under `top` in `os.walk`'s order, hidden folders left out: folders
+        the run's walk listed are not listed again."""
+        found: list[str] = []
+        stack = [top]
+        while stack:
+            folder = stack.pop()
+            listed = self._listings.get(folder) or list_folder(folder)
+            if listed is None:
+                continue
+            found.extend(os.path.join(folder, name) for name in listed[0])
+            stack.extend(os.path.join(folder, name) for name in reversed(listed[1]))
+        return found
 
     def _read_manifest(self, path: str) -> tuple[str | None, ManifestFacts | None]:
         """`path`'s digest part (None when it is not a file) and, for a Cargo.toml, its

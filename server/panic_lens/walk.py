@@ -55,21 +55,59 @@ def iter_rust_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:
         yield Path(path)
 
 
-def iter_rust_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[str]:
+def iter_rust_paths(
+    paths: Sequence[str | os.PathLike[str]], listings: dict[str, Listing] | None = None
+) -> Iterator[str]:
     """`iter_rust_files`'s files as strings, spelled as Path spells them: `check` walks large
-    trees, and a Path object per file was a third of the walk's time."""
+    trees, and a Path object per file was a third of the walk's time. The order is
+    `os.walk`'s (top-down, names sorted). `listings`, when given, receives each folder's
+    `list_folder` by absolute path (the cache's crate digests list `src/` folders again)."""
     for raw in paths:
         root = Path(raw)
         if root.is_file():
             yield str(root)
             continue
         top = str(root)  # normalised as Path spells it: `./x/` -> `x`, `` -> `.`
-        for dirpath, dirnames, filenames in os.walk(top):
-            dirnames[:] = sorted(
-                d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
-            )
+        absolute = os.path.isabs(top)
+        stack = [top]
+        while stack:
+            dirpath = stack.pop()
+            listed = list_folder(dirpath)
+            if listed is None:
+                continue
+            if listings is not None:
+                listings[dirpath if absolute else os.path.abspath(dirpath)] = listed
             # Path drops a leading `.` component (`./src/a.rs` is `src/a.rs`)
             folder = "" if dirpath == "." else dirpath[2:] if top == "." else dirpath
-            for name in sorted(filenames):
-                if name.endswith(".rs"):
-                    yield os.path.join(folder, name)
+            for name in listed[0]:
+                yield os.path.join(folder, name)
+            below = [d for d in listed[1] if d not in SKIP_DIRS]
+            stack.extend(os.path.join(dirpath, d) for d in reversed(below))
+
+
+# A folder's `.rs` files (anything but a folder, links included) and the folders to walk into
+# (not hidden, not links: `os.walk` does not follow them), names sorted.
+Listing = tuple[list[str], list[str]]
+
+
+def list_folder(folder: str) -> Listing | None:
+    """`folder`'s Listing by one os.scandir (None when it cannot be listed, which `os.walk`
+    skips too)."""
+    files, below = [], []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if not is_dir:
+                    if entry.name.endswith(".rs"):
+                        files.append(entry.name)
+                elif not entry.name.startswith(".") and not entry.is_symlink():
+                    below.append(entry.name)
+    except OSError:
+        return None
+    files.sort()
+    below.sort()
+    return files, below
