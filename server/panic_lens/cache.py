@@ -432,7 +432,8 @@ def stat_key(st: os.stat_result) -> StatKey:
 
 
 class StatIndex:
-    """path -> (stat, content digest, prefilter verdict and the context it was taken in).
+    """path -> (stat, content digest, prefilter verdict and the context it was taken in); and
+    manifest digest -> its workspace facts (`ManifestFacts`: a function of the bytes alone).
 
     ctime is in the key, so a rewrite that restores size and mtime still shows (only the
     kernel sets ctime). The index is advisory: any entry whose stat differs is ignored.
