@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "engine",
         (
             "panic_lens.engine",
+            "panic_lens.walk",
             "panic_lens.prefilter",
             "panic_lens.cache",
             "panic_lens.batch",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,31 +29,31 @@ from panic_lens.cache import (
     records_fingerprint,
     stat_key,
 )
-from panic_lens.engine import (
-    MAX_FILE_BYTES,
-    CheckResult,
-    PathError,
-    analyze,
-    default_catalog,
-    is_binary,
-    iter_rust_paths,
-)
 from panic_lens.model import Analysis, Finding
 from panic_lens.prefilter import Prefilter
 from panic_lens.rules.meta import (
     RuleInfo,
+    added_rule_examples,
     added_rules,
     derived_rules,
     set_added_rules,
     set_derived_rules,
 )
-from panic_lens.rust.memo import CrateMemo
 from panic_lens.settings import parse_settings
+from panic_lens.walk import (
+    MAX_FILE_BYTES,
+    CheckResult,
+    Listing,
+    PathError,
+    is_binary,
+    iter_rust_paths,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from panic_lens.catalog import Catalog
+    from panic_lens.rust.memo import CrateMemo
     from panic_lens.settings import Settings
 
 # Below this much source to analyse, starting worker processes costs more than it saves.
@@ -153,10 +154,19 @@ def run_check(
     once there is enough source to pay for worker processes, the workers analyse while this
     process still reads, prefilters and looks up the cache."""
     errors = [PathError(str(p), "no such file or directory") for p in paths if not Path(p).exists()]
-    files = list(iter_rust_paths([p for p in paths if Path(p).exists()]))
+    listings: dict[str, Listing] = {}  # the folders walked, for the crate digests
+    walked = iter_rust_paths(
+        [p for p in paths if Path(p).exists()],
+        listings if cache else None,
+        skip=added_rule_examples(),
+    )
+    files = list(walked)
     progress = progress if progress is not None else _NoProgress()
     progress.start(len(files))
-    catalog = catalog if catalog is not None else default_catalog()
+    if catalog is None:
+        from panic_lens.engine import default_catalog
+
+        catalog = default_catalog()
     jobs = jobs if jobs is not None else default_jobs()
     sizes = file_sizes(files) if cache is None and jobs > 1 else None
     if sizes is not None and sum(sizes) >= SCAN_MIN_BYTES:
@@ -187,7 +197,9 @@ def run_check(
                     progress.advance(1)
             hits: dict[str, Analysis] = {}
         else:
-            candidates, hits = _from_cache(order, sources, settings, catalog, cache, analyser)
+            candidates, hits = _from_cache(
+                order, sources, settings, catalog, cache, analyser, listings
+            )
         done = {**hits, **analyser.results()}
     finally:
         analyser.close()
@@ -306,18 +318,23 @@ def _from_cache(
     catalog: Catalog | None,
     cache: AnalysisCache,
     analyser: Analyser,
+    listings: Mapping[str, Listing] | None = None,
 ) -> tuple[list[str], dict[str, Analysis]]:
     """Prefilter candidates (verdicts reused from the stat index when the file and its crate
     are unchanged) and cached analyses by path; each miss goes to `analyser` with its key
     (no key when the file changed after its stat: never store that analysis)."""
-    manifests = Manifests()
-    crates = CrateDigests(sources.digest_of, manifests)
+    manifests = Manifests(sources.is_link, sources.absolute)
+    crates = CrateDigests(sources.digest_of, manifests, sources.index, listings)
     prefilter = CheckFilter(sources.data, manifests)
     records, code = records_fingerprint(catalog), code_fingerprint()
     candidates, hits = [], {}
+    contexts: dict[str, str] = {}  # crate digest -> the verdicts' context
     for path in order:
         crate = crates.for_path(path)
-        if not sources.keeps(path, digest(f"{crate}\0{code}".encode()), prefilter):
+        context = contexts.get(crate)
+        if context is None:
+            context = contexts[crate] = digest(f"{crate}\0{code}".encode())
+        if not sources.keeps(path, context, prefilter):
             analyser.progress.advance(1)
             continue
         candidates.append(path)
@@ -379,16 +396,29 @@ class WalkedFiles:
         self._stats: dict[str, StatKey] = {}
         self._verdicts: dict[str, tuple[str, bool]] = {}
         self._moved: set[str] = set()
+        self._links: set[str] = set()  # files stat'ed through a symbolic link
+        self._absolute: dict[str, str] = {}  # path as given -> absolute
+
+    def absolute(self, path: str) -> str:
+        """`os.path.abspath(path)`, computed once per path."""
+        absolute = self._absolute.get(path)
+        if absolute is None:
+            absolute = self._absolute[path] = os.path.abspath(path)
+        return absolute
 
     def open(self, path: str) -> None:
         """Stat, then read unless the index vouches for the content (stat before read: a
         write in between makes the stored stat stale, never the stored digest)."""
-        absolute = os.path.abspath(path)
+        absolute = self.absolute(path)
         if self.index is None:
             self.data[absolute] = Path(path).read_bytes()
             return
         now = time.time_ns()
-        key = stat_key(os.stat(path))
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            self._links.add(absolute)
+            st = os.stat(path)
+        key = stat_key(st)
         self._stats[absolute] = key
         hit = self.index.lookup(absolute, key)
         if hit is not None:
@@ -399,8 +429,13 @@ class WalkedFiles:
         self.data[absolute], self._digests[absolute] = data, digest(data)
         self.index.record(absolute, key, self._digests[absolute], now)
 
+    def is_link(self, path: str) -> bool:
+        """Whether `path` is a symbolic link (known without a system call once opened)."""
+        absolute = self.absolute(path)
+        return absolute in self._links if absolute in self._stats else os.path.islink(path)
+
     def bytes_of(self, path: str) -> bytes:
-        absolute = os.path.abspath(path)
+        absolute = self.absolute(path)
         if absolute not in self.data:
             data = self.data[absolute] = Path(path).read_bytes()
             if absolute in self._digests and digest(data) != self._digests[absolute]:
@@ -408,23 +443,25 @@ class WalkedFiles:
         return self.data[absolute]
 
     def digest(self, path: str) -> str:
-        absolute = os.path.abspath(path)
+        absolute = self.absolute(path)
         if absolute not in self._digests:
             self._digests[absolute] = digest(self.bytes_of(path))
         return self._digests[absolute]
 
     def digest_of(self, file: str) -> str | None:
         """For crate digests: files of the crate outside the checked paths too."""
+        known = self._digests.get(self.absolute(file))
+        if known is not None:
+            return known
         try:
-            if os.path.abspath(file) not in self._digests:
-                self.open(file)
+            self.open(file)
             return self.digest(file)
         except OSError:
             return None
 
     def keeps(self, path: str, context: str, prefilter: Prefilter) -> bool:
         """The prefilter's verdict; reused when taken in the same crate and code context."""
-        absolute = os.path.abspath(path)
+        absolute = self.absolute(path)
         known = self._verdicts.get(absolute)
         if known is not None and known[0] == context:
             return known[1]
@@ -436,7 +473,7 @@ class WalkedFiles:
     def unchanged(self, path: str) -> bool:
         """The bytes analysed are those the key was made from: a write after the stat must
         not store the new content's analysis under the old content's key."""
-        return os.path.abspath(path) not in self._moved
+        return self.absolute(path) not in self._moved
 
 
 def _ordered(order: list[str], done: dict[str, Analysis]) -> tuple[Finding, ...]:
@@ -465,7 +502,7 @@ class Analyser:
     ) -> None:
         self._settings, self._catalog, self._cache = settings, catalog, cache
         self.progress = progress if progress is not None else _NoProgress()
-        self._memo = CrateMemo()  # this process's, when it analyses (no pool)
+        self._memo: CrateMemo | None = None  # this process's, when it analyses (no pool)
         self._jobs = jobs if jobs is not None else default_jobs()
         self._queued: list[tuple[Item, object]] = []  # before the pool: items and crates
         self._queued_bytes = 0
@@ -524,6 +561,10 @@ class Analyser:
         """Every submitted file's findings and notes, by path."""
         self._flush()
         done: list[Done] = []
+        if self._queued and self._memo is None:
+            from panic_lens.rust.memo import CrateMemo
+
+            self._memo = CrateMemo()
         for (path, data, key), _ in self._queued:  # no pool: analysed here
             args = (self._settings, self._catalog, self._cache, self._memo)
             done.append(_analyse_one(path, data, key, *args))
@@ -552,6 +593,8 @@ def fork_pool(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    import panic_lens.engine  # noqa: F401  loaded once here, shared by every worker
+
     gc.freeze()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -568,9 +611,11 @@ def _analyse_one(
     settings: Settings | None,
     catalog: Catalog | None,
     cache: AnalysisCache | None,
-    memo: CrateMemo,
+    memo: CrateMemo | None,
 ) -> Done:
     """One file's findings and notes (all `check` reports), stored under `key` when given."""
+    from panic_lens.engine import analyze
+
     analysis = analyze(data, path, settings=settings, catalog=catalog, memo=memo)
     reported = Analysis(analysis.findings, (), analysis.notes)
     wrote = False
@@ -587,7 +632,7 @@ class _WorkerState:
     settings: Settings | None = None
     catalog: Catalog | None = None
     cache: AnalysisCache | None = None
-    memo = CrateMemo()  # crate lookups and renames, read once per worker (one run)
+    memo: CrateMemo | None = None  # crate lookups and renames, read once per worker (one run)
     contents: ClassVar[dict[str, bytes]] = {}  # what this worker read, by absolute path
     prefilter: CheckFilter | None = None  # made on the first scan (crate aliases, once each)
 
@@ -605,6 +650,8 @@ def _init_worker(
     _WorkerState.settings = settings
     _WorkerState.catalog = catalog
     _WorkerState.cache = cache
+    from panic_lens.rust.memo import CrateMemo
+
     _WorkerState.contents = {}
     _WorkerState.memo = CrateMemo(_read_stored)
     _WorkerState.prefilter = None

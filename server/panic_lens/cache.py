@@ -12,9 +12,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
+import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ from panic_lens.model import (
     Span,
 )
 from panic_lens.rules.meta import per_rule_set, rules
+from panic_lens.walk import Listing, list_folder
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
@@ -57,21 +58,42 @@ def default_dir() -> Path:
 
 
 def digest(data: bytes) -> str:
-    import hashlib  # here: a run without the cache never loads OpenSSL
+    return _blake2b()(data, digest_size=16).hexdigest()
 
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+def _blake2b() -> Any:
+    """hashlib's blake2b, from its own module when there is one: `hashlib` loads OpenSSL
+    first (a run without the cache loads neither)."""
+    global _BLAKE2B
+    if _BLAKE2B is None:
+        try:
+            from _blake2 import blake2b
+        except ImportError:  # an interpreter built without it: hashlib finds one
+            from hashlib import blake2b
+        _BLAKE2B = blake2b
+    return _BLAKE2B
+
+
+_BLAKE2B: Any = None
+
+
+# The package's files an analysis depends on: its code, its rule files and burn's indexes.
+_CODE_SUFFIXES = (".py", ".toml", ".json", ".gz")
 
 
 @per_rule_set
 def code_fingerprint() -> str:
     """Version, rules version, the registered rules and the package's own files (size,
     mtime): a changed or added rule must not be answered from entries the old code wrote."""
-    root = Path(__file__).resolve().parent
+    root = os.path.dirname(os.path.realpath(__file__))
     parts = [__version__, RULES_VERSION, FORMAT, *(r.fingerprint for r in rules())]
-    for file in sorted([*root.rglob("*.py"), *(root / "rules" / "data").glob("*.json")]):
-        with contextlib.suppress(OSError):
-            st = file.stat()
-            parts.append(f"{file.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
+    for folder, dirnames, filenames in os.walk(root):  # os.walk: Path.rglob is slower
+        dirnames.sort()
+        for name in sorted(f for f in filenames if f.endswith(_CODE_SUFFIXES)):
+            file = os.path.join(folder, name)
+            with contextlib.suppress(OSError):
+                st = os.stat(file)
+                parts.append(f"{os.path.relpath(file, root)}:{st.st_size}:{st.st_mtime_ns}")
     return digest("\n".join(parts).encode())
 
 
@@ -88,10 +110,16 @@ class Manifests:
     when it is itself a symlink) and every folder climbed remembers the Cargo.toml it led to
     (thousands of files share a few dozen crates)."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        is_link: Callable[[str], bool] = os.path.islink,
+        absolute: Callable[[str], str] = os.path.abspath,
+    ) -> None:
         self._found: dict[str, Path | None] = {}  # resolved folder -> its crate's Cargo.toml
-        self._real: dict[str, str] = {}  # folder as walked -> resolved
+        self._real: dict[str, str] = {}  # absolute folder -> resolved
         self._files: dict[str, str] = {}  # file as given -> resolved folder
+        self._is_link = is_link  # a caller that has lstat'ed the files knows
+        self._absolute = absolute  # and may have made their paths absolute already
 
     def of(self, path: str | os.PathLike[str]) -> Path | None:
         """The Cargo.toml governing the file `path`."""
@@ -103,15 +131,32 @@ class Manifests:
         known = self._files.get(path)
         if known is not None:
             return known
-        if os.path.islink(path):
+        if self._is_link(path):
             folder = os.path.dirname(os.path.realpath(path))
         else:
-            parent = os.path.dirname(os.path.abspath(path))
-            folder = self._real.get(parent) or self._real.setdefault(
-                parent, os.path.realpath(parent)
-            )
+            folder = self._realpath(os.path.dirname(self._absolute(path)))
         self._files[path] = folder
         return folder
+
+    def _realpath(self, folder: str) -> str:
+        """`os.path.realpath` of the absolute, normalised `folder`, from its parent's: one
+        lstat per folder instead of one per component of each."""
+        known = self._real.get(folder)
+        if known is not None:
+            return known
+        parent, name = os.path.split(folder)
+        if not name or parent == folder:  # the root
+            resolved = os.path.realpath(folder)
+        else:
+            try:
+                link = stat.S_ISLNK(os.lstat(folder).st_mode)
+            except OSError:
+                link = False  # realpath leaves a missing component as it is
+            resolved = (
+                os.path.realpath(folder) if link else os.path.join(self._realpath(parent), name)
+            )
+        self._real[folder] = resolved
+        return resolved
 
     def of_folder(self, folder: str) -> Path | None:
         """The nearest Cargo.toml at or above the resolved `folder`."""
@@ -140,19 +185,26 @@ class CrateDigests:
     Covers every Cargo.toml and Cargo.lock from the crate folder up (workspace root and lock
     included), the workspace members' manifests (a member that depends on the crate may train
     it) and every .rs file under the crate's `src/`. `file_digest` lets a caller that
-    has already read a file reuse its digest.
+    has already read a file reuse its digest. Which manifest is the workspace root, and its
+    member patterns, are read from each manifest's bytes (`manifest_facts`); with `index`
+    those facts are remembered by the bytes' digest, so a warm run parses no manifest.
     """
 
     def __init__(
         self,
         file_digest: Callable[[str], str | None] | None = None,
         manifests: Manifests | None = None,
+        index: StatIndex | None = None,
+        listings: Mapping[str, Listing] | None = None,
     ) -> None:
         self._memo: dict[Path, str] = {}
+        self._listings = listings if listings is not None else {}  # the walk's, by folder
         self._manifests = manifests if manifests is not None else Manifests()
         self._file_digest = file_digest or read_digest
-        self._manifest_digests: dict[Path, str | None] = {}  # members share the root's
-        self._member_lists: dict[Path | None, list[Path]] = {}  # per workspace root
+        self._index = index
+        # Cargo.toml / Cargo.lock -> (digest part or None when absent, workspace facts)
+        self._read: dict[str, tuple[str | None, ManifestFacts | None]] = {}
+        self._member_parts: dict[str, list[str]] = {}  # per workspace root
 
     def for_path(self, path: str | os.PathLike[str] | None) -> str:
         if path is None:
@@ -169,39 +221,104 @@ class CrateDigests:
 
     def _compute(self, manifest: Path) -> str:
         parts: list[str] = []
-        for folder in [manifest.parent, *manifest.parent.parents]:
+        workspace: str | None = None
+        folder = crate = os.path.dirname(manifest)  # str: Path costs here, once per folder
+        while True:
             for name in ("Cargo.toml", "Cargo.lock"):
-                candidate = folder / name
-                if candidate not in self._manifest_digests:
-                    self._manifest_digests[candidate] = (
-                        f"{candidate}={read_digest(candidate)}" if candidate.is_file() else None
-                    )
-                part = self._manifest_digests[candidate]
+                part, facts = self._read_manifest(os.path.join(folder, name))
                 if part is not None:
                     parts.append(part)
-        parts.extend(self._members(manifest))
-        src = manifest.parent / "src"
-        for dirpath, dirnames, filenames in os.walk(src):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(f for f in filenames if f.endswith(".rs")):
-                file = os.path.join(dirpath, name)  # str: thousands of files, Path is slow
-                parts.append(f"{file}={self._file_digest(file)}")
+                if workspace is None and facts is not None and facts[0]:
+                    workspace = os.path.join(folder, name)  # the nearest declaring [workspace]
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+        if workspace is not None:
+            parts.extend(self._members(workspace))
+        file_digest = self._file_digest
+        for file in self._rust_files(os.path.join(crate, "src")):
+            parts.append(f"{file}={file_digest(file)}")
         return digest("\n".join(parts).encode())
 
-    def _members(self, manifest: Path) -> list[str]:
+    def _rust_files(self, top: str) -> list[str]:
+        """The .rs files under `top` in `os.walk`'s order, hidden folders left out: folders
+        the run's walk listed are not listed again."""
+        found: list[str] = []
+        stack = [top]
+        while stack:
+            folder = stack.pop()
+            listed = self._listings.get(folder) or list_folder(folder)
+            if listed is None:
+                continue
+            found.extend(os.path.join(folder, name) for name in listed[0])
+            stack.extend(os.path.join(folder, name) for name in reversed(listed[1]))
+        return found
+
+    def _read_manifest(self, path: str) -> tuple[str | None, ManifestFacts | None]:
+        """`path`'s digest part (None when it is not a file) and, for a Cargo.toml, its
+        workspace facts, read once per run."""
+        known = self._read.get(path)
+        if known is not None:
+            return known
+        data: bytes | None
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:  # absent (or unreadable: then read as empty, as rust.manifests does)
+            data = b"" if os.path.isfile(path) else None
+        if data is None:
+            known = (None, None)
+        else:
+            data_digest = digest(data)
+            facts = None
+            if os.path.basename(path) == "Cargo.toml":
+                facts = self._index.manifest_facts(data_digest) if self._index else None
+                if facts is None:
+                    facts = manifest_facts(data)
+                    if self._index is not None:
+                        self._index.record_manifest_facts(data_digest, facts)
+            known = (f"{path}={data_digest}", facts)
+        self._read[path] = known
+        return known
+
+    def _members(self, workspace: str) -> list[str]:
         """The workspace's member manifests, as found now: which members depend on this crate
         and train it (`rust.workspace`) is read from them."""
-        from panic_lens.rust.workspace import member_manifests, workspace_of
+        if workspace not in self._member_parts:
+            from panic_lens.rust.manifests import members_of
 
-        workspace = workspace_of(manifest)
-        if workspace not in self._member_lists:  # the glob only: no member is parsed here
-            self._member_lists[workspace] = member_manifests(workspace)
-        parts = []
-        for path in self._member_lists[workspace]:
-            if path not in self._manifest_digests:
-                self._manifest_digests[path] = f"{path}={read_digest(path)}"
-            parts.append(f"member {self._manifest_digests[path]}")
-        return parts
+            facts = self._read_manifest(workspace)[1]
+            assert facts is not None  # a root is a Cargo.toml that was read
+            parts = []
+            found = members_of(Path(workspace), facts[1], list(facts[2]), list(facts[3]))
+            for path in found:
+                part = self._read_manifest(str(path))[0]
+                parts.append(f"member {part if part is not None else f'{path}=None'}")
+            self._member_parts[workspace] = parts
+        return self._member_parts[workspace]
+
+
+# What a Cargo.toml says about its workspace: whether it declares one (`"workspace" in` the
+# parsed table: the root `rust.manifests.workspace_root` finds) and the root's
+# `rust.workspace.member_fields` (package, members, exclude).
+ManifestFacts = tuple[bool, bool, tuple[str, ...], tuple[str, ...]]
+
+
+def manifest_facts(data: bytes) -> ManifestFacts:
+    """The workspace facts of a Cargo.toml's bytes, parsed as `rust.manifests.read_toml` parses
+    the file (text mode: universal newlines; an unreadable manifest reads as empty)."""
+    import tomllib
+
+    from panic_lens.rust.manifests import member_fields
+
+    try:
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        parsed = tomllib.loads(text)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        parsed = {}
+    package, members, exclude = member_fields(parsed)
+    return "workspace" in parsed, package, tuple(members), tuple(exclude)
 
 
 def read_digest(path: str | os.PathLike[str]) -> str | None:
@@ -310,6 +427,7 @@ class AnalysisCache:
 # within the same timestamp tick without its stat changing ("racy" entries): never index those.
 RACY_NS = 2_000_000_000
 MAX_INDEX_ENTRIES = 200_000
+MAX_MANIFEST_FACTS = 10_000
 StatKey = tuple[int, int, int, int, int]  # size, mtime_ns, ctime_ns, inode, device
 
 
@@ -318,7 +436,8 @@ def stat_key(st: os.stat_result) -> StatKey:
 
 
 class StatIndex:
-    """path -> (stat, content digest, prefilter verdict and the context it was taken in).
+    """path -> (stat, content digest, prefilter verdict and the context it was taken in); and
+    manifest digest -> its workspace facts (`ManifestFacts`: a function of the bytes alone).
 
     ctime is in the key, so a rewrite that restores size and mtime still shows (only the
     kernel sets ctime). The index is advisory: any entry whose stat differs is ignored.
@@ -326,16 +445,38 @@ class StatIndex:
 
     def __init__(self, file: Path) -> None:
         self.file = file
-        self.entries: dict[str, list[Any]] = self._load()
+        self.entries: dict[str, list[Any]] = {}
+        self.manifests: dict[str, list[Any]] = {}  # manifest digest -> its ManifestFacts
+        self._load()
         self.changed = False
 
-    def _load(self) -> dict[str, list[Any]]:
+    def _load(self) -> None:
         try:
             data = json.loads(self.file.read_bytes())
         except (OSError, ValueError):
-            return {}
-        ok = isinstance(data, dict) and data.get("format") == FORMAT
-        return data.get("files", {}) if ok and isinstance(data.get("files"), dict) else {}
+            return
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return
+        for name in ("files", "manifests"):
+            if isinstance(data.get(name), dict):
+                setattr(self, "entries" if name == "files" else name, data[name])
+
+    def manifest_facts(self, manifest_digest: str) -> ManifestFacts | None:
+        """The facts remembered for a Cargo.toml with these bytes (None: not known)."""
+        entry = self.manifests.get(manifest_digest)
+        if not (isinstance(entry, list) and len(entry) == 4):
+            return None
+        declares, package, members, exclude = entry
+        lists = (members, exclude)
+        if not (isinstance(declares, bool) and isinstance(package, bool)) or not all(
+            isinstance(v, list) and all(isinstance(s, str) for s in v) for v in lists
+        ):
+            return None
+        return declares, package, tuple(members), tuple(exclude)
+
+    def record_manifest_facts(self, manifest_digest: str, facts: ManifestFacts) -> None:
+        self.manifests[manifest_digest] = [facts[0], facts[1], list(facts[2]), list(facts[3])]
+        self.changed = True
 
     def lookup(self, path: str, key: StatKey) -> list[Any] | None:
         """[digest, verdict context, verdict] when `path`'s stat still matches, else None."""
@@ -364,7 +505,9 @@ class StatIndex:
         if not self.changed:
             return
         files = dict(list(self.entries.items())[-MAX_INDEX_ENTRIES:])
-        data = json.dumps({"format": FORMAT, "files": files}, separators=(",", ":")).encode()
+        manifests = dict(list(self.manifests.items())[-MAX_MANIFEST_FACTS:])
+        index = {"format": FORMAT, "files": files, "manifests": manifests}
+        data = json.dumps(index, separators=(",", ":")).encode()
         with contextlib.suppress(OSError):
             _write_atomically(self.file, data, ".tmp-idx-")
 
@@ -372,6 +515,8 @@ class StatIndex:
 def _write_atomically(file: Path, data: bytes, prefix: str, suffix: str = "") -> None:
     """Write `data` to a temporary file in `file`'s folder (made if missing), then rename it
     over `file`; the temporary file is removed if that fails."""
+    import tempfile  # here: a warm run writes nothing
+
     file.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=prefix, suffix=suffix)
     try:

@@ -15,34 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Analysis, Finding, HoverFact, Settings, Severity
 from panic_lens.rules import rule_detectors, suppress
-from panic_lens.rules.meta import added_rules
+from panic_lens.rules.meta import added_rule_examples
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import Tree
 from panic_lens.settings import parse_settings
+from panic_lens.walk import MAX_FILE_BYTES, CheckResult, PathError, is_binary
+from panic_lens.walk import SKIP_DIRS as SKIP_DIRS  # the engine's names for them, re-exported
+from panic_lens.walk import iter_rust_paths as walk_rust_paths
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
     from panic_lens.rust.memo import CrateMemo
-
-SKIP_DIRS = frozenset({"target", "node_modules"})
-MAX_FILE_BYTES = 10 * 2**20
-
-
-@dataclass(frozen=True, slots=True)
-class PathError:
-    """A path that could not be read; the CLI exits 2 when there is one."""
-
-    path: str
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class CheckResult:
-    findings: tuple[Finding, ...]
-    errors: tuple[PathError, ...]
-    files: int
-    notes: tuple[str, ...] = ()  # each distinct engine note, e.g. a file skipped for its size
 
 
 def analyze(
@@ -171,18 +155,6 @@ def _metadata_errors(facts: FileFacts) -> list[str]:
     return [f"{where}: {error}" for error in parse_settings(facts.crate.metadata).errors]
 
 
-def is_binary(src: bytes) -> bool:
-    """NUL bytes or invalid UTF-8 in the first 8 KiB: not Rust source."""
-    head = src[:8192]
-    if b"\0" in head:
-        return True
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return exc.start < len(head) - 4  # a character cut at the 8 KiB boundary is fine
-    return False
-
-
 def _finish(
     finding: Finding, override: Severity | bool | None, records: tuple[str, ...], path: str | None
 ) -> Finding:
@@ -207,46 +179,17 @@ def default_catalog() -> Catalog | None:
 
 
 def iter_rust_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:
-    """Every `.rs` file under `paths`, recursively, skipping `target/` and hidden folders.
-
-    A path named explicitly is always yielded, hidden or not.
-    """
+    """Every `.rs` file under `paths` (`walk.iter_rust_paths`), less the examples of the rules
+    added from rule folders."""
     for path in iter_rust_paths(paths):
         yield Path(path)
 
 
-def iter_rust_paths(paths: Sequence[str | os.PathLike[str]]) -> Iterator[str]:
-    """`iter_rust_files`'s files as strings, spelled as Path spells them: `check` walks large
-    trees, and a Path object per file was a third of the walk's time."""
-    examples = rule_examples()
-    for raw in paths:
-        root = Path(raw)
-        if root.is_file():
-            yield str(root)
-            continue
-        top = str(root)  # normalised as Path spells it: `./x/` -> `x`, `` -> `.`
-        for dirpath, dirnames, filenames in os.walk(top):
-            dirnames[:] = sorted(
-                d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
-            )
-            # Path drops a leading `.` component (`./src/a.rs` is `src/a.rs`)
-            folder = "" if dirpath == "." else dirpath[2:] if top == "." else dirpath
-            skipped = examples.get(os.path.abspath(dirpath), ()) if examples else ()
-            for name in sorted(filenames):
-                if name.endswith(".rs") and name not in skipped:
-                    yield os.path.join(folder, name)
-
-
-def rule_examples() -> dict[str, frozenset[str]]:
-    """The example files of the rules added from rule folders, by absolute folder: a walk
-    leaves them out (their `// expect:` lines are flagged on purpose); named as a path
-    they are analysed like any file."""
-    found: dict[str, set[str]] = {}
-    for info in added_rules():
-        if info.spec is not None and info.spec.examples is not None:
-            folder, name = os.path.split(os.path.abspath(info.spec.examples))
-            found.setdefault(folder, set()).add(name)
-    return {folder: frozenset(names) for folder, names in found.items()}
+def iter_rust_paths(
+    paths: Sequence[str | os.PathLike[str]], listings: dict[str, Any] | None = None
+) -> Iterator[str]:
+    """`walk.iter_rust_paths` without the example files of the rules in use."""
+    return walk_rust_paths(paths, listings, skip=added_rule_examples())
 
 
 def check_paths(

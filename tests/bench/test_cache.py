@@ -111,3 +111,55 @@ def test_a_write_that_cannot_land_leaves_no_temporary_file(private_cache: Path) 
     assert index.changed
     index.save()
     assert sorted(p.name for p in private_cache.rglob(".tmp-*")) == []
+
+
+def test_manifests_resolve_folders_as_realpath_does(tmp_path: Path) -> None:
+    """`Manifests` resolves a folder from its parent's resolution: the same answer as
+    `os.path.realpath` through linked folders, links to links and missing folders."""
+    import os
+
+    from panic_lens.cache import Manifests
+
+    (tmp_path / "real" / "deep" / "src").mkdir(parents=True)
+    (tmp_path / "real" / "Cargo.toml").write_text('[package]\nname = "r"\n')
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "hop").symlink_to("link")  # relative, to another link
+    (tmp_path / "real" / "up").symlink_to("..")
+    folders = [
+        tmp_path / "link" / "deep" / "src",
+        tmp_path / "hop" / "deep",
+        tmp_path / "real" / "up" / "real" / "deep",
+        tmp_path / "missing" / "deeper",
+        tmp_path / "link" / "missing",
+    ]
+    manifests = Manifests()
+    for folder in folders:
+        expected = os.path.realpath(folder)
+        assert manifests.folder_of(str(folder / "a.rs")) == expected, folder
+    assert manifests.of(str(folders[0] / "a.rs")) == tmp_path / "real" / "Cargo.toml"
+
+
+def test_crate_digests_from_the_walks_listings_are_the_same(tmp_path: Path) -> None:
+    """A crate's digest lists every .rs file under `src/` (target/ included, hidden folders
+    and links to folders not entered): the same whether its folders come from the run's walk
+    (which skips target/) or are listed again."""
+    from panic_lens.cache import CrateDigests
+    from panic_lens.walk import Listing, iter_rust_paths
+
+    crate = tmp_path / "crate"
+    for rel in ("src/lib.rs", "src/a/b.rs", "src/target/t.rs", "src/.hidden/h.rs", "src/n.txt"):
+        (crate / rel).parent.mkdir(parents=True, exist_ok=True)
+        (crate / rel).write_text("pub fn f() {}\n")
+    (crate / "Cargo.toml").write_text('[package]\nname = "c"\n')
+    (crate / "src" / "linked").symlink_to(crate / "src" / "a")
+    listings: dict[str, Listing] = {}
+    files = list(iter_rust_paths([str(crate)], listings))
+    assert str(crate / "src" / "target" / "t.rs") not in files
+    assert str(crate / "src" / "target") not in listings
+    plain, walked = CrateDigests(), CrateDigests(listings=listings)
+    assert walked._rust_files(str(crate / "src")) == [
+        str(crate / "src" / rel) for rel in ("lib.rs", "a/b.rs", "target/t.rs")
+    ]
+    assert walked.for_path(files[0]) == plain.for_path(files[0])
+    (crate / "src" / "target" / "t.rs").write_text("pub fn g() {}\n")  # outside the walk
+    assert CrateDigests(listings=listings).for_path(files[0]) != walked.for_path(files[0])

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from panic_lens.catalog.model import RecordError
-from panic_lens.engine import PathError
 from panic_lens.rules.language.spec import RuleFileError
+from panic_lens.walk import PathError
 
 ReportError = PathError | RecordError | RuleFileError
 

@@ -202,6 +202,20 @@ def added_rules() -> tuple[RuleInfo, ...]:
     return tuple(_added)
 
 
+def added_rule_examples() -> dict[str, frozenset[str]]:
+    """The example files of the rules added from rule folders, by absolute folder: a walk
+    leaves them out (their `// expect:` lines are flagged on purpose); named as a path
+    they are analysed like any file."""
+    import os
+
+    found: dict[str, set[str]] = {}
+    for info in _added:
+        if info.spec is not None and info.spec.examples is not None:
+            folder, name = os.path.split(os.path.abspath(info.spec.examples))
+            found.setdefault(folder, set()).add(name)
+    return {folder: frozenset(names) for folder, names in found.items()}
+
+
 def set_derived_rules(infos: tuple[RuleInfo, ...]) -> None:
     """Replace every derived rule at once (`catalog/derive.py`, when records are loaded). A
     derived rule never takes the id of a shipped or added rule."""

@@ -4,7 +4,8 @@ workspace root. Shared by `rust.crate` (a crate's context) and `rust.workspace` 
 
 from __future__ import annotations
 
-import tomllib
+import glob
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,8 @@ def read_toml(path: Path | None) -> tuple[dict[str, Any], str]:
     cached = _toml_cache.get(path)
     if cached is not None and cached[0] == stamp:
         return cached[1]
+    import tomllib  # here: a warm `check` reads no manifest
+
     try:
         result: tuple[dict[str, Any], str] = (tomllib.loads(path.read_text(encoding="utf-8")), "")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -92,3 +95,32 @@ def panic_lens_tables(manifest: Path) -> list[tuple[Path, Mapping[str, Any]]]:
         if path is not None and isinstance(table, Mapping):
             out.append((path, table))
     return out
+
+
+def member_fields(data: Mapping[str, Any]) -> tuple[bool, list[str], list[str]]:
+    """What `members_of` reads from a workspace root's parsed manifest: whether it is a
+    package itself, its `members` and its `exclude` patterns."""
+    table = data.get("workspace")
+    table = table if isinstance(table, Mapping) else {}
+    return "package" in data, _strings(table.get("members")), _strings(table.get("exclude"))
+
+
+def members_of(
+    workspace: Path, package: bool, members: list[str], exclude: list[str]
+) -> list[Path]:
+    """`rust.workspace.member_manifests` from the root's `member_fields`."""
+    root = workspace.parent
+    found: dict[Path, None] = {}
+    if package:
+        found[workspace] = None
+    excluded = {(root / e).resolve() for e in exclude}
+    for pattern in members:
+        for folder in sorted(glob.glob(os.path.join(glob.escape(str(root)), pattern))):
+            candidate = Path(folder) / "Cargo.toml"
+            if candidate.is_file() and (not excluded or Path(folder).resolve() not in excluded):
+                found[candidate] = None
+    return list(found)
+
+
+def _strings(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

@@ -9,7 +9,6 @@ read here, with the line it is on. Only manifests are read: sources stay per fil
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from collections.abc import Iterator, Mapping
@@ -114,19 +113,7 @@ def member_manifests(workspace: Path | None) -> list[Path]:
     """The Cargo.toml of every member (`members` globs less `exclude`, and the root package)."""
     if workspace is None:
         return []
-    data = crates.read_toml(workspace)[0]
-    table = _table(data, "workspace")
-    root = workspace.parent
-    found: dict[Path, None] = {}
-    if "package" in data:
-        found[workspace] = None
-    excluded = {(root / e).resolve() for e in _strings(table.get("exclude"))}
-    for pattern in _strings(table.get("members")):
-        for folder in sorted(glob.glob(os.path.join(glob.escape(str(root)), pattern))):
-            candidate = Path(folder) / "Cargo.toml"
-            if candidate.is_file() and Path(folder).resolve() not in excluded:
-                found[candidate] = None
-    return list(found)
+    return crates.members_of(workspace, *crates.member_fields(crates.read_toml(workspace)[0]))
 
 
 def watched_paths(workspace: Path, members: list[Path]) -> list[Path]:
