@@ -17,15 +17,31 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from panic_lens.catalog.model import Record
 from panic_lens.catalog.sites import record_path, same_file, squash
 from panic_lens.rules.language.configs import DATA_DIR, ConfigTable
 from panic_lens.rules.language.spec import RuleFileError, RuleSpec, parse_rule
 from panic_lens.rules.meta import RuleInfo
-from panic_lens.rust.burn_guards import callee_key, split_args
-from panic_lens.rust.syntax import Node, parse
+
+if TYPE_CHECKING:
+    from panic_lens.rust.syntax import Node
+
+
+# The guards index's text helpers, imported when a record is derived (tree-sitter loads with
+# them): a run that finds every derivation in the cache never loads the parser.
+def split_args(text: str) -> list[str]:
+    from panic_lens.rust.burn_guards import split_args as split
+
+    return split(text)
+
+
+def callee_key(call: dict[str, Any], caller: dict[str, Any]) -> tuple[str | None, str]:
+    from panic_lens.rust.burn_guards import callee_key as key
+
+    return key(call, caller)
+
 
 __all__ = [
     "Covered", "Derived", "NotDerived", "derive", "derive_all", "derived_toml",
@@ -517,6 +533,8 @@ _INT_TYPES = frozenset(
 
 @lru_cache(maxsize=4096)
 def _expr_tree(text: str) -> Node | None:
+    from panic_lens.rust.syntax import parse
+
     tree = parse(f"fn __f() {{ let __x = {text}; }}".encode())
     found = tree.root_node
     stack = [found]
