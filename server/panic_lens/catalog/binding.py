@@ -129,12 +129,41 @@ def pick(scores: Mapping[str, float], among: Iterable[RuleInfo] | None = None) -
 
 
 def _mentions(rule: RuleInfo, text: str) -> float:
-    """Weighted, capped count of whole-identifier mentions of the rule's APIs in `text`."""
+    """Weighted, capped count of whole-identifier mentions of the rule's APIs in `text` (an
+    API also counts in snake_case, as file paths spell it: AsyncPolicy -> async_policy)."""
+    tokens = _identifiers(text)
+    total = 0.0
+    for api, forms in _api_forms(rule.apis):
+        n = sum(tokens.get(form, 0) for form in forms)
+        if n:
+            total += api_weight(api) * min(n, MAX_COUNT)
+    return total
+
+
+@lru_cache(maxsize=4096)
+def _identifiers(text: str) -> dict[str, int]:
+    """How often each whole identifier occurs in `text` (one pass; every rule is scored from
+    it, where a search per rule made binding cost records x rules passes)."""
     counts: dict[str, int] = {}
-    for m in _api_regex(rule.apis).finditer(text):
-        name = _canonical(rule.apis, m.group(0))
-        counts[name] = counts.get(name, 0) + 1
-    return sum(api_weight(name) * min(n, MAX_COUNT) for name, n in counts.items())
+    for word in _IDENTIFIER.findall(text):
+        counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")
+
+
+@lru_cache(maxsize=1024)
+def _api_forms(apis: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each API with the spellings that count for it (a spelling counts for the first API
+    that has it)."""
+    seen: set[str] = set()
+    out = []
+    for api in apis:
+        forms = tuple(f for f in dict.fromkeys((api, snake_case(api))) if f not in seen)
+        seen.update(forms)
+        out.append((api, forms))
+    return tuple(out)
 
 
 def api_weight(name: str) -> float:
@@ -144,21 +173,6 @@ def api_weight(name: str) -> float:
         "_" in name or any(c.isupper() for c in name[1:]) or any(c.isdigit() for c in name)
     )
     return 1.0 if distinctive else 0.5
-
-
-@lru_cache(maxsize=32)
-def _api_regex(apis: tuple[str, ...]) -> re.Pattern[str]:
-    # Each API also matches in snake_case (AsyncPolicy -> async_policy), as file paths spell it.
-    forms = sorted({f for api in apis for f in (api, snake_case(api))}, key=len, reverse=True)
-    body = "|".join(re.escape(f) for f in forms)
-    return re.compile(rf"(?<![A-Za-z0-9_])(?:{body})(?![A-Za-z0-9_])")
-
-
-def _canonical(apis: tuple[str, ...], found: str) -> str:
-    for api in apis:
-        if found in (api, snake_case(api)):
-            return api
-    return found
 
 
 def snake_case(name: str) -> str:
