@@ -1158,6 +1158,12 @@ def shipped_guards() -> dict[str, Any]:
     return read_guards(files[-1])
 
 
+@lru_cache(maxsize=1)
+def _shipped_guards_print() -> str:
+    files = guards_files()
+    return hashlib.sha256(files[-1].read_bytes()).hexdigest() if files else "no-guards"
+
+
 def read_guards(path: Path) -> dict[str, Any]:
     raw = path.read_bytes()
     if path.suffix == ".gz":
@@ -1191,18 +1197,21 @@ def derive_all(
     from panic_lens.rules.language import configs as configs_module
     from panic_lens.rules.meta import SHIPPED, added_rules
 
-    guards = shipped_guards() if guards is None else guards
     table = configs_module.table() if table is None else table
     hands = tuple(SHIPPED + added_rules()) if hand_rules is None else tuple(hand_rules)
     records = list(records)
-    gid = id(guards)
-    if gid not in _GUARDS_PRINTS:
-        _GUARDS_PRINTS.clear()
-        _GUARDS_PRINTS[gid] = _fingerprint(guards)
+    if guards is None:  # the shipped index: its file's bytes key the cache (it is parsed,
+        guards_print = _shipped_guards_print()  # 2.6 MB of JSON, only to derive)
+    else:
+        gid = id(guards)
+        if gid not in _GUARDS_PRINTS:
+            _GUARDS_PRINTS.clear()
+            _GUARDS_PRINTS[gid] = _fingerprint(guards)
+        guards_print = _GUARDS_PRINTS[gid]
     key = _fingerprint(
         [
             _code_print(),
-            _GUARDS_PRINTS[gid],
+            guards_print,
             table.burn,
             sorted(table.configs),
             [(r.id, r.panic_sites) for r in hands],
@@ -1221,6 +1230,8 @@ def derive_all(
         if covered:
             out[record.id] = Covered(covered)
             continue
+        if guards is None:
+            guards = shipped_guards()
         out[record.id] = derive(record, guards, table)
     if stored is None:
         _write_cache(key, out)

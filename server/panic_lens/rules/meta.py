@@ -47,6 +47,8 @@ class RuleInfo:
 
     @property
     def prefilter_groups(self) -> tuple[tuple[str, ...], ...]:
+        if self.spec is not None and self.spec.hook is None:
+            return _call_groups(self.spec)  # computed when a prefilter first asks
         return self.conditions or tuple((t,) for t in self.triggers)
 
     @property
@@ -86,7 +88,7 @@ def info_from_spec(spec: RuleSpec) -> RuleInfo:
         groups = spec.prefilter
     else:
         module = LANGUAGE_DETECTOR
-        groups = _call_groups(spec)
+        groups = ()  # from its calls, on first use (`prefilter_groups`)
     # the types and free functions a record about the rule names (method names such as
     # `new` or `init` say nothing about which panic a text is about)
     names = [w.owner_name if w.method_like else w.name for w in spec.wheres]
@@ -101,6 +103,7 @@ def info_from_spec(spec: RuleSpec) -> RuleInfo:
 LANGUAGE_DETECTOR = "panic_lens.rules.language.detect"
 
 
+@lru_cache(maxsize=1024)
 def _call_groups(spec: RuleSpec) -> tuple[tuple[str, ...], ...]:
     """Words without which a rule in the language cannot fire in a file: a free function's
     name; a method's name with its type's (the receiver's type is only ever known from a name
