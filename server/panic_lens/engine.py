@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Analysis, Finding, HoverFact, Settings, Severity
 from panic_lens.rules import rule_detectors, suppress
-from panic_lens.rules.meta import added_rule_examples
+from panic_lens.rules.meta import added_rule_examples, rule_by_id
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import Tree
@@ -135,6 +135,7 @@ def rule_run(facts: FileFacts, catalog: Catalog | None = None) -> RuleRun:
 def finish(facts: FileFacts, outcome: RuleRun) -> Analysis:
     """Suppressions, hints and a stable order over a RuleRun; notes from the crate."""
     notes = [*facts.crate.errors, *_metadata_errors(facts), *outcome.failures]
+    notes += _index_version_notes(facts, outcome)
     active = frozenset(rule for rule, _ in outcome.findings)
     raw = [f for _, found in outcome.findings for f in found]
     allows = suppress.find_allows(facts.allow_comments(), facts.src)
@@ -145,6 +146,30 @@ def finish(facts: FileFacts, outcome: RuleRun) -> Analysis:
     hovers = sorted(outcome.hovers, key=lambda h: (h.span.start_byte, h.span.end_byte, h.rule,
                                                h.api, h.facts))  # fmt: skip
     return Analysis(tuple(ordered), tuple(hovers), tuple(notes))
+
+
+def _index_version_notes(facts: FileFacts, outcome: RuleRun) -> list[str]:
+    """When a rule in the language found something in a crate that locks another burn than
+    the one whose configs and guards it read, say so (once per crate: notes are distinct)."""
+    locked = facts.crate.burn_version
+    if not locked or not any(found for rule, found in outcome.findings if _in_language(rule)):
+        return []
+    from panic_lens.rules.language.configs import table
+
+    indexed = table().burn
+    if indexed is None or indexed == locked:
+        return []
+    where = facts.crate.manifest.parent if facts.crate.manifest else "this crate"
+    return [
+        f"{where}: Cargo.lock has burn {locked}; the rules in the rule language read burn's "
+        f"configs as of burn {indexed} (the index panic-lens ships), so a field or default "
+        "that changed between them may be read wrong"
+    ]
+
+
+def _in_language(rule_id: str) -> bool:
+    info = rule_by_id(rule_id)
+    return info is not None and info.spec is not None and info.spec.hook is None
 
 
 def _metadata_errors(facts: FileFacts) -> list[str]:

@@ -4,6 +4,7 @@ free functions, tensor methods; look-alikes and unknown values stay silent."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from panic_lens.engine import analyze
 from panic_lens.model import Severity
@@ -234,3 +235,18 @@ fn plain_test() {
 }
 """
     assert flagged(src) == lines_of(src, "// bad")
+
+
+def test_a_crate_locking_another_burn_gets_a_note(add_rule: AddRule, tmp_path: Path) -> None:
+    add_rule(GROUPS)
+    crate = tmp_path / "app"
+    (crate / "src").mkdir(parents=True)
+    (crate / "Cargo.toml").write_text('[package]\nname = "app"\nversion = "0.1.0"\n')
+    (crate / "Cargo.lock").write_text(
+        'version = 3\n[[package]]\nname = "burn"\nversion = "0.21.0"\n'
+    )
+    src = HEAD + "fn f(d: &Device) { Conv2dConfig::new([3, 64], [3, 3]).with_groups(2).init(d); }\n"
+    found = analyze(src, str(crate / "src" / "lib.rs"))
+    assert [n for n in found.notes if "Cargo.lock has burn 0.21.0" in n]
+    fine = HEAD + "fn f(d: &Device) { Conv2dConfig::new([3, 64], [3, 3]).init(d); }\n"
+    assert analyze(fine, str(crate / "src" / "lib.rs")).notes == ()  # nothing found: no note
