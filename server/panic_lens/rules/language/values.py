@@ -135,11 +135,20 @@ def _const_like(name: str) -> bool:
     return name[:1].isupper()
 
 
-def _local(ident: Node, facts: FileFacts, depth: int) -> Value | None:
+def _bound_value(ident: Node, facts: FileFacts) -> Node | None:
+    """The expression a local was bound to, when nothing may have changed it since."""
     binding = facts.binding(ident)
     if binding is None or binding.value is None or _mutable(binding.decl, facts):
         return None
-    inner = fold(binding.value, facts, depth + 1)
+    return binding.value
+
+
+def _local(ident: Node, facts: FileFacts, depth: int) -> Value | None:
+    binding = facts.binding(ident)
+    value = _bound_value(ident, facts)
+    if binding is None or value is None:
+        return None
+    inner = fold(value, facts, depth + 1)
     if inner is None:
         return None
     note = inner.note or f"let {binding.name}"
@@ -368,10 +377,8 @@ def _config_value(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValu
     if expr is None or depth > _MAX_DEPTH:
         return None
     if expr.type == "identifier":
-        binding = facts.binding(expr)
-        if binding is None or binding.value is None or _mutable(binding.decl, facts):
-            return None
-        return config_value(binding.value, facts, depth + 1)
+        bound = _bound_value(expr, facts)
+        return config_value(bound, facts, depth + 1) if bound is not None else None
     if expr.type == "struct_expression":
         return _config_literal(expr, facts, depth)
     if expr.type != "call_expression":
@@ -483,10 +490,8 @@ def _module_config(expr: Node | None, facts: FileFacts, depth: int) -> ConfigVal
     if expr is None or depth > _MAX_DEPTH:
         return None
     if expr.type == "identifier":
-        binding = facts.binding(expr)
-        if binding is None or binding.value is None or _mutable(binding.decl, facts):
-            return None
-        return module_config(binding.value, facts, depth + 1)
+        bound = _bound_value(expr, facts)
+        return module_config(bound, facts, depth + 1) if bound is not None else None
     parts = method_call(expr) if expr.type == "call_expression" else None
     if parts is None:
         return None
