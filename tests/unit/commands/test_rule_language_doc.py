@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from panic_lens.commands.rules import test_rules
+from panic_lens.commands import rules as rules_command
 from panic_lens.rules import meta
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "rule-language.md"
@@ -24,7 +24,7 @@ def test_the_pages_first_rule_passes_its_examples(tmp_path: Path) -> None:
     (folder / f"{name.group(1)}.toml").write_text(rule.group(1))
     (folder / f"{name.group(1)}.rs").write_text(example.group(1))
     try:
-        outcome = test_rules([str(folder)])
+        outcome = rules_command.test_rules([str(folder)])
     finally:
         meta.set_added_rules(())
     assert outcome.errors == () and outcome.failures == [], outcome.failures
