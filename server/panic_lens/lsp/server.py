@@ -341,7 +341,7 @@ def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
         ls.start_io()
         return
     stop = pygls_compat.install_stop_event(ls)  # ls.shutdown() sets it to end the loop
-    writer: Any = pygls_compat.StdoutWriter(sys.stdout.buffer)
+    writer: Any = ClosedAware(pygls_compat.StdoutWriter(sys.stdout.buffer), sys.stdout.buffer)
     if handover is not None and handover.init_id is not None:
         writer = InitializeAnswer(writer, handover)
         ls.quick_published = dict(handover.published)
@@ -366,6 +366,32 @@ def serve_stdio(ls: PanicLensServer, handover: Handover | None = None) -> None:
         pass
     finally:
         ls.shutdown()
+
+
+class ClosedAware:
+    """pygls's writer, dropping what is sent once stdout is closed. After `exit` pygls closes
+    stdout and ends the loop with SystemExit; asyncio then cancels the pending tasks (the
+    workspace scan, progress, watcher registrations), whose last messages can no longer go
+    anywhere. Each used to log a 40-line traceback to stderr, which the editor shows: enough,
+    in VS Code, to rotate the start of the session out of its log."""
+
+    def __init__(self, writer: Any, stream: Any) -> None:
+        self.writer = writer
+        self.stream = stream
+        self.dropped = 0
+
+    def write(self, data: bytes) -> Any:
+        if getattr(self.stream, "closed", False):
+            self.dropped += 1
+            return None
+        try:
+            return self.writer.write(data)
+        except (BrokenPipeError, ValueError):  # closed between the check and the write
+            self.dropped += 1
+            return None
+
+    def close(self) -> Any:
+        return self.writer.close()
 
 
 class InitializeAnswer:
