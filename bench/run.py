@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import corpus, explain_data, measure, rule_scale
+from bench import corpus, derive_scale, explain_data, measure, rule_scale
 from bench.lsp_bench import run_lsp
 from bench.report import CheckRow, ExplainRow, render
 
@@ -125,6 +125,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--skip-lsp", action="store_true")
     p.add_argument("--skip-explain", action="store_true")
     p.add_argument("--skip-rules", action="store_true", help="skip check with 100 rules")
+    p.add_argument("--skip-derive", action="store_true", help="skip loading derived records")
     p.add_argument("--only-lsp", action="store_true", help="only the language-server figures")
     args = p.parse_args(argv)
     args.files = args.files or (40 if args.quick else 1500)
@@ -159,8 +160,12 @@ def main(argv: list[str] | None = None) -> int:
                 count = rule_scale.variant_rules(variants, 100)
                 more = _lsp(work, args.quick, variants)
                 scale += "\n\n" + rule_scale.render_lsp(lsp, more, count)
+        if not (args.skip_derive or args.only_lsp):
+            count = 400 if args.quick else 10_000
+            derived = derive_scale.measure_derivation(count, args.repeat)
+            scale += "\n\n" + derive_scale.render(derived, count)
     text = render(stats, rows, lsp, explain, args, (load_before, os.getloadavg()))
-    text = f"{text}\n\n{scale}\n" if scale else text
+    text = f"{text}\n\n{scale.strip()}\n" if scale else text
     print(text)
     if args.out:
         args.out.write_text(text)

@@ -38,3 +38,13 @@ def test_variants_run_and_find_nothing(tmp_path: Path) -> None:
     assert analysis.notes == () and analysis.findings == ()
     variant_hovers = {h.rule for h in analysis.hovers if h.rule.startswith("bench-variant")}
     assert variant_hovers  # a variant bound a call (LinearConfig::init) and evaluated
+
+
+def test_derive_scale_writes_loadable_records(tmp_path: Path) -> None:
+    from bench import derive_scale
+    from panic_lens.catalog import load_catalog
+
+    path = tmp_path / "records.jsonl"
+    distinct = derive_scale.write_records(path, 60)
+    loaded = load_catalog([path], include_default=False)
+    assert loaded.errors == () and len(loaded.catalog) == 60 and distinct >= 40

@@ -1,0 +1,93 @@
+"""What loading many records costs once their checks are derived (`make bench` prints it).
+
+    python -m bench.derive_scale [--records 10000]
+
+N records are made from the project's records of burn panics (tests/corpus/panics), each a
+copy with its own id, so every record needs deriving; the hand-written rules are left out
+(the registry holds the hook rules only), so that no record is covered by one. Each figure is
+a fresh process, as a user's `check` or editor start: `cold` derives with an empty cache,
+`warm` answers from the derivation cache, and `baseline` loads the same records with the
+derivation turned off (no records loaded at all costs less still; that is the first row).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from bench import measure
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "panics"
+
+
+def write_records(path: Path, count: int) -> int:
+    """`count` records (JSON lines) cycling through the corpus, each with its own id."""
+    records = [json.loads(p.read_text())["record"] for p in sorted(CORPUS.glob("*/record.json"))]
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(count):
+            record = dict(records[i % len(records)])
+            record["id"] = f"{i:016x}"
+            out.write(json.dumps({"record": record}) + "\n")
+    return len(records)
+
+
+CHILD = """
+import sys, time
+from panic_lens.rules import meta
+meta.SHIPPED = tuple(r for r in meta.SHIPPED if r.spec and r.spec.hook)
+meta._generation[0] += 1
+from panic_lens.catalog import load_catalog
+mode, path = sys.argv[1], sys.argv[2]
+catalog = load_catalog([path], include_default=False).catalog
+if mode != "baseline":
+    from panic_lens.catalog.derive import register_derived
+    register_derived(catalog.records)
+print(len(catalog), len(meta.derived_rules()))
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--records", type=int, default=10_000)
+    p.add_argument("--repeat", type=int, default=3)
+    args = p.parse_args(argv)
+    print(render(measure_derivation(args.records, args.repeat), args.records))
+    return 0
+
+
+def measure_derivation(count: int, repeat: int) -> dict[str, measure.Summary]:
+    with tempfile.TemporaryDirectory(prefix="panic-lens-derive-") as tmp:
+        records = Path(tmp) / "records.jsonl"
+        write_records(records, count)
+        cache = Path(tmp) / "cache"
+        env = {"PANIC_LENS_CACHE_DIR": str(cache), "PYTHONDONTWRITEBYTECODE": ""}
+        run = [sys.executable, "-c", CHILD]
+        out = {"no derivation (records loaded)": measure.repeat([*run, "baseline", str(records)],
+                                                                repeat, env)}  # fmt: skip
+        out["cold: deriving, empty cache"] = measure.repeat([*run, "cold", str(records)], 1, env)
+        out["warm: from the derivation cache"] = measure.repeat(
+            [*run, "warm", str(records)], repeat, env
+        )
+        return out
+
+
+def render(results: dict[str, measure.Summary], count: int) -> str:
+    base = next(iter(results.values()))
+    lines = [
+        f"## Loading {count:,} records with derived checks (fresh process each)",
+        "",
+        "| run | wall s | added to loading the records |",
+        "|---|---|---|",
+    ]
+    for name, s in results.items():
+        added = "" if s is base else f"{s.wall - base.wall:+.2f} s"
+        lines.append(f"| {name} | {s.wall:.2f} | {added} |")
+    lines += ["", "(target: at most +1 s cold and +0.05 s warm for 10,000 records)"]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
