@@ -1222,17 +1222,29 @@ def derive_all(
         return _MEMO[key]
     stored = _read_cache(key)
     out: dict[str, Outcome] = {}
+    # Records with the same panic half are about one panic: it is derived once and its one
+    # rule serves them all (a dataset holds many records of one site; a rule per record made
+    # the registry grow with the dataset, not with burn's panics).
+    by_half: dict[Any, Outcome] = {}
+    read: dict[str, Outcome] = {}  # stored entries by text: each rule file parsed once
     for record in records:
         if stored is not None and record.id in stored:
-            out[record.id] = _from_stored(stored[record.id], record.id)
+            entry = stored[record.id]
+            text = json.dumps(entry)
+            if text not in read:
+                read[text] = _from_stored(entry, record.id)
+            out[record.id] = read[text]
+            continue
+        if record.panic in by_half:
+            out[record.id] = by_half[record.panic]
             continue
         covered = site_rules(record, hands)
         if covered:
-            out[record.id] = Covered(covered)
+            out[record.id] = by_half[record.panic] = Covered(covered)
             continue
         if guards is None:
             guards = shipped_guards()
-        out[record.id] = derive(record, guards, table)
+        out[record.id] = by_half[record.panic] = derive(record, guards, table)
     if stored is None:
         _write_cache(key, out)
     _MEMO.clear()
@@ -1301,12 +1313,12 @@ def register_derived(records: Iterable[Record]) -> dict[str, Outcome]:
     from panic_lens.rules.meta import info_from_spec, set_derived_rules
 
     outcomes = derive_all(records)
-    infos = []
+    infos: dict[str, RuleInfo] = {}  # one rule per panic: records of one site share it
     for outcome in outcomes.values():
-        if isinstance(outcome, Derived):
+        if isinstance(outcome, Derived) and outcome.spec.id not in infos:
             try:
-                infos.append(info_from_spec(outcome.spec))
+                infos[outcome.spec.id] = info_from_spec(outcome.spec)
             except RuleFileError:
                 continue
-    set_derived_rules(tuple(infos))
+    set_derived_rules(tuple(infos.values()))
     return outcomes

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -345,6 +346,24 @@ def test_register_derived_fills_its_own_slot(
     finally:
         meta.set_derived_rules(())
     assert meta.rule_by_id("derived-0123") is None
+
+
+def test_records_of_one_panic_share_one_derived_rule(
+    guards: dict[str, Any], table: configs.ConfigTable, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    monkeypatch.setattr(D, "shipped_guards", lambda: guards)
+    monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("PANIC_LENS_NO_CACHE", raising=False)
+    twins = [GROUPS, replace(GROUPS, id="4567"), replace(GROUPS, id="89ab")]
+    try:
+        for _ in range(2):  # deriving, then from the disk cache
+            D._MEMO.clear()
+            outcomes = D.register_derived(twins)
+            assert len({id(o) for o in outcomes.values()}) == 1  # one outcome, shared
+            assert [r.id for r in meta.derived_rules()] == ["derived-0123"]
+    finally:
+        meta.set_derived_rules(())
 
 
 def test_a_panic_in_a_body_that_may_not_run_is_not_derived(
