@@ -1226,14 +1226,14 @@ def derive_all(
     # rule serves them all (a dataset holds many records of one site; a rule per record made
     # the registry grow with the dataset, not with burn's panics).
     by_half: dict[Any, Outcome] = {}
-    read: dict[str, Outcome] = {}  # stored entries by text: each rule file parsed once
+    read: dict[tuple[str, ...], Outcome] = {}  # stored entries: each rule file parsed once
     for record in records:
         if stored is not None and record.id in stored:
             entry = stored[record.id]
-            text = json.dumps(entry)
-            if text not in read:
-                read[text] = _from_stored(entry, record.id)
-            out[record.id] = read[text]
+            seen = tuple(entry)
+            if seen not in read:
+                read[seen] = _from_stored(entry, record.id)
+            out[record.id] = read[seen]
             continue
         if record.panic in by_half:
             out[record.id] = by_half[record.panic]
@@ -1281,23 +1281,34 @@ def _read_cache(key: str) -> dict[str, list[str]] | None:
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+        entries, records = data["entries"], data["records"]
+        return {rid: entries[index] for rid, index in records.items()}
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None  # unreadable or of an older layout: derived again
+
+
+def _entry(outcome: Outcome) -> list[str]:
+    if isinstance(outcome, Derived):
+        return ["rule", outcome.toml, outcome.site]
+    if isinstance(outcome, NotDerived):
+        return ["not", outcome.kind, outcome.reason]
+    return [COVERED, *outcome.rules]
 
 
 def _write_cache(key: str, outcomes: dict[str, Outcome]) -> None:
     path = _cache_file(key)
     if path is None:
         return
-    data: dict[str, list[str]] = {}
+    # each distinct outcome once (records of one panic share theirs), then record -> outcome
+    entries: list[list[str]] = []
+    index: dict[int, int] = {}
+    records: dict[str, int] = {}
     for record_id, outcome in outcomes.items():
-        if isinstance(outcome, Derived):
-            data[record_id] = ["rule", outcome.toml, outcome.site]
-        elif isinstance(outcome, NotDerived):
-            data[record_id] = ["not", outcome.kind, outcome.reason]
-        else:
-            data[record_id] = [COVERED, *outcome.rules]
+        if id(outcome) not in index:
+            index[id(outcome)] = len(entries)
+            entries.append(_entry(outcome))
+        records[record_id] = index[id(outcome)]
+    data = {"entries": entries, "records": records}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
