@@ -162,8 +162,9 @@ def main(argv: list[str] | None = None) -> int:
                 scale += "\n\n" + rule_scale.render_lsp(lsp, more, count)
         if not (args.skip_derive or args.only_lsp):
             count = 400 if args.quick else 10_000
-            derived = derive_scale.measure_derivation(count, args.repeat)
-            scale += "\n\n" + derive_scale.render(derived, count)
+            for distinct in (False, True):
+                derived = derive_scale.measure_derivation(count, args.repeat, distinct)
+                scale += "\n\n" + derive_scale.render(derived, count, distinct)
     text = render(stats, rows, lsp, explain, args, (load_before, os.getloadavg()))
     text = f"{text}\n\n{scale.strip()}\n" if scale else text
     print(text)
