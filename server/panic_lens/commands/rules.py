@@ -222,7 +222,7 @@ def run_example(rule_id: str, path: str, tested: frozenset[str], outcome: Outcom
     """Analyse one example file as `check` would and hold it to its annotations."""
     from panic_lens.catalog import Catalog
     from panic_lens.engine import analyze
-    from panic_lens.rules.language.detect import failures
+    from panic_lens.rules.language.detect import recorded_failures
     from panic_lens.rules.meta import rule_ids
 
     outcome.examples.append(path)
@@ -235,12 +235,12 @@ def run_example(rule_id: str, path: str, tested: frozenset[str], outcome: Outcom
     for line, text in marks.bad:
         outcome.failures.append(Failure(path, line, rule_id, "annotation", text))
     known = set(rule_ids())
-    before = {rule: len(failures(rule)) for rule in tested}
-    analysis = analyze(data, path, catalog=Catalog())  # no records: ids are not compared
+    with recorded_failures() as failed:
+        analysis = analyze(data, path, catalog=Catalog())  # no records: ids are not compared
     for note in analysis.notes:  # a rule that raised, an unreadable crate: never silent
         outcome.failures.append(Failure(path, 0, rule_id, "analysis", note))
     for rule in sorted(tested):
-        for reason in failures(rule)[before[rule] :]:  # `path:line: reason`
+        for reason in failed.get(rule, ()):  # `path:line: reason`
             row, _, text = reason.removeprefix(f"{path}:").partition(": ")
             text = f"{rule}: condition not evaluated: {text}"
             number = int(row) if row.isdigit() else 0

@@ -59,6 +59,17 @@ class ConfigTable:
     def canonical(self, path: str) -> str:
         return self.aliases.get(path, path)
 
+    def paths_of(self, path: str) -> frozenset[str]:
+        """Every path naming what `path` names: a config's public paths, or the names of the
+        module a config's `init` makes."""
+        key = self.aliases.get(path)
+        if key is not None:
+            return frozenset(alias for alias, target in self.aliases.items() if target == key)
+        config = self.modules.get(path)
+        if config is not None:
+            return frozenset(module for module, c in self.modules.items() if c == config)
+        return frozenset()
+
 
 def index_files() -> list[Path]:
     return sorted(DATA_DIR.glob("burn-*.json"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -24,14 +25,22 @@ if TYPE_CHECKING:
     from panic_lens.rules.meta import RuleInfo
     from panic_lens.rust.facts import CallSite, FileFacts
 
-__all__ = ["detect", "failures"]
+__all__ = ["detect", "recorded_failures"]
 
-# Conditions that failed to evaluate (not unknown: an error), per rule, for `rules test`.
-_FAILURES: dict[str, list[str]] = {}
+# Conditions that failed to evaluate (not unknown: an error), collected only while someone
+# asks (`rules test`): the server, which never reads them, keeps none.
+_RECORDERS: list[dict[str, list[str]]] = []
 
 
-def failures(rule_id: str) -> list[str]:
-    return _FAILURES.get(rule_id, [])
+@contextmanager
+def recorded_failures() -> Iterator[dict[str, list[str]]]:
+    """Within the block, each failed condition as `path:line: reason`, by rule id."""
+    found: dict[str, list[str]] = {}
+    _RECORDERS.append(found)
+    try:
+        yield found
+    finally:
+        _RECORDERS.remove(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,20 +76,11 @@ def _plan(spec: RuleSpec) -> _Plan:
 
 
 def _paths_of(owner: str) -> set[str]:
-    """Every path the resolver may give for `owner`: canonical, and the config table's
-    aliases of the same item."""
-    segments = owner.split("::")
-    paths = {owner, canonical(segments) or owner}
+    """Every path the resolver may give for `owner`: as written, canonical, and the config
+    table's other names for the same config or module."""
+    written = {owner, canonical(owner.split("::")) or owner}
     t = configs.table()
-    for path in list(paths):
-        key = t.canonical(path)
-        paths.add(key)
-        paths |= {alias for alias, target in t.aliases.items() if target == key}
-    if owner.endswith("Config") is False:
-        config = configs.config_of_module(owner)
-        if config is not None:  # the module's own aliases follow its config's
-            paths |= {a.removesuffix("Config") for a in _paths_of(config) if a.endswith("Config")}
-    return paths
+    return written.union(*(t.paths_of(path) for path in written))
 
 
 @dataclass(slots=True)
@@ -181,7 +181,7 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
                 return None
         elif module_of is not None:
             config = V.module_config(receiver, facts)
-            if config is None or config.info.path != configs.table().canonical(module_of):
+            if config is None or config.info.path != module_of:
                 return None
         else:
             found = facts.type_of(receiver)
@@ -257,9 +257,9 @@ def _judge(
     else:
         verdict = holds(spec.condition, plan.names, bound.data)
     if isinstance(verdict, Failed):
-        _FAILURES.setdefault(spec.id, []).append(
-            f"{facts.path or '<text>'}:{span.start.row + 1}: {verdict.reason}"
-        )
+        where_failed = f"{facts.path or '<text>'}:{span.start.row + 1}: {verdict.reason}"
+        for recorder in _RECORDERS:
+            recorder.setdefault(spec.id, []).append(where_failed)
         yield HoverFact(
             spec.id, span, bound.api, (*known, f"condition not evaluated: {verdict.reason}")
         )
@@ -289,13 +289,19 @@ def _judge(
     )
 
 
-def _known_lines(bound: _Bound, plan: _Plan) -> tuple[str, ...]:
-    out = []
+def _read(bound: _Bound, plan: _Plan) -> Iterator[tuple[str, V.Value]]:
+    """The bound values the rule reads (in its condition, message, lets, severities, fixes),
+    by name."""
     for name in sorted(bound.origins):
         if name in plan.reads or name.split(".", 1)[0] in plan.reads:
-            value = bound.origins[name]
-            out.append(f"{name} = {show(value.value)}" + (f" ({value.note})" if value.note else ""))
-    return tuple(out)
+            yield name, bound.origins[name]
+
+
+def _known_lines(bound: _Bound, plan: _Plan) -> tuple[str, ...]:
+    return tuple(
+        f"{name} = {show(value.value)}" + (f" ({value.note})" if value.note else "")
+        for name, value in _read(bound, plan)
+    )
 
 
 def _severity(spec: RuleSpec, plan: _Plan, bound: _Bound) -> Severity:
@@ -307,9 +313,8 @@ def _severity(spec: RuleSpec, plan: _Plan, bound: _Bound) -> Severity:
 
 def _evidence(bound: _Bound, plan: _Plan, facts: FileFacts) -> tuple[Related, ...]:
     out = []
-    for name in sorted(bound.origins):
-        value = bound.origins[name]
-        if value.origin is None or not (name in plan.reads or name.split(".")[0] in plan.reads):
+    for name, value in _read(bound, plan):
+        if value.origin is None:
             continue
         other = value.path if value.path is not None and value.path != facts.path else None
         out.append(Related(value.origin, f"{name} = {show(value.value)}: set here", other))
