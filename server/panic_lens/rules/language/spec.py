@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -280,7 +280,7 @@ class _Reader:
             for key in ("where", "when", "fix", "severity_when"):
                 if key in data:
                     raise self.fail(key, "a `hook` rule is Python: it cannot also have this")
-            return _with(spec, prefilter=self.prefilter(data))
+            return replace(spec, prefilter=self.prefilter(data))
         if "prefilter" in data:
             raise self.fail("prefilter", "only a `hook` rule declares its words")
         wheres = tuple(self.where(t, i) for i, t in enumerate(self.tables(data, "where")))
@@ -302,7 +302,7 @@ class _Reader:
             for i, t in enumerate(self.tables(data, "severity_when"))
         )
         fixes = tuple(self.fix(t, i, names) for i, t in enumerate(self.tables(data, "fix")))
-        return _with(
+        return replace(
             spec, wheres=wheres, condition=condition, message=message,
             severity_when=severity_when, fixes=fixes,
         )  # fmt: skip
@@ -461,12 +461,6 @@ def _names(wheres: tuple[Where, ...]) -> set[str]:
     for where in wheres:
         names |= {a for a in where.args if a != "_"} | {n for n, _ in where.lets}
     return names
-
-
-def _with(spec: RuleSpec, **changes: Any) -> RuleSpec:
-    from dataclasses import replace
-
-    return replace(spec, **changes)
 
 
 def version_matches(req: str, version: str) -> bool | None:

@@ -14,6 +14,7 @@ from panic_lens.model import Span
 from panic_lens.rules.language import configs
 from panic_lens.rules.language.configs import ConfigInfo
 from panic_lens.rules.language.spec import IDENT
+from panic_lens.rust.consts import parse_int_literal
 from panic_lens.rust.syntax import (
     Node,
     call_parts,
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
 _MAX_DEPTH = 24
 _FLOAT = re.compile(r"-?(?:\d[\d_]*\.[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+|\d[\d_]*\.?)")
-_INT = re.compile(r"-?(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|\d[\d_]*)")
 _SUFFIX = re.compile(r"(?:_?(?:u|i)(?:8|16|32|64|128|size)|_?f(?:32|64))$")
 _VARIANT = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Z][A-Za-z0-9]*)\s*(?:\{.*\}|\(.*\))?", re.S)
 # Wrappers a config builder's `with_` value may be given in that keep its value.
@@ -302,12 +302,10 @@ def parse_default(text: str) -> Any:
         return text == "true"
     if text == "None":
         return None
-    if _INT.fullmatch(_SUFFIX.sub("", text)):
-        raw = _SUFFIX.sub("", text).replace("_", "")
-        try:
-            return int(raw, 0)
-        except ValueError:  # `007`: decimal with leading zeros
-            return int(raw, 10)
+    digits = text.removeprefix("-")
+    number = parse_int_literal(digits) if digits[:1].isdigit() else None
+    if number is not None:  # the consts' reading of an integer literal (suffixes, 0x, `_`)
+        return -number if text.startswith("-") else number
     if _FLOAT.fullmatch(_SUFFIX.sub("", text)):
         return float(_SUFFIX.sub("", text).replace("_", ""))
     if text.startswith("Some(") and text.endswith(")"):
