@@ -77,8 +77,9 @@ def _blake2b() -> Any:
 _BLAKE2B: Any = None
 
 
-# The package's files an analysis depends on: its code, its rule files and burn's indexes.
-_CODE_SUFFIXES = (".py", ".toml", ".json", ".gz")
+# The package's files an analysis depends on besides its rule files (each rule's fingerprint,
+# the hash of its file, is in the key already): its code and burn's indexes.
+_CODE_SUFFIXES = (".py", ".json", ".gz")
 
 
 @per_rule_set
