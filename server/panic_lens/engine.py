@@ -152,7 +152,7 @@ def _index_version_notes(facts: FileFacts, outcome: RuleRun) -> list[str]:
     """When a rule in the language found something in a crate that locks another burn than
     the one whose configs and guards it read, say so (once per crate: notes are distinct)."""
     locked = facts.crate.burn_version
-    if not locked or not any(found for rule, found in outcome.findings if _in_language(rule)):
+    if not locked or not any(found and _in_language(rule) for rule, found in outcome.findings):
         return []
     from panic_lens.rules.language.configs import table
 
