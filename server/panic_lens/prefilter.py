@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from panic_lens.model import ALLOW_WORD
@@ -68,38 +69,9 @@ def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
 
 @per_rule_set
 def _word_finder() -> Callable[[bytes], frozenset[bytes]]:
-    """`own_words`' search: one Aho-Corasick pass (SIMD-accelerated, leftmost-longest, so
-    non-overlapping) for all group words, then a plain search for each word not found that
-    an occurrence of another word could have hidden (`_hideable`): of two words starting at
-    one place (`Tensor`, `TensorData`) the longer is reported and the shorter is inside it."""
-    import ahocorasick_rs
-
-    words = group_words()
-    automaton = ahocorasick_rs.BytesAhoCorasick(
-        list(words), matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_LONGEST
-    )
-    hideable = _hideable(words)
-
-    def find(data: bytes) -> frozenset[bytes]:
-        found = {words[i] for i, _, _ in automaton.find_matches_as_indexes(data)}
-        found.update(w for w in hideable if w not in found and w in data)
-        return frozenset(found)
-
-    return find
-
-
-def _hideable(words: Sequence[bytes]) -> tuple[bytes, ...]:
-    """The words an occurrence of a word can overlap: one inside another, or starting with
-    what a word (itself included) ends with (`RouterChannel` + `load_record`). The others'
-    occurrences never overlap any, so a non-overlapping search reports every one of them."""
-    return tuple(
-        b
-        for b in words
-        if any(
-            (a != b and b in a) or any(a[-k:] == b[:k] for k in range(1, min(len(a), len(b))))
-            for a in words
-        )
-    )
+    """`own_words`' search: one pass for all group words, a word inside or overlapping another
+    (`Tensor` in `TensorData`) included."""
+    return _substring_finder(group_words())
 
 
 def own_words(data: bytes) -> frozenset[bytes]:
@@ -116,8 +88,20 @@ def present_words(data: bytes, aliases: AliasMap | None = None) -> set[bytes]:
     return found
 
 
-def any_group(present: set[bytes]) -> bool:
-    return any(all(w in present for w in group) for group in rule_groups() or ())
+@per_rule_set
+def _group_masks() -> tuple[dict[bytes, int], tuple[int, ...]]:
+    """Each group word's bit, and the groups as masks of their words' bits."""
+    bits = {word: 1 << i for i, word in enumerate(group_words())}
+    return bits, tuple(sorted({sum(bits[w] for w in group) for group in rule_groups() or ()}))
+
+
+def any_group(present: Iterable[bytes]) -> bool:
+    """Some group has every word in `present`."""
+    bits, masks = _group_masks()
+    mask = 0
+    for word in present:
+        mask |= bits.get(word, 0)
+    return any(m & mask == m for m in masks)
 
 
 def satisfies(data: bytes, aliases: AliasMap | None = None) -> bool:
@@ -140,28 +124,61 @@ def crate_alias_map(
     known, new, sites = set(seeds), set(seeds), {}
     first = seeded
     while new:  # alias sites of every source that names a word or an alias, to a fixpoint
+        names_new = _substring_finder(new) if first is None else None
         for i, text in enumerate(sources):
-            if i not in sites and (first[i] if first is not None else mentions(text, new)):
+            if i not in sites and (first[i] if names_new is None else names_new(text)):
                 sites[i] = _alias_sites(text)
         first = None
+        names_known = _substring_finder(known)
         new = {
             name
             for found in sites.values()
             for stmt, name in found
-            if name not in known and mentions(stmt, known)
+            if name not in known and names_known(stmt)
         }
         known |= new
-    flat = [site for found in sites.values() for site in found]
-    return {word: _closure(word, flat) for word in seeds}
+    # a statement naming `a` that declares `b` makes `b` a name of whatever `a` names
+    named_in = _substring_finder(known)
+    gives: dict[bytes, set[bytes]] = {}
+    for found in sites.values():
+        for stmt, name in found:
+            for other in named_in(stmt):
+                gives.setdefault(other, set()).add(name)
+    return {word: _closure(word, gives) for word in seeds}
 
 
-def _closure(word: bytes, sites: list[tuple[bytes, bytes]]) -> frozenset[bytes]:
-    names, grew = {word}, True
-    while grew:
-        more = {name for stmt, name in sites if name not in names and mentions(stmt, names)}
-        names |= more
-        grew = bool(more)
+def _closure(word: bytes, gives: Mapping[bytes, set[bytes]]) -> frozenset[bytes]:
+    names, todo = {word}, [word]
+    while todo:
+        for name in gives.get(todo.pop(), ()):
+            if name not in names:
+                names.add(name)
+                todo.append(name)
     return frozenset(names - {word})
+
+
+_FEW_NEEDLES = 8
+
+
+def _substring_finder(needles: Iterable[bytes]) -> Callable[[bytes], frozenset[bytes]]:
+    """The needles a text contains, by one overlapping Aho-Corasick pass."""
+    return _finder_of(frozenset(needles))
+
+
+@lru_cache(maxsize=64)  # most crates name no word otherwise: their searches are the same
+def _finder_of(needles: frozenset[bytes]) -> Callable[[bytes], frozenset[bytes]]:
+    import ahocorasick_rs
+
+    found = sorted(needles)
+    if len(found) <= _FEW_NEEDLES:  # building an automaton costs more than a few searches
+        return lambda data: frozenset({needle for needle in found if needle in data})
+    automaton = ahocorasick_rs.BytesAhoCorasick(found, matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
+
+    def contained(data: bytes) -> frozenset[bytes]:
+        hits = automaton.find_matches_as_indexes(data, overlapping=True)
+        return frozenset({found[i] for i, _, _ in hits})
+
+    return contained
 
 
 def crate_aliases(texts: Iterable[bytes]) -> tuple[bytes, ...]:
@@ -281,7 +298,7 @@ class Prefilter:
         self._read = read or _read_file
         self._manifest_of = manifest_of or self._find_manifest
         self._manifests: dict[str, Path | None] = {}
-        self._aliases: dict[Path, dict[bytes, frozenset[bytes]]] = {}
+        self._aliases: dict[Path, Callable[[bytes], frozenset[bytes]] | None] = {}
         # the group words of each file, by absolute path: a crate's alias map looks for them
         # in every source of the crate, and the files' own verdicts need not look again
         self._words: dict[str, frozenset[bytes]] = {}
@@ -295,24 +312,13 @@ class Prefilter:
         own = self._scanned(os.path.abspath(path), data)
         if SUPPRESSION_MARKER in own:
             return True  # a suppression comment gets its hint: comments count here
-        if any(all(w in own for w in group) for group in groups):
+        if any_group(own):
             in_code = code_words(data, groups, own)
             if in_code is None:
                 return True
             own = in_code  # the words were in comments: only a crate alias can keep it
-        aliases = self._crate_aliases(path)
-        if not aliases:
-            return False
-        named: dict[bytes, bool] = {}
-
-        def has_or_named(word: bytes) -> bool:
-            if word in own:
-                return True
-            if word not in named:
-                named[word] = mentions(data, aliases.get(word, ()))
-            return named[word]
-
-        return any(all(has_or_named(w) for w in group) for group in groups)
+        named = self._crate_aliases(path)
+        return named is not None and any_group(own | named(data))
 
     def _find_manifest(self, path: str) -> Path | None:
         from panic_lens.rust.crate import find_manifest
@@ -322,15 +328,17 @@ class Prefilter:
             self._manifests[folder] = find_manifest(path)
         return self._manifests[folder]
 
-    def _crate_aliases(self, path: str) -> AliasMap:
+    def _crate_aliases(self, path: str) -> Callable[[bytes], frozenset[bytes]] | None:
+        """The search for the group words that a text names by one of its crate's aliases;
+        None when the crate gives no word another name."""
         manifest = self._manifest_of(path)
         if manifest is None:
-            return {}
+            return None
         if manifest not in self._aliases:
             sources = list(self._sources(manifest.parent / "src"))
             seeded = [self._mentions_a_word(path, data) for path, data in sources]
             found = crate_alias_map([data for _, data in sources], seeded)
-            self._aliases[manifest] = {w: names for w, names in found.items() if names}
+            self._aliases[manifest] = _alias_finder(found)
         return self._aliases[manifest]
 
     def _scanned(self, path: str, data: bytes) -> frozenset[bytes]:
@@ -358,6 +366,22 @@ class Prefilter:
                     except OSError:
                         continue
                 yield path, data
+
+
+def _alias_finder(aliases: AliasMap) -> Callable[[bytes], frozenset[bytes]] | None:
+    """The group words a text names by one of their aliases; None when there are none."""
+    words_of: dict[bytes, set[bytes]] = {}
+    for word, names in aliases.items():
+        for name in names:
+            words_of.setdefault(name, set()).add(word)
+    if not words_of:
+        return None
+    contained = _substring_finder(words_of)
+
+    def named(data: bytes) -> frozenset[bytes]:
+        return frozenset().union(*(words_of[name] for name in contained(data)))
+
+    return named
 
 
 def _read_file(path: str) -> bytes:

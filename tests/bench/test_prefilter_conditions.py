@@ -152,12 +152,9 @@ def test_alias_sites_are_use_items_and_type_statements() -> None:
 
 
 def test_own_words_finds_a_word_that_overlaps_another() -> None:
-    # the one-pass search reports non-overlapping occurrences: `load_record` starting on the
-    # last letter of `RouterChannel` is found by the follow-up search of hideable words
-    assert b"load_record" in prefilter._hideable(prefilter.group_words())
+    # `load_record` starting on the last letter of `RouterChannel`: the search is overlapping
     found = prefilter.own_words(b"let x = RouterChanneload_record;\n")
     assert found == {b"RouterChannel", b"load_record"}
-    assert prefilter._hideable([b"abab", b"ba", b"xy"]) == (b"abab", b"ba")
 
 
 def test_own_words_equals_a_search_per_word_for_every_pair_of_words() -> None:
