@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from panic_lens.rust.lexical import WORD_BYTES as _WORD_BYTES
@@ -158,21 +158,51 @@ def _exact_nodes(
     before any descent (`new` of `renew` or `new_tensor`)."""
     root = tree.root_node
     descents = Descents()
-    for word in words:
-        needle = word.encode()
-        at = src.find(needle, start, end)
-        while at >= 0:
-            after = at + len(needle)
-            inside_word = (at > 0 and src[at - 1] in _WORD_BYTES) or (
-                after < len(src) and src[after] in _WORD_BYTES
-            )
-            node = None
-            if not inside_word:
-                descents.tick()
-                node = root.descendant_for_byte_range(at, after)
-            if node is not None and (node.start_byte, node.end_byte) == (at, after):
-                yield node
-            at = src.find(needle, after, end)
+    stop = len(src) if end is None else end
+    for at, after in _occurrences(src, frozenset(words), start, stop):
+        inside_word = (at > 0 and src[at - 1] in _WORD_BYTES) or (
+            after < len(src) and src[after] in _WORD_BYTES
+        )
+        if inside_word:
+            continue
+        descents.tick()
+        node = root.descendant_for_byte_range(at, after)
+        if node is not None and (node.start_byte, node.end_byte) == (at, after):
+            yield node
+
+
+def _occurrences(
+    src: bytes, words: frozenset[str], start: int, stop: int
+) -> Iterator[tuple[int, int]]:
+    """Where `words` occur in bytes [start, stop): every whole-word occurrence, perhaps with
+    others. Words of word bytes only go through one Aho-Corasick pass, leftmost-longest and
+    non-overlapping, which hides no whole-word occurrence: a match that is not one lies on
+    word bytes, on which no whole word can start."""
+    finder = _words_finder(words)
+    if finder is None:
+        for word in sorted(words):
+            needle = word.encode()
+            at = src.find(needle, start, stop)
+            while at >= 0:
+                yield at, at + len(needle)
+                at = src.find(needle, at + len(needle), stop)
+        return
+    part = src if start == 0 and stop == len(src) else src[start:stop]
+    for _, at, after in finder.find_matches_as_indexes(part):
+        yield at + start, after + start
+
+
+@lru_cache(maxsize=256)
+def _words_finder(words: frozenset[str]) -> Any:
+    """The automaton for `words`; None when one holds a byte that is not a word byte."""
+    import ahocorasick_rs
+
+    needles = [w.encode() for w in sorted(words)]
+    if not needles or any(b not in _WORD_BYTES for n in needles for b in n):
+        return None
+    return ahocorasick_rs.BytesAhoCorasick(
+        needles, matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_LONGEST
+    )
 
 
 _CALLEE_PARTS = frozenset({"field_expression", "scoped_identifier", "generic_function"})
