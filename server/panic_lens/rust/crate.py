@@ -120,8 +120,11 @@ _resolved_paths: dict[str | bytes, Path] = {}
 def crate_context(path: str | os.PathLike[str] | None) -> CrateContext:
     """The context of the crate containing `path` (NO_MANIFEST when none is found)."""
     manifest = find_manifest(path) if path is not None else None
-    if manifest is None:
-        return NO_MANIFEST
+    return NO_MANIFEST if manifest is None else manifest_context(manifest)
+
+
+def manifest_context(manifest: Path) -> CrateContext:
+    """The context of the crate of `manifest`, read again when a file it came from changes."""
     cached = _cache.get(manifest)
     if cached is not None and cached[1] == tuple(_mtime(p) for p in cached[0]):
         return cached[2]
@@ -135,9 +138,9 @@ def crate_context(path: str | os.PathLike[str] | None) -> CrateContext:
     # The files read, and the folders above the manifest: a workspace Cargo.toml or a
     # Cargo.lock created (or removed) there later changes a folder's modification time.
     above = manifest.parent.parents
-    # the members' manifests and folders by their glob only (no member is parsed here)
+    # the members' manifests and folders (the workspace graph, read once per workspace state)
     others = (
-        members.watched_paths(workspace, members.member_manifests(workspace))
+        members.watched_paths(workspace, members.members(workspace))
         if workspace is not None
         else []
     )

@@ -9,7 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from panic_lens.rust import modules
-from panic_lens.rust.crate import CrateContext, crate_context
+from panic_lens.rust.crate import (
+    NO_MANIFEST,
+    CrateContext,
+    crate_context,
+    find_manifest,
+    manifest_context,
+)
 from panic_lens.rust.modules import RenameIndex
 
 
@@ -21,6 +27,7 @@ class CrateMemo:
         """`read`: the run's store of file bytes, by path (the rename index reads through it)."""
         self.renames = RenameIndex(read)
         self._crates: dict[str, CrateContext] = {}  # folder as given -> its crate
+        self._by_manifest: dict[Path, CrateContext] = {}
         self._real: dict[str, str] = {}  # folder as given -> resolved
         self._roots: dict[Path, Path] = {}  # a crate's src/ -> resolved
 
@@ -30,7 +37,13 @@ class CrateMemo:
             return crate_context(path)
         folder = os.path.dirname(os.path.abspath(path))
         if folder not in self._crates:
-            self._crates[folder] = crate_context(path)
+            manifest = find_manifest(path)
+            if manifest is None:
+                self._crates[folder] = NO_MANIFEST
+            else:  # the folders of one crate share its context
+                if manifest not in self._by_manifest:
+                    self._by_manifest[manifest] = manifest_context(manifest)
+                self._crates[folder] = self._by_manifest[manifest]
         return self._crates[folder]
 
     def module_path(self, path: str, src_root: Path) -> tuple[str, ...] | None:
