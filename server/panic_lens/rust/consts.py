@@ -246,7 +246,8 @@ def local_value(ident: Node, src: bytes, root: Node | None = None) -> tuple[bool
 
 # --- consts of the other files of the crate -------------------------------------------------
 
-_FILE_CACHE: dict[str, tuple[int, int, bytes, Any]] = {}  # path -> (mtime_ns, size, src, tree)
+# path -> (mtime_ns, size, src, the const and static names it declares, tree once parsed)
+_FILE_CACHE: dict[str, tuple[int, int, bytes, frozenset[bytes], Any]] = {}
 
 
 def _crate_files(ctx: _Ctx, name: str) -> Iterator[_Ctx]:
@@ -254,7 +255,7 @@ def _crate_files(ctx: _Ctx, name: str) -> Iterator[_Ctx]:
     if ctx.src_root is None or not ctx.src_root.is_dir():
         return
     # only files that declare the name are parsed: `N` is in every file, `const N:` is not
-    needle = re.compile(rb"\b(?:const|static)\s+(?:mut\s+)?" + re.escape(name.encode()) + rb"\s*:")
+    needle = name.encode()
     for dirpath, dirnames, filenames in os.walk(ctx.src_root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for file in sorted(filenames):
@@ -270,23 +271,30 @@ def _same_file(a: str, b: str | None) -> bool:
     return b is not None and os.path.abspath(a) == os.path.abspath(b)
 
 
-def _read_cached(path: str, needle: re.Pattern[bytes]) -> tuple[bytes, Any] | None:
-    """(src, tree) of a file where `needle` matches; other files are never parsed."""
+# `const NAME:` / `static mut NAME:` (a declaration, found by bytes before any parse)
+_DECLARED = re.compile(rb"\b(?:const|static)\s+(?:mut\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:")
+
+
+def _read_cached(path: str, name: bytes) -> tuple[bytes, Any] | None:
+    """(src, tree) of a file that declares a const or static `name`; other files are never
+    parsed. A file's declared names are read once per version of the file."""
     try:
         st = os.stat(path)
         hit = _FILE_CACHE.get(path)
         if hit is None or hit[0] != st.st_mtime_ns or hit[1] != st.st_size:
             with open(path, "rb") as fh:
-                hit = (st.st_mtime_ns, st.st_size, fh.read(), None)
+                src = fh.read()
+            declared = frozenset(m.group(1) for m in _DECLARED.finditer(src))
+            hit = (st.st_mtime_ns, st.st_size, src, declared, None)
     except OSError:
         return None
-    if needle.search(hit[2]) is None:
+    if name not in hit[3]:
         _FILE_CACHE[path] = hit
         return None
-    if hit[3] is None:
-        hit = (*hit[:3], parse(hit[2]))
+    if hit[4] is None:
+        hit = (*hit[:4], parse(hit[2]))
     _FILE_CACHE[path] = hit
-    return hit[2], hit[3]
+    return hit[2], hit[4]
 
 
 # --- shapes ---------------------------------------------------------------------------------
