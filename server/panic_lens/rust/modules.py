@@ -104,11 +104,22 @@ def use_renames(src: bytes) -> frozenset[str]:
             continue
         if match.start() > 0 and src[match.start() - 1] in WORD_BYTES:
             continue  # `reuse`, `r#use`..: not the keyword
+        if _in_line_comment(src, match.start()):
+            continue  # `/// .. to use Vulkan as the graphics API`
         read_to, code = _statement(src, match.end())
         # the names in the comments too: error recovery may read a comment's text as code
         names = _AS_NAME.findall(code) + _AS_NAME.findall(src, match.end(), read_to)
         found.update(name.decode() for name in names)
+    found.discard("_")  # `use Trait as _` binds no name
     return frozenset(found)
+
+
+def _in_line_comment(src: bytes, at: int) -> bool:
+    """`at` is on a line that starts with `//` and has no `"` before `at`: a comment, unless
+    a string opened on an earlier line holds that `//`, and such a string would close (with a
+    `"`) before code could follow on the same line."""
+    head = src[src.rfind(b"\n", 0, at) + 1 : at]
+    return head.lstrip().startswith(b"//") and b'"' not in head
 
 
 def _statement(src: bytes, at: int) -> tuple[int, bytes]:

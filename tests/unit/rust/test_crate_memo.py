@@ -144,6 +144,18 @@ def test_use_renames_reads_use_statements_whole() -> None:
     assert use_renames(src) == {"c", "f", "i"}
 
 
+def test_use_renames_skips_line_comments_and_underscore() -> None:
+    # a doc comment's `use .. as` would otherwise read on to the next `;`, through code
+    src = (
+        b"/// will be initialized to use Vulkan as the graphics API.\n"
+        b"fn f() { let n = x as usize; }\n"
+        b"use burn::tensor::backend::Backend as _;\n"
+        b'let s = "a // string"; use k as l;\n'
+        b'  // "quoted" then use m as n;\n'
+    )
+    assert use_renames(src) == {"l", "n"}
+
+
 USE_PIECES = (
     "use a::{b as c};\n",
     "use a::{",
@@ -158,6 +170,8 @@ USE_PIECES = (
     "use d::{e, f as g, /* ; */ h as i};\n",
     "fn reuse() {}\n",
     "use j as\n",
+    "/// use Vulkan as the API\n",
+    "use t as _;\n",
 )
 
 

@@ -53,6 +53,10 @@ class _Plan:
     owners: dict[Where, frozenset[str]]  # the type paths of a method-like `where`
     reads: frozenset[str]  # the top-level names and `config.x` fields the condition reads
     free: bool  # some `where` is a free function (which a `use .. as` may rename)
+    # what a method call's receiver must be for each method-like `where`: ("config", path)
+    # of a config it builds, ("module", path) of the config a module was made from, or
+    # ("type", None) of its type (one of `owners`)
+    receivers: dict[Where, tuple[str, str | None]]
 
 
 @lru_cache(maxsize=512)
@@ -61,18 +65,55 @@ def _plan(spec: RuleSpec) -> _Plan:
     by_name: dict[str, list[Where]] = {}
     targets: dict[Where, frozenset[str]] = {}
     owners: dict[Where, frozenset[str]] = {}
+    receivers: dict[Where, tuple[str, str | None]] = {}
     for where in spec.wheres:
         names |= {a for a in where.args if a != "_"} | {n for n, _ in where.lets}
         by_name.setdefault(where.name, []).append(where)
         owner_paths = _paths_of(where.owner)
         owners[where] = frozenset(owner_paths)
         targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
+        if where.method_like:
+            receivers[where] = _receiver_kind(where.owner)
     lets = [expr for where in spec.wheres for _, expr in where.lets]
     others = [r.when for r in spec.severity_when] + [f.with_ for f in spec.fixes]
     text = " ".join(filter(None, (spec.condition, spec.message, *lets, *others)))
     reads = set(re.findall(r"\b(config\.\w+|receiver|[a-z_]\w*)\b", text))
     return _Plan(tuple(sorted(names)), {k: tuple(v) for k, v in by_name.items()}, targets,
-                 owners, frozenset(reads), any(not w.method_like for w in spec.wheres))  # fmt: skip
+                 owners, frozenset(reads), any(not w.method_like for w in spec.wheres),
+                 receivers)  # fmt: skip
+
+
+def _receiver_kind(owner: str) -> tuple[str, str | None]:
+    config = configs.table().config(owner)
+    if config is not None:
+        return "config", config.path
+    module_of = configs.config_of_module(owner)
+    return ("module", module_of) if module_of is not None else ("type", None)
+
+
+def _receiver_fits(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> bool:
+    """Whether a method call's receiver can be what `where` needs, from the receiver's config
+    or type found once per call (most rules share a method name, few its receiver)."""
+    kind, path = plan.receivers[where]
+    found = _receiver(kind, site, facts)
+    return found == path if kind != "type" else found in plan.owners[where]
+
+
+def _receiver(kind: str, site: CallSite, facts: FileFacts) -> str | None:
+    key = ("language", "receiver", kind, site.node.id)
+    if key in facts.memo:
+        return facts.memo[key]  # type: ignore[no-any-return]
+    if kind == "config":
+        config = V.config_value(site.receiver, facts)
+        found = config.info.path if config is not None else None
+    elif kind == "module":
+        config = V.module_config(site.receiver, facts)
+        found = config.info.path if config is not None else None
+    else:
+        typed = facts.type_of(site.receiver) if site.receiver is not None else None
+        found = typed.path if typed is not None else None
+    facts.memo[key] = found
+    return found
 
 
 def _paths_of(owner: str) -> set[str]:
@@ -104,6 +145,9 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
     for site in _rule_sites(plan, by_name, renamed):
         wheres = plan.by_name.get(site.name) or _renamed(site, plan)
         for where in wheres:
+            method = site.kind == "method" and where.method_like
+            if method and not _receiver_fits(where, site, plan, facts):
+                continue
             bound = _bind(where, site, plan, facts)
             if bound is None:
                 continue
