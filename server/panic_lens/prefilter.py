@@ -89,19 +89,26 @@ def present_words(data: bytes, aliases: AliasMap | None = None) -> set[bytes]:
 
 
 @per_rule_set
-def _group_masks() -> tuple[dict[bytes, int], tuple[int, ...]]:
-    """Each group word's bit, and the groups as masks of their words' bits."""
-    bits = {word: 1 << i for i, word in enumerate(group_words())}
-    return bits, tuple(sorted({sum(bits[w] for w in group) for group in rule_groups() or ()}))
+def _group_masks() -> tuple[dict[bytes, int], dict[bytes, tuple[int, ...]]]:
+    """Each group word's bit, and the groups as masks of their words' bits, filed under one
+    word of theirs (a group can only be complete where that word is present)."""
+    words = group_words()
+    bits = {word: 1 << i for i, word in enumerate(words)}
+    by_word: dict[bytes, set[int]] = {}
+    for group in rule_groups() or ():
+        mask = sum(bits[w] for w in group)
+        by_word.setdefault(words[(mask & -mask).bit_length() - 1], set()).add(mask)
+    return bits, {word: tuple(sorted(masks)) for word, masks in by_word.items()}
 
 
 def any_group(present: Iterable[bytes]) -> bool:
     """Some group has every word in `present`."""
-    bits, masks = _group_masks()
+    bits, by_word = _group_masks()
+    words = [w for w in present if w in bits]
     mask = 0
-    for word in present:
-        mask |= bits.get(word, 0)
-    return any(m & mask == m for m in masks)
+    for word in words:
+        mask |= bits[word]
+    return any(m & mask == m for word in words for m in by_word.get(word, ()))
 
 
 def satisfies(data: bytes, aliases: AliasMap | None = None) -> bool:
