@@ -131,10 +131,14 @@ def crate_alias_map(
     known, new, sites = set(seeds), set(seeds), {}
     first = seeded
     while new:  # alias sites of every source that names a word or an alias, to a fixpoint
-        names_new = _substring_finder(new) if first is None else None
-        for i, text in enumerate(sources):
-            if i not in sites and (first[i] if names_new is None else names_new(text)):
-                sites[i] = _alias_sites(text)
+        if first is not None:
+            mentioning = [i for i, seed in enumerate(first) if seed]
+        else:
+            names_new = _substring_finder(new)
+            mentioning = [i for i, text in enumerate(sources) if names_new(text)]
+        for i in mentioning:
+            if i not in sites:
+                sites[i] = _alias_sites(sources[i])
         first = None
         names_known = _substring_finder(known)
         new = {

@@ -89,13 +89,18 @@ class CallSite:
             return False
         if owners is None:
             return True
-        segments = path_segments(callee, self._facts.src)
+        segments = self._segments
         if not segments or segments[-1] != self.name:
             return bool(segments)  # not the shape reasoned about: resolve
         if len(segments) == 1:
             return True  # `new(..)`: the type comes from the `use`
         owner = segments[-2]
         return owner in owners or owner in renames  # type: ignore[operator]
+
+    @cached_property
+    def _segments(self) -> list[str] | None:
+        """The callee's path as written (every rule over this call reads it)."""
+        return path_segments(self._callee, self._facts.src) if self._callee is not None else None
 
     @cached_property
     def self_type(self) -> str | None:

@@ -102,7 +102,7 @@ def _receiver_fits(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) 
 def _receiver(kind: str, site: CallSite, facts: FileFacts) -> str | None:
     key = ("language", "receiver", kind, site.node.id)
     if key in facts.memo:
-        return facts.memo[key]  # type: ignore[no-any-return]
+        return facts.memo[key]
     if kind == "config":
         config = V.config_value(site.receiver, facts)
         found = config.info.path if config is not None else None

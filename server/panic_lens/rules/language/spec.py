@@ -59,23 +59,21 @@ class Where:
     call: str
     args: tuple[str, ...] = ()
     lets: tuple[tuple[str, str], ...] = ()
+    # read from `call` once (every call site of a file asks them)
+    name: str = field(init=False, compare=False, repr=False)
+    owner: str = field(init=False, compare=False, repr=False)
+    owner_name: str = field(init=False, compare=False, repr=False)
+    # `Type::method` (the owner is a type: its last segment is capitalised)
+    method_like: bool = field(init=False, compare=False, repr=False)
 
-    @property
-    def name(self) -> str:
-        return self.call.rsplit("::", 1)[-1]
-
-    @property
-    def owner(self) -> str:
-        return self.call.rsplit("::", 1)[0]
-
-    @property
-    def owner_name(self) -> str:
-        return self.owner.rsplit("::", 1)[-1]
-
-    @property
-    def method_like(self) -> bool:
-        """`Type::method` (the owner is a type: its last segment is capitalised)."""
-        return self.owner_name[:1].isupper()
+    def __post_init__(self) -> None:
+        owner, _, name = self.call.rpartition("::")
+        owner = owner or name  # a call with no `::`: as `rsplit` reads it
+        owner_name = owner.rsplit("::", 1)[-1]
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "owner_name", owner_name)
+        object.__setattr__(self, "method_like", owner_name[:1].isupper())
 
 
 @dataclass(frozen=True, slots=True)
