@@ -8,7 +8,6 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
@@ -59,8 +58,22 @@ class _Plan:
     receivers: dict[Where, tuple[str, str | None]]
 
 
-@lru_cache(maxsize=512)
 def _plan(spec: RuleSpec) -> _Plan:
+    """The rule's plan, made once per spec object (looked up by identity: hashing a spec
+    walks all of it, for every rule on every file)."""
+    found = _PLANS.get(id(spec))
+    if found is None or found[0] is not spec:
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        found = _PLANS[id(spec)] = (spec, _make_plan(spec))
+    return found[1]
+
+
+_PLANS_KEPT = 512
+_PLANS: dict[int, tuple[RuleSpec, _Plan]] = {}  # the spec is held, so its id is not reused
+
+
+def _make_plan(spec: RuleSpec) -> _Plan:
     names = set(BUILTIN_NAMES)
     by_name: dict[str, list[Where]] = {}
     targets: dict[Where, frozenset[str]] = {}
