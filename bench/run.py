@@ -18,9 +18,10 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import corpus, derive_scale, explain_data, measure, rule_scale
+from bench import astgrep_config, corpus, derive_scale, explain_data, measure, rule_scale
 from bench.lsp_bench import run_lsp
 from bench.report import CheckRow, ExplainRow, render
+from panic_lens.rules.meta import SHIPPED
 
 BENCH = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
@@ -37,15 +38,32 @@ def tool(name: str) -> str:
     return str(found) if found.exists() else (shutil.which(name) or name)
 
 
+SEED_SG = "ast-grep scan, the four seed rules' call shapes"
+COLD = "panic-lens check, cold, no cache"
+
+
+def shipped_sg() -> str:
+    """The row of the ast-grep project generated from the shipped rule files."""
+    return f"ast-grep scan, the call shapes of all {len(SHIPPED)} shipped rules"
+
+
 def check_rows(tree: Path, label: str, work: Path, reps: int, baseline: bool) -> list[CheckRow]:
-    """Every tool on `tree`; the cache rows use a fresh cache folder under `work`."""
+    """Every tool on `tree`; the cache rows use a fresh cache folder under `work`, the
+    generated ast-grep project is written to `work/astgrep-shipped`."""
     cache = work / f"cache-{label}"
+    shipped = astgrep_config.write_config(work / "astgrep-shipped")
     pl = [tool("panic-lens"), "check", "--format", "json", str(tree)]
+
+    def sg(config: Path) -> list[str]:
+        return [tool("ast-grep"), "scan", "-c", str(config), "--json=stream", str(tree)]
+
     runs: list[tuple[str, list[str], dict[str, str], str, int]] = [
-        ("ast-grep scan", [tool("ast-grep"), "scan", "-c", str(SGCONFIG), "--json=stream",
-                           str(tree)], {},
+        (SEED_SG, sg(SGCONFIG), {},
          "ast-grep scan -c bench/astgrep/sgconfig.yml --json=stream TREE", reps),
-        ("panic-lens check, cold, no cache", pl, {"PANIC_LENS_NO_CACHE": "1"},
+        (shipped_sg(), sg(shipped), {},
+         "(GENERATED = python -m bench.astgrep_config GENERATED) "
+         "ast-grep scan -c GENERATED/sgconfig.yml --json=stream TREE", reps),
+        (COLD, pl, {"PANIC_LENS_NO_CACHE": "1"},
          "PANIC_LENS_NO_CACHE=1 panic-lens check --format json TREE", reps),
         ("panic-lens check, cold, filling the cache", pl, {"PANIC_LENS_CACHE_DIR": str(cache)},
          "(empty cache) panic-lens check --format json TREE", 1),
@@ -63,13 +81,15 @@ def check_rows(tree: Path, label: str, work: Path, reps: int, baseline: bool) ->
     # every run recompile the package; one untimed run first writes the bytecode.
     base = {"PYTHONPATH": str(BENCH.parent), "PYTHONDONTWRITEBYTECODE": ""}
     measure.run([*pl[:-1], str(BENCH / "astgrep")], {**base, "PANIC_LENS_NO_CACHE": "1"})
-    # ast-grep and the cold check take turns (which goes first alternates), so that the
-    # headline ratio compares runs made in the same state of a shared machine; the cache rows
-    # follow in order (filling, then warm)
-    paired, rest = runs[:2], runs[2:]
+    # Each ast-grep project takes turns with the cold check: the cold check runs between the
+    # two, and which ast-grep goes first alternates, so each ast-grep run is next to a cold
+    # check made in the same state of a shared machine, before it on one turn and after it on
+    # the next; the cache rows follow in order (filling, then warm)
+    paired, rest = runs[:3], runs[3:]
+    turns = [paired[0], paired[2], paired[1]]  # seed ast-grep, cold check, shipped ast-grep
     samples: dict[str, list[measure.Sample]] = {name: [] for name, *_ in paired}
     for turn in range(reps):
-        for name, cmd, env, _, _ in paired if turn % 2 == 0 else paired[::-1]:
+        for name, cmd, env, _, _ in turns if turn % 2 == 0 else turns[::-1]:
             samples[name].append(measure.run(cmd, {**base, **env}))
     rows: list[CheckRow] = []
     for name, _, _, shown, _ in paired:

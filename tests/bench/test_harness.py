@@ -54,8 +54,16 @@ def test_quick_run_writes_every_table(tmp_path: Path) -> None:
     out = tmp_path / "RESULTS.md"
     assert run.main(["--quick", "--files", "12", "--out", str(out)]) == 0
     text = out.read_text()
-    for tool in ("ast-grep scan", "cold, no cache", "warm cache", "regex scan (naive)"):
+    for tool in ("cold, no cache", "warm cache", "regex scan (naive)"):
         assert f"| generated | {tool}" in text or f"| generated | panic-lens check, {tool}" in text
+    for tool in (run.SEED_SG, run.shipped_sg()):  # both ast-grep projects, each a base
+        assert f"| generated | {tool} |" in text
+    assert "wall / ast-grep A | CPU / ast-grep A | wall / ast-grep B | CPU / ast-grep B" in text
+    targets = text.split("## Targets")[1]
+    for base in ("A", "B"):
+        for check in ("cold, no cache", "warm cache"):
+            assert f"| check {check}, generated | <= " in targets
+            assert f"x ast-grep {base} wall |" in targets
     assert "didChange -> publish" in text and "files open" in text
     assert "| 200 | " in text and "| yes |" in text.split("## explain")[1].split("##")[0]
     assert "## Targets" in text
@@ -64,14 +72,16 @@ def test_quick_run_writes_every_table(tmp_path: Path) -> None:
 def test_ast_grep_and_the_cold_check_take_turns(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The headline ratio's two tools alternate (the first of each pair too), three runs each;
-    the cache rows come after, filling before warm."""
+    """The cold check runs between the two ast-grep projects, the seed rules' and the shipped
+    rules', and which goes first alternates (so each ast-grep run is before the cold check on
+    one turn and after it on the next), three runs each; the cache rows come after, filling
+    before warm."""
     order: list[str] = []
 
     def fake_run(cmd: list[str], env: dict[str, str] | None = None) -> measure.Sample:
         env = env or {}
         if "ast-grep" in cmd[0]:
-            order.append("sg")
+            order.append("shipped" if "astgrep-shipped" in cmd[3] else "seed")
         elif env.get("PANIC_LENS_NO_CACHE") == "1":
             order.append("cold")
         else:
@@ -83,6 +93,12 @@ def test_ast_grep_and_the_cold_check_take_turns(
     (tmp_path / "tree" / "lib.rs").write_text("fn main() {}\n")
     rows = run.check_rows(tmp_path / "tree", "t", tmp_path, 3, False)
     assert order[0] == "cold"  # the untimed run that writes bytecode
-    assert order[1:7] == ["sg", "cold", "cold", "sg", "sg", "cold"]
-    assert order[7:] == ["cached"] * 7 + ["other"] * 3  # filling 1, warm 3, touched 3, regex 3
-    assert [r.summary.runs for r in rows[:2]] == [3, 3]
+    turn = ["seed", "cold", "shipped"]
+    assert order[1:10] == [*turn, *turn[::-1], *turn]
+    assert order[10:] == ["cached"] * 7 + ["other"] * 3  # filling 1, warm 3, touched 3, regex 3
+    assert [r.tool for r in rows[:3]] == [
+        run.SEED_SG,
+        run.shipped_sg(),
+        "panic-lens check, cold, no cache",
+    ]
+    assert [r.summary.runs for r in rows[:3]] == [3, 3, 3]
