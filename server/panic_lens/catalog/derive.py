@@ -94,15 +94,23 @@ def _holes_removed(message: str) -> list[str]:
     return [squash(p) for p in pieces if len(squash(p)) >= 4]
 
 
-def _message_score(burn_message: str | None, record: Record) -> int:
-    if not burn_message:
-        return 0
-    texts = squash(record.panic.error_message) + "\n" + squash(record.panic.message_pattern)
-    pieces = _holes_removed(burn_message)
+def _message_score(pieces: tuple[str, ...], texts: str) -> int:
+    """2 when `texts` (the record's squashed messages) carry every literal piece of burn's
+    message, 1 when some, 0 when none (or burn's message has no pieces)."""
     if not pieces:
         return 0
     hit = sum(1 for p in pieces if p in texts or p.replace("\\", "") in texts)
     return 2 if hit == len(pieces) else (1 if hit else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A panic site a record of one file may be about, with what scoring it needs."""
+
+    site: _Site
+    line: int
+    pieces: tuple[str, ...]  # burn's message's literal pieces, squashed
+    quote: str | None  # the guard's first part, squashed, as sourceCode would quote it
 
 
 def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
@@ -111,40 +119,68 @@ def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
     path = record_path(record)
     if path is None:
         return NotDerived("the record names no burn file", SITE_NOT_FOUND)
-    functions = guards.get("functions", {})
     line = record.panic.line_number or 0
     start = record.panic.source_code_start or line
     end = record.panic.source_code_end or line
     source = squash(record.panic.source_code or "")
+    texts = squash(record.panic.error_message) + "\n" + squash(record.panic.message_pattern)
     best: tuple[tuple[int, ...], _Site] | None = None
+    scores: dict[tuple[str, ...], int] = {}  # sites of one message score alike
+    for cand in _candidates(guards.get("functions", {}), path):
+        msg = scores.get(cand.pieces)
+        if msg is None:
+            msg = scores[cand.pieces] = _message_score(cand.pieces, texts)
+        quoted = int(start <= cand.line <= end) + int(
+            bool(source) and cand.quote is not None and cand.quote in source
+        )
+        if msg == 0 and quoted == 0:
+            continue
+        score = (msg, quoted, -abs(cand.line - line))
+        if best is None or score > best[0]:
+            best = (score, cand.site)
+    if best is None:
+        return NotDerived(f"no panic in burn's {path} carries the record's message", SITE_NOT_FOUND)
+    return best[1]
+
+
+_CANDIDATES: dict[int, tuple[dict[str, Any], dict[str, tuple[_Candidate, ...]]]] = {}
+
+
+def _candidates(functions: dict[str, Any], path: str) -> tuple[_Candidate, ...]:
+    """The panic sites in the burn file `path` names, in index order; built once per path
+    and guards index (records of one file share them)."""
+    held = _CANDIDATES.get(id(functions))
+    if held is None or held[0] is not functions:
+        _CANDIDATES.clear()
+        held = _CANDIDATES[id(functions)] = (functions, {})
+    found = held[1].get(path)
+    if found is not None:
+        return found
     checks = _check_functions(functions)
     name = re.sub(r"(?::\d+){1,2}$", "", path.replace("\\", "/").rsplit("/", 1)[-1]).lower()
+    out: list[_Candidate] = []
     for key in _by_file_name(functions).get(name, ()):
         fn = functions[key]
         if not same_file(path, fn["file"]):
             continue
         for index, site in enumerate(fn["panics"]):
-            candidates: list[tuple[str | None, tuple[str, int] | None]] = []
+            quote = _guard_quote(site) if site.get("guard") else None
             if site["kind"] == "check":
                 check_fn = checks.get(site["check"])
                 for reg_index, reg in enumerate(check_fn["panics"] if check_fn else ()):
                     if reg["kind"] == "register":
-                        candidates.append((reg["message"], (site["check"], reg_index)))
+                        pieces = _pieces(reg["message"])
+                        found_site = _Site(key, index, (site["check"], reg_index))
+                        out.append(_Candidate(found_site, site["line"], pieces, quote))
             else:
-                candidates.append((site["message"], None))
-            for message, check in candidates:
-                msg = _message_score(message, record)
-                quoted = int(start <= site["line"] <= end) + int(
-                    bool(source) and bool(site.get("guard")) and _guard_quoted(site, source)
-                )
-                if msg == 0 and quoted == 0:
-                    continue
-                score = (msg, quoted, -abs(site["line"] - line))
-                if best is None or score > best[0]:
-                    best = (score, _Site(key, index, check))
-    if best is None:
-        return NotDerived(f"no panic in burn's {path} carries the record's message", SITE_NOT_FOUND)
-    return best[1]
+                pieces = _pieces(site["message"])
+                out.append(_Candidate(_Site(key, index, None), site["line"], pieces, quote))
+    held[1][path] = result = tuple(out)
+    return result
+
+
+def _pieces(burn_message: str | None) -> tuple[str, ...]:
+    return tuple(_holes_removed(burn_message)) if burn_message else ()
 
 
 _FILES: dict[int, tuple[dict[str, Any], dict[str, list[str]]]] = {}
@@ -163,11 +199,12 @@ def _by_file_name(functions: dict[str, Any]) -> dict[str, list[str]]:
     return index
 
 
-def _guard_quoted(site: dict[str, Any], source: str) -> bool:
+def _guard_quote(site: dict[str, Any]) -> str | None:
+    """The part of the site's guard a record's sourceCode quotes (squashed), None if none."""
     guard = str(site.get("guard") or "")
     inner = re.sub(r"^!\((.*)\)$", r"\1", guard)
     first = split_args(inner)[0] if inner else ""
-    return bool(first) and squash(first.strip("()")) in source
+    return squash(first.strip("()")) if first else None
 
 
 _CHECKS: dict[int, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
@@ -894,10 +931,57 @@ def derive(
     rule_id: str | None = None,
 ) -> Derived | NotDerived:
     """The rule checking `record`'s panic at the public calls that reach it, or why not."""
-    functions = guards.get("functions", {})
-    site = find_site(record, guards)
-    if isinstance(site, NotDerived):
-        return site
+    return _Deriver(guards, configs).derive(record, rule_id)
+
+
+@dataclass(frozen=True, slots=True)
+class _AtSite:
+    """A panic site's derivation, before a record's id (and message) is written in."""
+
+    entries: list[_Entry]
+    fires: str | None
+    fn: dict[str, Any]
+    panic: dict[str, Any]
+    burn_message: str | None
+    where: str  # `file:line`
+
+
+class _Deriver:
+    """Deriving records against one guards index and config table. Each panic site is derived
+    once (the walk up the call graph and the translation are the site's, not the record's);
+    with `share`, records that resolve to one site and would write the same rule (burn's
+    message, or the same errorMessage where burn's panic has none) share the first one's."""
+
+    def __init__(self, guards: dict[str, Any], configs: ConfigTable) -> None:
+        self.guards = guards
+        self.functions: dict[str, Any] = guards.get("functions", {})
+        self.configs = configs
+        self.sites: dict[_Site, _AtSite | NotDerived] = {}
+        self.rules: dict[tuple[_Site, str | None], Derived | NotDerived] = {}
+
+    def derive(
+        self, record: Record, rule_id: str | None = None, share: bool = False
+    ) -> Derived | NotDerived:
+        site = find_site(record, self.guards)
+        if isinstance(site, NotDerived):
+            return site
+        at = self.sites.get(site)
+        if at is None:
+            at = self.sites[site] = _derive_site(site, self.functions, self.configs)
+        if isinstance(at, NotDerived):
+            return at
+        if not share:
+            return _rule(record, at, rule_id)
+        key = (site, None if at.burn_message else record.panic.error_message)
+        found = self.rules.get(key)
+        if found is None:
+            found = self.rules[key] = _rule(record, at, rule_id)
+        return found
+
+
+def _derive_site(
+    site: _Site, functions: dict[str, Any], configs: ConfigTable
+) -> _AtSite | NotDerived:
     fn = functions[site.fn_key]
     panic = fn["panics"][site.index]
     where_text = f"{fn['file']}:{panic['line']}"
@@ -944,14 +1028,20 @@ def derive(
         burn_message = _check_functions(functions)[site.check[0]]["panics"][site.check[1]][
             "message"
         ]
+    return _AtSite(built, fires, fn, panic, burn_message, where_text)
+
+
+def _rule(record: Record, at: _AtSite, rule_id: str | None) -> Derived | NotDerived:
+    """The site's rule, written for `record` (its id; its message where burn's has none)."""
     text = derived_toml(
-        record, built, fn, panic, rule_id or f"derived-{record.id}", fires, burn_message
-    )
+        record, at.entries, at.fn, at.panic, rule_id or f"derived-{record.id}", at.fires,
+        at.burn_message,
+    )  # fmt: skip
     try:
         spec = parse_rule(text.encode(), f"<derived from record {record.id}>")
     except RuleFileError as exc:
-        return NotDerived(f"{where_text}: the derived rule does not read: {exc}", CONSTRUCT)
-    return Derived(spec, text, where_text)
+        return NotDerived(f"{at.where}: the derived rule does not read: {exc}", CONSTRUCT)
+    return Derived(spec, text, at.where)
 
 
 def _reads(condition: str, names: set[str]) -> bool:
@@ -1222,11 +1312,13 @@ def derive_all(
         return _MEMO[key]
     stored = _read_cache(key)
     out: dict[str, Outcome] = {}
-    # Records with the same panic half are about one panic: it is derived once and its one
-    # rule serves them all (a dataset holds many records of one site; a rule per record made
-    # the registry grow with the dataset, not with burn's panics).
+    # Records about one panic share its one rule: records with the same panic half, and
+    # records whose halves resolve to the same site and write the same rule (`_Deriver`);
+    # a dataset holds many records of one site, and a rule per record made the registry
+    # grow with the dataset, not with burn's panics.
     by_half: dict[Any, Outcome] = {}
     read: dict[tuple[str, ...], Outcome] = {}  # stored entries: each rule file parsed once
+    deriver: _Deriver | None = None  # made when a record is derived
     for record in records:
         if stored is not None and record.id in stored:
             entry = stored[record.id]
@@ -1242,9 +1334,9 @@ def derive_all(
         if covered:
             out[record.id] = by_half[record.panic] = Covered(covered)
             continue
-        if guards is None:
-            guards = shipped_guards()
-        out[record.id] = by_half[record.panic] = derive(record, guards, table)
+        if deriver is None:
+            deriver = _Deriver(shipped_guards() if guards is None else guards, table)
+        out[record.id] = by_half[record.panic] = deriver.derive(record, share=True)
     if stored is None:
         _write_cache(key, out)
     _MEMO.clear()

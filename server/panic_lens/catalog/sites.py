@@ -102,8 +102,10 @@ def record_path(record: Record) -> str | None:
     return "/".join(parts[5:]) if len(parts) > 5 and parts[3] == "blob" else None
 
 
+@lru_cache(maxsize=8192)
 def same_file(record_file: str, site_file: str) -> bool:
-    """True when `record_file` ends with the site's path inside its crate folder."""
+    """True when `record_file` ends with the site's path inside its crate folder (the same
+    few paths come with every record of a dataset: the answers are kept)."""
     site = path_parts(site_file)
     if site[:1] == ("crates",):
         site = site[1:]
