@@ -12,14 +12,17 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import marshal
+import pickle
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.catalog.model import Record
+from panic_lens.catalog.model import PanicSite, Record
 from panic_lens.catalog.sites import record_path, same_file, squash
 from panic_lens.rules.language.configs import DATA_DIR, ConfigTable
 from panic_lens.rules.language.spec import RuleFileError, RuleSpec, parse_rule
@@ -1222,8 +1225,6 @@ def _fill_holes(message: str, names: list[str], entries: list[_Entry]) -> str:
 
 # -- records -> registered rules ---------------------------------------------------------------
 
-COVERED = "covered"
-
 
 @dataclass(frozen=True, slots=True)
 class Covered:
@@ -1282,7 +1283,7 @@ def derive_all(
     """Each record's outcome: covered by a hand-written rule (shipped or added), a derived
     rule, or why not. Cached by a content hash of the records' panic halves, the guards index,
     the config table and the hand-written rules' sites (in memory, and on disk unless caches
-    are off), so loading the same records again costs a hash and the rules' parse."""
+    are off), so loading the same records again costs a hash and reading one file."""
     from panic_lens.catalog.sites import site_rules
     from panic_lens.rules.language import configs as configs_module
     from panic_lens.rules.meta import SHIPPED, added_rules
@@ -1311,22 +1312,19 @@ def derive_all(
     if key in _MEMO:
         return _MEMO[key]
     stored = _read_cache(key)
-    out: dict[str, Outcome] = {}
+    if stored is not None and all(record.id in stored for record in records):
+        out = {record.id: stored[record.id] for record in records}
+        _MEMO.clear()
+        _MEMO[key] = out
+        return out
+    out = {}
     # Records about one panic share its one rule: records with the same panic half, and
     # records whose halves resolve to the same site and write the same rule (`_Deriver`);
     # a dataset holds many records of one site, and a rule per record made the registry
     # grow with the dataset, not with burn's panics.
     by_half: dict[Any, Outcome] = {}
-    read: dict[tuple[str, ...], Outcome] = {}  # stored entries: each rule file parsed once
     deriver: _Deriver | None = None  # made when a record is derived
     for record in records:
-        if stored is not None and record.id in stored:
-            entry = stored[record.id]
-            seen = tuple(entry)
-            if seen not in read:
-                read[seen] = _from_stored(entry, record.id)
-            out[record.id] = read[seen]
-            continue
         if record.panic in by_half:
             out[record.id] = by_half[record.panic]
             continue
@@ -1337,35 +1335,37 @@ def derive_all(
         if deriver is None:
             deriver = _Deriver(shipped_guards() if guards is None else guards, table)
         out[record.id] = by_half[record.panic] = deriver.derive(record, share=True)
-    if stored is None:
-        _write_cache(key, out)
+    _write_cache(key, out)
     _MEMO.clear()
     _MEMO[key] = out
     return out
 
 
-def _halves_print(records: list[Record]) -> list[tuple[str, list[str]]]:
-    """The records' panic halves, each once with the ids that carry it (a dataset repeats
-    halves; writing each record's out made the key cost 0.1 s for 10,000 records)."""
-    halves: dict[Any, list[str]] = {}
+_HALF_FIELDS = attrgetter(*(f.name for f in fields(PanicSite)))
+
+
+def _halves_print(records: list[Record]) -> str:
+    """A hash of the records' panic halves, each once with the ids that carry it, in an
+    order that does not depend on the records'."""
+    halves: dict[tuple[Any, ...], list[str]] = {}
     for record in records:
-        halves.setdefault(record.panic, []).append(record.id)
-    return sorted((repr(half), ids) for half, ids in halves.items())
+        halves.setdefault(_HALF_FIELDS(record.panic), []).append(record.id)
+    digest = hashlib.sha256()
+    for data in sorted(marshal.dumps(item) for item in halves.items()):
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=1)
 def _code_print() -> str:
-    """What derive() writes changes with this module: its bytes key the cache."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    """What derive() writes and what its cache holds (its outcomes, their rule specs) change
+    with this module and the rule language's spec module: their bytes key the cache."""
+    from panic_lens.rules.language import spec
 
-
-def _from_stored(entry: list[str], record_id: str) -> Outcome:
-    if entry[0] == "rule":
-        spec = parse_rule(entry[1].encode(), f"<derived from record {record_id}>")
-        return Derived(spec, entry[1], entry[2])
-    if entry[0] == COVERED:
-        return Covered(tuple(entry[1:]))
-    return NotDerived(entry[2], entry[1])
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(Path(spec.__file__).read_bytes())
+    return digest.hexdigest()
 
 
 def _cache_file(key: str) -> Path | None:
@@ -1373,49 +1373,36 @@ def _cache_file(key: str) -> Path | None:
 
     if cachedir.disabled():
         return None
-    return cachedir.root() / "derived" / f"{key[:32]}.json"
+    return cachedir.root() / "derived" / f"{key[:32]}.pickle"
 
 
-def _read_cache(key: str) -> dict[str, list[str]] | None:
+def _read_cache(key: str) -> dict[str, Outcome] | None:
+    """The stored outcomes by record id (records that shared an outcome share it again),
+    rule specs included, so that a warm start parses no rule file."""
     path = _cache_file(key)
     if path is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        entries, records = data["entries"], data["records"]
-        return {rid: entries[index] for rid, index in records.items()}
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        return None  # unreadable or of an older layout: derived again
-
-
-def _entry(outcome: Outcome) -> list[str]:
-    if isinstance(outcome, Derived):
-        return ["rule", outcome.toml, outcome.site]
-    if isinstance(outcome, NotDerived):
-        return ["not", outcome.kind, outcome.reason]
-    return [COVERED, *outcome.rules]
+        data = pickle.loads(path.read_bytes())
+    except Exception:  # unreadable, or of classes that have changed since: derived again
+        return None
+    if not isinstance(data, dict) or data.get("key") != key:
+        return None
+    outcomes = data.get("outcomes")
+    return outcomes if isinstance(outcomes, dict) else None
 
 
 def _write_cache(key: str, outcomes: dict[str, Outcome]) -> None:
     path = _cache_file(key)
     if path is None:
         return
-    # each distinct outcome once (records of one panic share theirs), then record -> outcome
-    entries: list[list[str]] = []
-    index: dict[int, int] = {}
-    records: dict[str, int] = {}
-    for record_id, outcome in outcomes.items():
-        if id(outcome) not in index:
-            index[id(outcome)] = len(entries)
-            entries.append(_entry(outcome))
-        records[record_id] = index[id(outcome)]
-    data = {"entries": entries, "records": records}
-    try:
+    try:  # pickle writes each shared outcome once and restores the sharing
+        data = pickle.dumps({"key": key, "outcomes": outcomes}, protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
+        tmp.write_bytes(data)
         tmp.replace(path)
-    except OSError:
+    except (OSError, pickle.PicklingError):
         pass  # a cache that cannot be written is only slower
 
 

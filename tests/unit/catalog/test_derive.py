@@ -316,7 +316,7 @@ def test_derive_all_caches_and_a_hand_rule_wins(
     first = D.derive_all([GROUPS], guards, table, hand_rules=())
     assert isinstance(first["0123"], D.Derived)
     assert D.derive_all([GROUPS], guards, table, hand_rules=()) is first  # in memory
-    assert list(tmp_path.glob("derived/*.json"))
+    assert list(tmp_path.glob("derived/*.pickle"))
     D._MEMO.clear()
     again = D.derive_all([GROUPS], guards, table, hand_rules=())  # from disk
     assert isinstance(again["0123"], D.Derived) and again["0123"].toml == first["0123"].toml
