@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,12 +97,16 @@ def _holes_removed(message: str) -> list[str]:
     return [squash(p) for p in pieces if len(squash(p)) >= 4]
 
 
-def _message_score(pieces: tuple[str, ...], texts: str) -> int:
+def _message_score(pieces: tuple[tuple[str, str], ...], texts: str) -> int:
     """2 when `texts` (the record's squashed messages) carry every literal piece of burn's
-    message, 1 when some, 0 when none (or burn's message has no pieces)."""
+    message (as written, or without its backslashes), 1 when some, 0 when none (or burn's
+    message has no pieces)."""
     if not pieces:
         return 0
-    hit = sum(1 for p in pieces if p in texts or p.replace("\\", "") in texts)
+    hit = 0
+    for piece, bare in pieces:
+        if piece in texts or bare in texts:
+            hit += 1
     return 2 if hit == len(pieces) else (1 if hit else 0)
 
 
@@ -112,7 +116,7 @@ class _Candidate:
 
     site: _Site
     line: int
-    pieces: tuple[str, ...]  # burn's message's literal pieces, squashed
+    pieces: tuple[tuple[str, str], ...]  # burn's message's literal pieces, squashed (and bare)
     quote: str | None  # the guard's first part, squashed, as sourceCode would quote it
 
 
@@ -125,17 +129,16 @@ def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
     line = record.panic.line_number or 0
     start = record.panic.source_code_start or line
     end = record.panic.source_code_end or line
-    source = squash(record.panic.source_code or "")
+    source = _squashed_source(record.panic.source_code or "")
     texts = squash(record.panic.error_message) + "\n" + squash(record.panic.message_pattern)
     best: tuple[tuple[int, ...], _Site] | None = None
-    scores: dict[tuple[str, ...], int] = {}  # sites of one message score alike
-    for cand in _candidates(guards.get("functions", {}), path):
+    scores: dict[tuple[tuple[str, str], ...], int] = {}  # sites of one message score alike
+    candidates = _candidates(guards.get("functions", {}), path)
+    for cand, quotes in zip(candidates, _quoted(candidates, source), strict=True):
         msg = scores.get(cand.pieces)
         if msg is None:
             msg = scores[cand.pieces] = _message_score(cand.pieces, texts)
-        quoted = int(start <= cand.line <= end) + int(
-            bool(source) and cand.quote is not None and cand.quote in source
-        )
+        quoted = (start <= cand.line <= end) + quotes
         if msg == 0 and quoted == 0:
             continue
         score = (msg, quoted, -abs(cand.line - line))
@@ -144,6 +147,20 @@ def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
     if best is None:
         return NotDerived(f"no panic in burn's {path} carries the record's message", SITE_NOT_FOUND)
     return best[1]
+
+
+@lru_cache(maxsize=1024)
+def _quoted(candidates: tuple[_Candidate, ...], source: str) -> tuple[int, ...]:
+    """For each candidate, 1 when the (squashed) sourceCode quotes its guard; records of one
+    panic quote the same code."""
+    return tuple(
+        int(bool(source) and c.quote is not None and c.quote in source) for c in candidates
+    )
+
+
+@lru_cache(maxsize=1024)
+def _squashed_source(source: str) -> str:
+    return squash(source)  # a dataset's records of one panic quote the same code
 
 
 _CANDIDATES: dict[int, tuple[dict[str, Any], dict[str, tuple[_Candidate, ...]]]] = {}
@@ -182,8 +199,9 @@ def _candidates(functions: dict[str, Any], path: str) -> tuple[_Candidate, ...]:
     return result
 
 
-def _pieces(burn_message: str | None) -> tuple[str, ...]:
-    return tuple(_holes_removed(burn_message)) if burn_message else ()
+def _pieces(burn_message: str | None) -> tuple[tuple[str, str], ...]:
+    pieces = _holes_removed(burn_message) if burn_message else []
+    return tuple((p, p.replace("\\", "")) for p in pieces)
 
 
 _FILES: dict[int, tuple[dict[str, Any], dict[str, list[str]]]] = {}
@@ -1255,6 +1273,15 @@ def _shipped_guards_print() -> str:
     return hashlib.sha256(files[-1].read_bytes()).hexdigest() if files else "no-guards"
 
 
+@lru_cache(maxsize=1)
+def _shipped_table_print() -> str:
+    """The shipped config table's file bytes key the cache (it is read only to derive)."""
+    from panic_lens.rules.language.configs import index_files
+
+    files = index_files()
+    return hashlib.sha256(files[-1].read_bytes()).hexdigest() if files else "no-configs"
+
+
 def read_guards(path: Path) -> dict[str, Any]:
     raw = path.read_bytes()
     if path.suffix == ".gz":
@@ -1288,7 +1315,6 @@ def derive_all(
     from panic_lens.rules.language import configs as configs_module
     from panic_lens.rules.meta import SHIPPED, added_rules
 
-    table = configs_module.table() if table is None else table
     hands = tuple(SHIPPED + added_rules()) if hand_rules is None else tuple(hand_rules)
     records = list(records)
     if guards is None:  # the shipped index: its file's bytes key the cache (it is parsed,
@@ -1303,8 +1329,7 @@ def derive_all(
         [
             _code_print(),
             guards_print,
-            table.burn,
-            sorted(table.configs),
+            _shipped_table_print() if table is None else [table.burn, sorted(table.configs)],
             [(r.id, r.panic_sites) for r in hands],
             _halves_print(records),
         ]
@@ -1333,6 +1358,8 @@ def derive_all(
             out[record.id] = by_half[record.panic] = Covered(covered)
             continue
         if deriver is None:
+            if table is None:
+                table = configs_module.table()
             deriver = _Deriver(shipped_guards() if guards is None else guards, table)
         out[record.id] = by_half[record.panic] = deriver.derive(record, share=True)
     _write_cache(key, out)
@@ -1345,16 +1372,10 @@ _HALF_FIELDS = attrgetter(*(f.name for f in fields(PanicSite)))
 
 
 def _halves_print(records: list[Record]) -> str:
-    """A hash of the records' panic halves, each once with the ids that carry it, in an
-    order that does not depend on the records'."""
-    halves: dict[tuple[Any, ...], list[str]] = {}
-    for record in records:
-        halves.setdefault(_HALF_FIELDS(record.panic), []).append(record.id)
-    digest = hashlib.sha256()
-    for data in sorted(marshal.dumps(item) for item in halves.items()):
-        digest.update(len(data).to_bytes(8, "little"))
-        digest.update(data)
-    return digest.hexdigest()
+    """A hash of the records' ids and panic halves, in id order (the order the records were
+    read in does not change it)."""
+    rows = sorted(((r.id, _HALF_FIELDS(r.panic)) for r in records), key=itemgetter(0))
+    return hashlib.sha256(marshal.dumps(rows, 2)).hexdigest()  # version 2: no references, faster
 
 
 @lru_cache(maxsize=1)

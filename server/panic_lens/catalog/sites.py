@@ -52,20 +52,25 @@ def site_matches(record: Record, among: Iterable[RuleInfo] | None = None) -> tup
     path = record_path(record)
     if path is None:
         return ()
+    in_file = [
+        (rule, site)
+        for rule in (rules() if among is None else among)
+        for site in rule.panic_sites
+        if same_file(path, site.file)
+    ]
+    if not in_file:
+        return ()
     source = squash(record.panic.source_code or "")
     messages = (
         squash(record.panic.error_message),
         squash(regex_text(record.panic.message_pattern)),
     )
     found = []
-    for rule in rules() if among is None else among:
-        for site in rule.panic_sites:
-            if not same_file(path, site.file):
-                continue
-            guard = bool(source) and _squashed(site.guard) in source
-            message = any(_squashed(site.message) in text for text in messages if text)
-            if guard or message:
-                found.append(SiteMatch(rule.id, site, guard, message))
+    for rule, site in in_file:
+        guard = bool(source) and _squashed(site.guard) in source
+        message = any(_squashed(site.message) in text for text in messages if text)
+        if guard or message:
+            found.append(SiteMatch(rule.id, site, guard, message))
     return tuple(found)
 
 
