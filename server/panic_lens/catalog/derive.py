@@ -132,13 +132,13 @@ def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
     source = _squashed_source(record.panic.source_code or "")
     texts = squash(record.panic.error_message) + "\n" + squash(record.panic.message_pattern)
     best: tuple[tuple[int, ...], _Site] | None = None
-    scores: dict[tuple[tuple[str, str], ...], int] = {}  # sites of one message score alike
-    candidates = _candidates(guards.get("functions", {}), path)
-    for cand, quotes in zip(candidates, _quoted(candidates, source), strict=True):
-        msg = scores.get(cand.pieces)
-        if msg is None:
-            msg = scores[cand.pieces] = _message_score(cand.pieces, texts)
-        quoted = (start <= cand.line <= end) + quotes
+    candidates, quoted_by = _candidates(guards.get("functions", {}), path)
+    quotes = quoted_by.get(source)
+    if quotes is None:
+        quotes = quoted_by[source] = _quoted(candidates, source)
+    for cand, quote in zip(candidates, quotes, strict=True):
+        msg = _message_score(cand.pieces, texts)
+        quoted = (start <= cand.line <= end) + quote
         if msg == 0 and quoted == 0:
             continue
         score = (msg, quoted, -abs(cand.line - line))
@@ -149,10 +149,8 @@ def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
     return best[1]
 
 
-@lru_cache(maxsize=1024)
 def _quoted(candidates: tuple[_Candidate, ...], source: str) -> tuple[int, ...]:
-    """For each candidate, 1 when the (squashed) sourceCode quotes its guard; records of one
-    panic quote the same code."""
+    """For each candidate, 1 when the (squashed) sourceCode quotes its guard."""
     return tuple(
         int(bool(source) and c.quote is not None and c.quote in source) for c in candidates
     )
@@ -163,10 +161,13 @@ def _squashed_source(source: str) -> str:
     return squash(source)  # a dataset's records of one panic quote the same code
 
 
-_CANDIDATES: dict[int, tuple[dict[str, Any], dict[str, tuple[_Candidate, ...]]]] = {}
+# per guards index, per record path: the file's candidates, and their guard quotes by the
+# (squashed) sourceCode (records of one panic quote the same code)
+_Candidates = tuple[tuple[_Candidate, ...], dict[str, tuple[int, ...]]]
+_CANDIDATES: dict[int, tuple[dict[str, Any], dict[str, _Candidates]]] = {}
 
 
-def _candidates(functions: dict[str, Any], path: str) -> tuple[_Candidate, ...]:
+def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
     """The panic sites in the burn file `path` names, in index order; built once per path
     and guards index (records of one file share them)."""
     held = _CANDIDATES.get(id(functions))
@@ -195,7 +196,7 @@ def _candidates(functions: dict[str, Any], path: str) -> tuple[_Candidate, ...]:
             else:
                 pieces = _pieces(site["message"])
                 out.append(_Candidate(_Site(key, index, None), site["line"], pieces, quote))
-    held[1][path] = result = tuple(out)
+    held[1][path] = result = (tuple(out), {})
     return result
 
 
