@@ -196,7 +196,8 @@ def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
             else:
                 pieces = _pieces(site["message"])
                 out.append(_Candidate(_Site(key, index, None), site["line"], pieces, quote))
-    held[1][path] = result = (tuple(out), {})
+    result: _Candidates = (tuple(out), {})
+    held[1][path] = result
     return result
 
 
