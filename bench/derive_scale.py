@@ -26,7 +26,7 @@ CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "panics"
 def write_records(path: Path, count: int, distinct: bool = False) -> int:
     """`count` records (JSON lines) cycling through the corpus, each with its own id;
     `distinct`: each with its own panic half too (its line moved by up to 3, which the
-    deriver tolerates), so that no two records share a derivation."""
+    deriver tolerates), so that no two records share a panic half."""
     records = [json.loads(p.read_text())["record"] for p in sorted(CORPUS.glob("*/record.json"))]
     with path.open("w", encoding="utf-8") as out:
         for i in range(count):

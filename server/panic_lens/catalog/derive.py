@@ -12,14 +12,17 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import marshal
+import pickle
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.catalog.model import Record
+from panic_lens.catalog.model import PanicSite, Record
 from panic_lens.catalog.sites import record_path, same_file, squash
 from panic_lens.rules.language.configs import DATA_DIR, ConfigTable
 from panic_lens.rules.language.spec import RuleFileError, RuleSpec, parse_rule
@@ -94,15 +97,27 @@ def _holes_removed(message: str) -> list[str]:
     return [squash(p) for p in pieces if len(squash(p)) >= 4]
 
 
-def _message_score(burn_message: str | None, record: Record) -> int:
-    if not burn_message:
-        return 0
-    texts = squash(record.panic.error_message) + "\n" + squash(record.panic.message_pattern)
-    pieces = _holes_removed(burn_message)
+def _message_score(pieces: tuple[tuple[str, str], ...], texts: str) -> int:
+    """2 when `texts` (the record's squashed messages) carry every literal piece of burn's
+    message (as written, or without its backslashes), 1 when some, 0 when none (or burn's
+    message has no pieces)."""
     if not pieces:
         return 0
-    hit = sum(1 for p in pieces if p in texts or p.replace("\\", "") in texts)
+    hit = 0
+    for piece, bare in pieces:
+        if piece in texts or bare in texts:
+            hit += 1
     return 2 if hit == len(pieces) else (1 if hit else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A panic site a record of one file may be about, with what scoring it needs."""
+
+    site: _Site
+    line: int
+    pieces: tuple[tuple[str, str], ...]  # burn's message's literal pieces, squashed (and bare)
+    quote: str | None  # the guard's first part, squashed, as sourceCode would quote it
 
 
 def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
@@ -111,40 +126,84 @@ def find_site(record: Record, guards: dict[str, Any]) -> _Site | NotDerived:
     path = record_path(record)
     if path is None:
         return NotDerived("the record names no burn file", SITE_NOT_FOUND)
-    functions = guards.get("functions", {})
     line = record.panic.line_number or 0
     start = record.panic.source_code_start or line
     end = record.panic.source_code_end or line
-    source = squash(record.panic.source_code or "")
+    source = _squashed_source(record.panic.source_code or "")
+    texts = squash(record.panic.error_message) + "\n" + squash(record.panic.message_pattern)
     best: tuple[tuple[int, ...], _Site] | None = None
+    candidates, quoted_by = _candidates(guards.get("functions", {}), path)
+    quotes = quoted_by.get(source)
+    if quotes is None:
+        quotes = quoted_by[source] = _quoted(candidates, source)
+    for cand, quote in zip(candidates, quotes, strict=True):
+        msg = _message_score(cand.pieces, texts)
+        quoted = (start <= cand.line <= end) + quote
+        if msg == 0 and quoted == 0:
+            continue
+        score = (msg, quoted, -abs(cand.line - line))
+        if best is None or score > best[0]:
+            best = (score, cand.site)
+    if best is None:
+        return NotDerived(f"no panic in burn's {path} carries the record's message", SITE_NOT_FOUND)
+    return best[1]
+
+
+def _quoted(candidates: tuple[_Candidate, ...], source: str) -> tuple[int, ...]:
+    """For each candidate, 1 when the (squashed) sourceCode quotes its guard."""
+    return tuple(
+        int(bool(source) and c.quote is not None and c.quote in source) for c in candidates
+    )
+
+
+@lru_cache(maxsize=1024)
+def _squashed_source(source: str) -> str:
+    return squash(source)  # a dataset's records of one panic quote the same code
+
+
+# per guards index, per record path: the file's candidates, and their guard quotes by the
+# (squashed) sourceCode (records of one panic quote the same code)
+_Candidates = tuple[tuple[_Candidate, ...], dict[str, tuple[int, ...]]]
+_CANDIDATES: dict[int, tuple[dict[str, Any], dict[str, _Candidates]]] = {}
+
+
+def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
+    """The panic sites in the burn file `path` names, in index order; built once per path
+    and guards index (records of one file share them)."""
+    held = _CANDIDATES.get(id(functions))
+    if held is None or held[0] is not functions:
+        _CANDIDATES.clear()
+        held = _CANDIDATES[id(functions)] = (functions, {})
+    found = held[1].get(path)
+    if found is not None:
+        return found
     checks = _check_functions(functions)
     name = re.sub(r"(?::\d+){1,2}$", "", path.replace("\\", "/").rsplit("/", 1)[-1]).lower()
+    out: list[_Candidate] = []
     for key in _by_file_name(functions).get(name, ()):
         fn = functions[key]
         if not same_file(path, fn["file"]):
             continue
         for index, site in enumerate(fn["panics"]):
-            candidates: list[tuple[str | None, tuple[str, int] | None]] = []
+            quote = _guard_quote(site) if site.get("guard") else None
             if site["kind"] == "check":
                 check_fn = checks.get(site["check"])
                 for reg_index, reg in enumerate(check_fn["panics"] if check_fn else ()):
                     if reg["kind"] == "register":
-                        candidates.append((reg["message"], (site["check"], reg_index)))
+                        pieces = _pieces(reg["message"])
+                        found_site = _Site(key, index, (site["check"], reg_index))
+                        out.append(_Candidate(found_site, site["line"], pieces, quote))
             else:
-                candidates.append((site["message"], None))
-            for message, check in candidates:
-                msg = _message_score(message, record)
-                quoted = int(start <= site["line"] <= end) + int(
-                    bool(source) and bool(site.get("guard")) and _guard_quoted(site, source)
-                )
-                if msg == 0 and quoted == 0:
-                    continue
-                score = (msg, quoted, -abs(site["line"] - line))
-                if best is None or score > best[0]:
-                    best = (score, _Site(key, index, check))
-    if best is None:
-        return NotDerived(f"no panic in burn's {path} carries the record's message", SITE_NOT_FOUND)
-    return best[1]
+                pieces = _pieces(site["message"])
+                out.append(_Candidate(_Site(key, index, None), site["line"], pieces, quote))
+    result: _Candidates = (tuple(out), {})
+    held[1][path] = result
+    return result
+
+
+def _pieces(burn_message: str | None) -> tuple[tuple[str, str], ...]:
+    pieces = _holes_removed(burn_message) if burn_message else []
+    return tuple((p, p.replace("\\", "")) for p in pieces)
 
 
 _FILES: dict[int, tuple[dict[str, Any], dict[str, list[str]]]] = {}
@@ -163,11 +222,12 @@ def _by_file_name(functions: dict[str, Any]) -> dict[str, list[str]]:
     return index
 
 
-def _guard_quoted(site: dict[str, Any], source: str) -> bool:
+def _guard_quote(site: dict[str, Any]) -> str | None:
+    """The part of the site's guard a record's sourceCode quotes (squashed), None if none."""
     guard = str(site.get("guard") or "")
     inner = re.sub(r"^!\((.*)\)$", r"\1", guard)
     first = split_args(inner)[0] if inner else ""
-    return bool(first) and squash(first.strip("()")) in source
+    return squash(first.strip("()")) if first else None
 
 
 _CHECKS: dict[int, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
@@ -894,10 +954,57 @@ def derive(
     rule_id: str | None = None,
 ) -> Derived | NotDerived:
     """The rule checking `record`'s panic at the public calls that reach it, or why not."""
-    functions = guards.get("functions", {})
-    site = find_site(record, guards)
-    if isinstance(site, NotDerived):
-        return site
+    return _Deriver(guards, configs).derive(record, rule_id)
+
+
+@dataclass(frozen=True, slots=True)
+class _AtSite:
+    """A panic site's derivation, before a record's id (and message) is written in."""
+
+    entries: list[_Entry]
+    fires: str | None
+    fn: dict[str, Any]
+    panic: dict[str, Any]
+    burn_message: str | None
+    where: str  # `file:line`
+
+
+class _Deriver:
+    """Deriving records against one guards index and config table. Each panic site is derived
+    once (the walk up the call graph and the translation are the site's, not the record's);
+    with `share`, records that resolve to one site and would write the same rule (burn's
+    message, or the same errorMessage where burn's panic has none) share the first one's."""
+
+    def __init__(self, guards: dict[str, Any], configs: ConfigTable) -> None:
+        self.guards = guards
+        self.functions: dict[str, Any] = guards.get("functions", {})
+        self.configs = configs
+        self.sites: dict[_Site, _AtSite | NotDerived] = {}
+        self.rules: dict[tuple[_Site, str | None], Derived | NotDerived] = {}
+
+    def derive(
+        self, record: Record, rule_id: str | None = None, share: bool = False
+    ) -> Derived | NotDerived:
+        site = find_site(record, self.guards)
+        if isinstance(site, NotDerived):
+            return site
+        at = self.sites.get(site)
+        if at is None:
+            at = self.sites[site] = _derive_site(site, self.functions, self.configs)
+        if isinstance(at, NotDerived):
+            return at
+        if not share:
+            return _rule(record, at, rule_id)
+        key = (site, None if at.burn_message else record.panic.error_message)
+        found = self.rules.get(key)
+        if found is None:
+            found = self.rules[key] = _rule(record, at, rule_id)
+        return found
+
+
+def _derive_site(
+    site: _Site, functions: dict[str, Any], configs: ConfigTable
+) -> _AtSite | NotDerived:
     fn = functions[site.fn_key]
     panic = fn["panics"][site.index]
     where_text = f"{fn['file']}:{panic['line']}"
@@ -944,14 +1051,20 @@ def derive(
         burn_message = _check_functions(functions)[site.check[0]]["panics"][site.check[1]][
             "message"
         ]
+    return _AtSite(built, fires, fn, panic, burn_message, where_text)
+
+
+def _rule(record: Record, at: _AtSite, rule_id: str | None) -> Derived | NotDerived:
+    """The site's rule, written for `record` (its id; its message where burn's has none)."""
     text = derived_toml(
-        record, built, fn, panic, rule_id or f"derived-{record.id}", fires, burn_message
-    )
+        record, at.entries, at.fn, at.panic, rule_id or f"derived-{record.id}", at.fires,
+        at.burn_message,
+    )  # fmt: skip
     try:
         spec = parse_rule(text.encode(), f"<derived from record {record.id}>")
     except RuleFileError as exc:
-        return NotDerived(f"{where_text}: the derived rule does not read: {exc}", CONSTRUCT)
-    return Derived(spec, text, where_text)
+        return NotDerived(f"{at.where}: the derived rule does not read: {exc}", CONSTRUCT)
+    return Derived(spec, text, at.where)
 
 
 def _reads(condition: str, names: set[str]) -> bool:
@@ -1132,8 +1245,6 @@ def _fill_holes(message: str, names: list[str], entries: list[_Entry]) -> str:
 
 # -- records -> registered rules ---------------------------------------------------------------
 
-COVERED = "covered"
-
 
 @dataclass(frozen=True, slots=True)
 class Covered:
@@ -1164,6 +1275,15 @@ def _shipped_guards_print() -> str:
     return hashlib.sha256(files[-1].read_bytes()).hexdigest() if files else "no-guards"
 
 
+@lru_cache(maxsize=1)
+def _shipped_table_print() -> str:
+    """The shipped config table's file bytes key the cache (it is read only to derive)."""
+    from panic_lens.rules.language.configs import index_files
+
+    files = index_files()
+    return hashlib.sha256(files[-1].read_bytes()).hexdigest() if files else "no-configs"
+
+
 def read_guards(path: Path) -> dict[str, Any]:
     raw = path.read_bytes()
     if path.suffix == ".gz":
@@ -1192,12 +1312,11 @@ def derive_all(
     """Each record's outcome: covered by a hand-written rule (shipped or added), a derived
     rule, or why not. Cached by a content hash of the records' panic halves, the guards index,
     the config table and the hand-written rules' sites (in memory, and on disk unless caches
-    are off), so loading the same records again costs a hash and the rules' parse."""
+    are off), so loading the same records again costs a hash and reading one file."""
     from panic_lens.catalog.sites import site_rules
     from panic_lens.rules.language import configs as configs_module
     from panic_lens.rules.meta import SHIPPED, added_rules
 
-    table = configs_module.table() if table is None else table
     hands = tuple(SHIPPED + added_rules()) if hand_rules is None else tuple(hand_rules)
     records = list(records)
     if guards is None:  # the shipped index: its file's bytes key the cache (it is parsed,
@@ -1212,8 +1331,7 @@ def derive_all(
         [
             _code_print(),
             guards_print,
-            table.burn,
-            sorted(table.configs),
+            _shipped_table_print() if table is None else [table.burn, sorted(table.configs)],
             [(r.id, r.panic_sites) for r in hands],
             _halves_print(records),
         ]
@@ -1221,20 +1339,19 @@ def derive_all(
     if key in _MEMO:
         return _MEMO[key]
     stored = _read_cache(key)
-    out: dict[str, Outcome] = {}
-    # Records with the same panic half are about one panic: it is derived once and its one
-    # rule serves them all (a dataset holds many records of one site; a rule per record made
-    # the registry grow with the dataset, not with burn's panics).
+    if stored is not None and all(record.id in stored for record in records):
+        out = {record.id: stored[record.id] for record in records}
+        _MEMO.clear()
+        _MEMO[key] = out
+        return out
+    out = {}
+    # Records about one panic share its one rule: records with the same panic half, and
+    # records whose halves resolve to the same site and write the same rule (`_Deriver`);
+    # a dataset holds many records of one site, and a rule per record made the registry
+    # grow with the dataset, not with burn's panics.
     by_half: dict[Any, Outcome] = {}
-    read: dict[tuple[str, ...], Outcome] = {}  # stored entries: each rule file parsed once
+    deriver: _Deriver | None = None  # made when a record is derived
     for record in records:
-        if stored is not None and record.id in stored:
-            entry = stored[record.id]
-            seen = tuple(entry)
-            if seen not in read:
-                read[seen] = _from_stored(entry, record.id)
-            out[record.id] = read[seen]
-            continue
         if record.panic in by_half:
             out[record.id] = by_half[record.panic]
             continue
@@ -1242,38 +1359,36 @@ def derive_all(
         if covered:
             out[record.id] = by_half[record.panic] = Covered(covered)
             continue
-        if guards is None:
-            guards = shipped_guards()
-        out[record.id] = by_half[record.panic] = derive(record, guards, table)
-    if stored is None:
-        _write_cache(key, out)
+        if deriver is None:
+            if table is None:
+                table = configs_module.table()
+            deriver = _Deriver(shipped_guards() if guards is None else guards, table)
+        out[record.id] = by_half[record.panic] = deriver.derive(record, share=True)
+    _write_cache(key, out)
     _MEMO.clear()
     _MEMO[key] = out
     return out
 
 
-def _halves_print(records: list[Record]) -> list[tuple[str, list[str]]]:
-    """The records' panic halves, each once with the ids that carry it (a dataset repeats
-    halves; writing each record's out made the key cost 0.1 s for 10,000 records)."""
-    halves: dict[Any, list[str]] = {}
-    for record in records:
-        halves.setdefault(record.panic, []).append(record.id)
-    return sorted((repr(half), ids) for half, ids in halves.items())
+_HALF_FIELDS = attrgetter(*(f.name for f in fields(PanicSite)))
+
+
+def _halves_print(records: list[Record]) -> str:
+    """A hash of the records' ids and panic halves, in id order (the order the records were
+    read in does not change it)."""
+    rows = sorted(((r.id, _HALF_FIELDS(r.panic)) for r in records), key=itemgetter(0))
+    return hashlib.sha256(marshal.dumps(rows, 2)).hexdigest()  # version 2: no references, faster
 
 
 @lru_cache(maxsize=1)
 def _code_print() -> str:
-    """What derive() writes changes with this module: its bytes key the cache."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    """What derive() writes and what its cache holds (its outcomes, their rule specs) change
+    with this module and the rule language's spec module: their bytes key the cache."""
+    from panic_lens.rules.language import spec
 
-
-def _from_stored(entry: list[str], record_id: str) -> Outcome:
-    if entry[0] == "rule":
-        spec = parse_rule(entry[1].encode(), f"<derived from record {record_id}>")
-        return Derived(spec, entry[1], entry[2])
-    if entry[0] == COVERED:
-        return Covered(tuple(entry[1:]))
-    return NotDerived(entry[2], entry[1])
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(Path(spec.__file__).read_bytes())
+    return digest.hexdigest()
 
 
 def _cache_file(key: str) -> Path | None:
@@ -1281,49 +1396,36 @@ def _cache_file(key: str) -> Path | None:
 
     if cachedir.disabled():
         return None
-    return cachedir.root() / "derived" / f"{key[:32]}.json"
+    return cachedir.root() / "derived" / f"{key[:32]}.pickle"
 
 
-def _read_cache(key: str) -> dict[str, list[str]] | None:
+def _read_cache(key: str) -> dict[str, Outcome] | None:
+    """The stored outcomes by record id (records that shared an outcome share it again),
+    rule specs included, so that a warm start parses no rule file."""
     path = _cache_file(key)
     if path is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        entries, records = data["entries"], data["records"]
-        return {rid: entries[index] for rid, index in records.items()}
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        return None  # unreadable or of an older layout: derived again
-
-
-def _entry(outcome: Outcome) -> list[str]:
-    if isinstance(outcome, Derived):
-        return ["rule", outcome.toml, outcome.site]
-    if isinstance(outcome, NotDerived):
-        return ["not", outcome.kind, outcome.reason]
-    return [COVERED, *outcome.rules]
+        data = pickle.loads(path.read_bytes())
+    except Exception:  # unreadable, or of classes that have changed since: derived again
+        return None
+    if not isinstance(data, dict) or data.get("key") != key:
+        return None
+    outcomes = data.get("outcomes")
+    return outcomes if isinstance(outcomes, dict) else None
 
 
 def _write_cache(key: str, outcomes: dict[str, Outcome]) -> None:
     path = _cache_file(key)
     if path is None:
         return
-    # each distinct outcome once (records of one panic share theirs), then record -> outcome
-    entries: list[list[str]] = []
-    index: dict[int, int] = {}
-    records: dict[str, int] = {}
-    for record_id, outcome in outcomes.items():
-        if id(outcome) not in index:
-            index[id(outcome)] = len(entries)
-            entries.append(_entry(outcome))
-        records[record_id] = index[id(outcome)]
-    data = {"entries": entries, "records": records}
-    try:
+    try:  # pickle writes each shared outcome once and restores the sharing
+        data = pickle.dumps({"key": key, "outcomes": outcomes}, protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
+        tmp.write_bytes(data)
         tmp.replace(path)
-    except OSError:
+    except (OSError, pickle.PicklingError):
         pass  # a cache that cannot be written is only slower
 
 

@@ -52,20 +52,25 @@ def site_matches(record: Record, among: Iterable[RuleInfo] | None = None) -> tup
     path = record_path(record)
     if path is None:
         return ()
+    in_file = [
+        (rule, site)
+        for rule in (rules() if among is None else among)
+        for site in rule.panic_sites
+        if same_file(path, site.file)
+    ]
+    if not in_file:
+        return ()
     source = squash(record.panic.source_code or "")
     messages = (
         squash(record.panic.error_message),
         squash(regex_text(record.panic.message_pattern)),
     )
     found = []
-    for rule in rules() if among is None else among:
-        for site in rule.panic_sites:
-            if not same_file(path, site.file):
-                continue
-            guard = bool(source) and _squashed(site.guard) in source
-            message = any(_squashed(site.message) in text for text in messages if text)
-            if guard or message:
-                found.append(SiteMatch(rule.id, site, guard, message))
+    for rule, site in in_file:
+        guard = bool(source) and _squashed(site.guard) in source
+        message = any(_squashed(site.message) in text for text in messages if text)
+        if guard or message:
+            found.append(SiteMatch(rule.id, site, guard, message))
     return tuple(found)
 
 
@@ -102,8 +107,10 @@ def record_path(record: Record) -> str | None:
     return "/".join(parts[5:]) if len(parts) > 5 and parts[3] == "blob" else None
 
 
+@lru_cache(maxsize=8192)
 def same_file(record_file: str, site_file: str) -> bool:
-    """True when `record_file` ends with the site's path inside its crate folder."""
+    """True when `record_file` ends with the site's path inside its crate folder (the same
+    few paths come with every record of a dataset: the answers are kept)."""
     site = path_parts(site_file)
     if site[:1] == ("crates",):
         site = site[1:]

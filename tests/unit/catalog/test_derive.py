@@ -4,6 +4,7 @@ NotDerived with the reason."""
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -316,7 +317,7 @@ def test_derive_all_caches_and_a_hand_rule_wins(
     first = D.derive_all([GROUPS], guards, table, hand_rules=())
     assert isinstance(first["0123"], D.Derived)
     assert D.derive_all([GROUPS], guards, table, hand_rules=()) is first  # in memory
-    assert list(tmp_path.glob("derived/*.json"))
+    assert list(tmp_path.glob("derived/*.pickle"))
     D._MEMO.clear()
     again = D.derive_all([GROUPS], guards, table, hand_rules=())  # from disk
     assert isinstance(again["0123"], D.Derived) and again["0123"].toml == first["0123"].toml
@@ -442,3 +443,83 @@ def test_what_does_not_translate_is_named(rust: str, named: str) -> None:
     translator = D._Translator(D._Scope("function", ["n", "x"], False, frozenset()))
     with pytest.raises(D.Unmapped, match=re.escape(named)):
         translator.expr(rust)
+
+
+def test_records_resolving_to_one_site_share_one_rule_citing_each(
+    guards: dict[str, Any], table: configs.ConfigTable, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    """Two records of one panic whose halves differ (another line, another message tail) are
+    checked by one derived rule, which both records bind to; a record of another panic gets
+    its own rule."""
+    from panic_lens.catalog.binding import bind_record
+
+    monkeypatch.setattr(D, "shipped_guards", lambda: guards)
+    monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("PANIC_LENS_NO_CACHE", raising=False)
+    path, message = GROUPS.panic.file_path or "", GROUPS.panic.error_message
+    first = record(path, 6, message + " (first run)", rid="aa01")
+    second = record(path, 8, message + " (second run)", rid="bb02")
+    other = record(
+        "crates/burn-nn/src/conv.rs",
+        17,
+        "not yet implemented: later is not written yet",
+        rid="cc03",
+    )
+    try:
+        for _ in range(2):  # deriving, then from the disk cache
+            D._MEMO.clear()
+            outcomes = D.register_derived([first, second, other])
+            one, two, three = (derived(outcomes[r]) for r in ("aa01", "bb02", "cc03"))
+            assert one is two and one.spec.id == "derived-aa01"
+            assert three.spec.id == "derived-cc03"
+            assert sorted(r.id for r in meta.derived_rules()) == ["derived-aa01", "derived-cc03"]
+            for rec in (first, second):
+                assert bind_record(rec, meta.derived_rules()).panic_rules == ("derived-aa01",)
+            assert bind_record(other, meta.derived_rules()).panic_rules == ("derived-cc03",)
+    finally:
+        meta.set_derived_rules(())
+
+
+def test_a_shared_rule_is_the_one_each_record_derives_alone(
+    guards: dict[str, Any], table: configs.ConfigTable
+) -> None:
+    """Sharing changes only the id a rule is named by: each record derived alone writes the
+    same rule file but for its own id."""
+    path, message = GROUPS.panic.file_path or "", GROUPS.panic.error_message
+    records = [record(path, 4 + i, f"{message} [{i}]", rid=f"r{i}") for i in range(5)]
+    shared = D.derive_all(records, guards, table, hand_rules=())
+    assert len({id(o) for o in shared.values()}) == 1
+    text = derived(shared["r0"]).toml
+    for rec in records:
+        alone = derived(D.derive(rec, guards, table)).toml
+        assert alone == text.replace('"derived-r0"', f'"derived-{rec.id}"').replace(
+            'derived_from = "r0"', f'derived_from = "{rec.id}"'
+        )
+
+
+def _without_message(guards: dict[str, Any], message: str) -> dict[str, Any]:
+    """A copy of `guards` where the panic carrying `message` carries none (as `assert!(c)`)."""
+    out = copy.deepcopy(guards)
+    for fn in out["functions"].values():
+        for panic in fn["panics"]:
+            if panic.get("message") == message:
+                panic["message"] = None
+    return out
+
+
+def test_records_of_a_panic_without_a_message_share_only_the_same_message(
+    guards: dict[str, Any], table: configs.ConfigTable
+) -> None:
+    """Where burn's panic has no message the rule's message is the record's: records with
+    the same message share one rule, a record with another message gets its own."""
+    bare = _without_message(guards, "later is not written yet")
+    later = [
+        record("crates/burn-nn/src/conv.rs", 17, message, rid=rid)
+        for message, rid in (("later: a", "x1"), ("later: a", "x2"), ("later: b", "x3"))
+    ]
+    out = D.derive_all(later, bare, table, hand_rules=())
+    a, b, c = (derived(out[rid]) for rid in ("x1", "x2", "x3"))
+    assert a is b and a.spec.id == "derived-x1" and a.spec.message == "later: a"
+    assert c.spec.id == "derived-x3" and c.spec.message == "later: b"
+    assert a.site == c.site
