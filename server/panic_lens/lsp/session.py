@@ -526,6 +526,9 @@ class PanicLensServer(LanguageServer):
                 self.publish(fresh)
             else:
                 self.publish_empty(uri)
+        from panic_lens.lsp import record_files  # imports this module
+
+        record_files.refresh_all(self)  # the rules or records folders may have changed
         if self.pull and self.client_supports("workspace.diagnostics.refresh_support"):
             self.workspace_diagnostic_refresh(None)
 
