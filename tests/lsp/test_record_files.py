@@ -173,3 +173,20 @@ async def test_json_outside_the_records_folders_is_left_alone(
         assert await pull(client, uri) == []
     else:
         assert uri not in client.diagnostics
+
+
+async def test_a_records_folder_added_in_the_settings_is_evaluated(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    root, records = workspace(tmp_path)
+    await initialize(client, root, {"scope": "openFiles"})
+    uri = open_doc(client, records / "r.json", json.dumps(COVERED))
+    if pulls(client):
+        assert await pull(client, uri) == []
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"panicLens": {"records": [str(records)]}})
+    )
+    [diag] = await diagnostics(client, uri, lambda ds: len(ds) == 1)
+    assert diag.message == (
+        "record 3e5c9cb35b5db9ef: checked by the hand-written rule dropout-probability-range"
+    )

@@ -139,6 +139,8 @@ async def diagnostic(
         return rule_report
     if (record_report := record_files.report(ls, uri)) is not None:
         return record_report
+    if not ls.is_source(uri):  # other JSON or TOML a client sent: not Rust to analyse
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
     result = ls.known(uri)
     if result is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
@@ -209,6 +211,8 @@ def hover(ls: PanicLensServer, params: types.HoverParams) -> types.Hover | None:
 def code_action(
     ls: PanicLensServer, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
+    if not ls.is_source(params.text_document.uri):
+        return None
     result = ls.known(params.text_document.uri)
     if result is None:
         return None
@@ -308,6 +312,7 @@ _FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
 def make_server() -> PanicLensServer:
     ls = PanicLensServer()
     attach_client_log(ls)
+    ls.reanalyze_hooks.append(lambda: record_files.refresh_all(ls))
     for method, handler, options in _FEATURES:
         ls.feature(method, options)(handler)
     for name, function in COMMANDS.items():
