@@ -3,8 +3,8 @@
 A records file is a `.json` or `.jsonl` file in one of the records folders in use: the
 `records` setting (a folder, not inside a hidden folder, or a file it names), and the shipped
 records folder when it lies inside a workspace folder (the panic-lens repository itself). The
-loader reads other files that start with `{` too (catalog/load.py); an editor sends those as
-Rust, so they are left to it.
+loader also reads other files that start with `{` (catalog/load.py, the shipped `.txt` records);
+the server takes any such name for Rust (`diagnostics.is_source`), so those are left out.
 
 Each record of an open records file gets an Information diagnostic (source "panic-lens", code
 "record-coverage") on the line of its `"id"`: the hand-written rule that checks it, the rule
