@@ -57,10 +57,16 @@ def read_records(file: Path) -> Iterator[Record | RecordError]:
     except UnicodeDecodeError as exc:
         yield RecordError(str(file), None, None, None, f"not UTF-8 text: {exc.reason}")
         return
-    if file.suffix.lower() == ".jsonl":
-        yield from _read_jsonl(text, str(file))
+    yield from records_in_text(text, str(file))
+
+
+def records_in_text(text: str, path: str) -> Iterator[Record | RecordError]:
+    """Every record (or error) in `text`, read as the file `path` would be (a `.jsonl` name:
+    one record per line; else one JSON object): the editor's unsaved text goes through here."""
+    if path.lower().endswith(".jsonl"):
+        yield from _read_jsonl(text, path)
     else:
-        yield from _read_json(text, str(file))
+        yield from _read_json(text, path)
 
 
 def _read_json(text: str, path: str) -> Iterator[Record | RecordError]:

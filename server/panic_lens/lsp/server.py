@@ -21,7 +21,15 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from panic_lens import quickstart
-from panic_lens.lsp import codecache, config, identifiers, pygls_compat, rule_files, scan
+from panic_lens.lsp import (
+    codecache,
+    config,
+    identifiers,
+    pygls_compat,
+    record_files,
+    rule_files,
+    scan,
+)
 from panic_lens.lsp.logs import attach_client_log, setup_logging
 from panic_lens.lsp.markdown import lsp_hover
 from panic_lens.lsp.protocol import PanicLensProtocol
@@ -77,6 +85,7 @@ def _after_start_up() -> None:
 def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
     if not ls.is_source(uri):
+        record_files.opened(ls, uri)  # a records file: its records' coverage
         return
     if not ls.settled:  # analysed by `settle` once the client's settings are in
         ls.dirty.add(uri)
@@ -87,6 +96,8 @@ def did_open(ls: PanicLensServer, params: types.DidOpenTextDocumentParams) -> No
 def did_change(ls: PanicLensServer, params: types.DidChangeTextDocumentParams) -> None:
     if ls.is_source(params.text_document.uri):
         ls.changed(params.text_document.uri)
+    else:
+        record_files.opened(ls, params.text_document.uri)
 
 
 def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -103,6 +114,8 @@ def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> No
         ls.reanalyze_all()
     elif (path := to_fs_path(uri)) and rule_files.is_rule_file(ls, Path(path)):
         rule_files.reload(ls)
+    else:
+        record_files.opened(ls, uri)
 
 
 def did_close(ls: PanicLensServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -124,6 +137,10 @@ async def diagnostic(
     await ls.settled_or_timeout()
     if (rule_report := rule_files.report(ls, uri)) is not None:
         return rule_report
+    if (record_report := record_files.report(ls, uri)) is not None:
+        return record_report
+    if not ls.is_source(uri):  # other JSON or TOML a client sent: not Rust to analyse
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
     result = ls.known(uri)
     if result is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
@@ -183,6 +200,8 @@ def _workspace_items(ls: PanicLensServer, previous: dict[str, str]) -> tuple[lis
 
 
 def hover(ls: PanicLensServer, params: types.HoverParams) -> types.Hover | None:
+    if not ls.is_source(params.text_document.uri):
+        return record_files.hover(ls, params.text_document.uri, params.position)
     result = ls.known(params.text_document.uri)
     if result is None:
         return None
@@ -192,6 +211,8 @@ def hover(ls: PanicLensServer, params: types.HoverParams) -> types.Hover | None:
 def code_action(
     ls: PanicLensServer, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
+    if not ls.is_source(params.text_document.uri):
+        return None
     result = ls.known(params.text_document.uri)
     if result is None:
         return None
@@ -291,6 +312,7 @@ _FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
 def make_server() -> PanicLensServer:
     ls = PanicLensServer()
     attach_client_log(ls)
+    ls.reanalyze_hooks.append(lambda: record_files.refresh_all(ls))
     for method, handler, options in _FEATURES:
         ls.feature(method, options)(handler)
     for name, function in COMMANDS.items():

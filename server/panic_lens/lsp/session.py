@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -125,6 +125,8 @@ class PanicLensServer(LanguageServer):
         self.ready = asyncio.Event()
         # held workspace/diagnostic pulls, woken when a result may have changed
         self.change_waiters: list[asyncio.Future[None]] = []
+        # run by `reanalyze_all` (lsp/server.py adds the records files' refresh)
+        self.reanalyze_hooks: list[Callable[[], None]] = []
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """A message that is not JSON gets JSON-RPC's parse error (its id cannot be known, so
@@ -526,6 +528,8 @@ class PanicLensServer(LanguageServer):
                 self.publish(fresh)
             else:
                 self.publish_empty(uri)
+        for hook in self.reanalyze_hooks:  # other files the rules or settings bear on
+            hook()
         if self.pull and self.client_supports("workspace.diagnostics.refresh_support"):
             self.workspace_diagnostic_refresh(None)
 
