@@ -46,10 +46,11 @@ meta.SHIPPED = tuple(r for r in meta.SHIPPED if r.spec and r.spec.hook)
 meta._generation[0] += 1
 from panic_lens.catalog import load_catalog
 mode, path = sys.argv[1], sys.argv[2]
-catalog = load_catalog([path], include_default=False).catalog
-if mode != "baseline":
+loaded = load_catalog([path], include_default=False)
+catalog = loaded.catalog
+if mode != "baseline":  # as `check` and the server do (commands.common.load_records)
     from panic_lens.catalog.derive import register_derived
-    register_derived(catalog.records)
+    register_derived(catalog.records, loaded.files_print)
 print(len(catalog), len(meta.derived_rules()))
 """
 

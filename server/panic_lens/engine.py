@@ -123,12 +123,10 @@ def rule_run(facts: FileFacts, catalog: Catalog | None = None) -> RuleRun:
             failures.append(f"{facts.path or '<text>'}: rule {rule} failed: {exc!r}")
             findings.append((rule, ()))
             continue
-        records = _records_for(rule, catalog)
         hovers += [item for item in results if isinstance(item, HoverFact)]
-        done = (
-            _finish(i, override, records, facts.path) for i in results if isinstance(i, Finding)
-        )
-        findings.append((rule, tuple(done)))
+        found = [item for item in results if isinstance(item, Finding)]
+        records = _records_for(rule, catalog) if found else ()  # bound once per rule, when needed
+        findings.append((rule, tuple(_finish(i, override, records, facts.path) for i in found)))
     return RuleRun(tuple(findings), tuple(hovers), tuple(failures))
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from panic_lens.catalog.advisories import advisories_for
 from panic_lens.catalog.binding import bind_record
 from panic_lens.catalog.lines import Lines
-from panic_lens.catalog.load import default_records_root, read_records, record_files
+from panic_lens.catalog.load import default_records_root, files_print, read_records, record_files
 from panic_lens.catalog.model import Advisory, Binding, Match, Record, RecordError, RuleMatch
 from panic_lens.catalog.patterns import DEFAULT_TIMEOUT
 from panic_lens.rules.meta import generation
@@ -126,6 +126,9 @@ class Catalog:
 class LoadResult:
     catalog: Catalog
     errors: tuple[RecordError, ...]
+    # the record files as found on disk before reading (`load.files_print`); None when one
+    # could not be looked at. It keys the derivation cache in place of the records' halves.
+    files_print: str | None = None
 
 
 def load_catalog(
@@ -137,6 +140,7 @@ def load_catalog(
     """
     roots = [default_records_root(), *paths] if include_default else list(paths)
     files, errors = record_files(roots)
+    printed = files_print(files)  # before reading: a file changed meanwhile gets a new print
     records: dict[str, Record] = {}
     for file in files:
         for item in read_records(file):
@@ -146,7 +150,7 @@ def load_catalog(
                 errors.append(_duplicate(item, records[item.id]))
             else:
                 records[item.id] = item
-    return LoadResult(Catalog(records.values()), tuple(errors))
+    return LoadResult(Catalog(records.values()), tuple(errors), printed)
 
 
 def _duplicate(record: Record, first: Record) -> RecordError:

@@ -1308,11 +1308,13 @@ def derive_all(
     guards: dict[str, Any] | None = None,
     table: ConfigTable | None = None,
     hand_rules: Iterable[RuleInfo] | None = None,
+    files_print: str | None = None,
 ) -> dict[str, Outcome]:
     """Each record's outcome: covered by a hand-written rule (shipped or added), a derived
-    rule, or why not. Cached by a content hash of the records' panic halves, the guards index,
-    the config table and the hand-written rules' sites (in memory, and on disk unless caches
-    are off), so loading the same records again costs a hash and reading one file."""
+    rule, or why not. Cached by a content hash of the records' panic halves (or, when the
+    records are exactly what the loader read from files, its `files_print`), the guards
+    index, the config table and the hand-written rules' sites (in memory, and on disk unless
+    caches are off), so loading the same records again costs a hash and reading one file."""
     from panic_lens.catalog.sites import site_rules
     from panic_lens.rules.language import configs as configs_module
     from panic_lens.rules.meta import SHIPPED, added_rules
@@ -1333,7 +1335,7 @@ def derive_all(
             guards_print,
             _shipped_table_print() if table is None else [table.burn, sorted(table.configs)],
             [(r.id, r.panic_sites) for r in hands],
-            _halves_print(records),
+            files_print or _halves_print(records),
         ]
     )
     if key in _MEMO:
@@ -1429,12 +1431,15 @@ def _write_cache(key: str, outcomes: dict[str, Outcome]) -> None:
         pass  # a cache that cannot be written is only slower
 
 
-def register_derived(records: Iterable[Record]) -> dict[str, Outcome]:
+def register_derived(
+    records: Iterable[Record], files_print: str | None = None
+) -> dict[str, Outcome]:
     """Derive the records no hand-written rule covers and register their rules (replacing
-    the rules derived before). Returns every record's outcome."""
+    the rules derived before). Returns every record's outcome. `files_print`: the loader's
+    print of the files `records` are all of (`LoadResult.files_print`)."""
     from panic_lens.rules.meta import info_from_spec, set_derived_rules
 
-    outcomes = derive_all(records)
+    outcomes = derive_all(records, files_print=files_print)
     infos: dict[str, RuleInfo] = {}  # one rule per panic: records of one site share it
     for outcome in outcomes.values():
         if isinstance(outcome, Derived) and outcome.spec.id not in infos:

@@ -8,9 +8,11 @@ passed over; any other file is read only when it starts with `{` (the shipped re
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from panic_lens.catalog.model import Record, RecordError
@@ -45,6 +47,34 @@ def record_files(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[Path], l
         else:
             errors.append(RecordError(str(root), None, None, None, "no such file or directory"))
     return list(files.values()), errors
+
+
+def files_print(files: Sequence[Path]) -> str | None:
+    """A print of what loading `files` gives, without reading them: each file's path, size,
+    modification time and inode, in load order, and the bytes of the code that turns a file
+    into records (this module and the modules it reads records with). None when a file cannot
+    be looked at. Taken before the files are read, a file changed meanwhile is seen as changed
+    on the next load."""
+    digest = hashlib.sha256(_loader_code_print())
+    for file in files:
+        try:
+            st = os.stat(file)
+        except OSError:
+            return None
+        digest.update(
+            f"{os.path.abspath(file)}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode()
+        )
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _loader_code_print() -> bytes:
+    from panic_lens.catalog import model, patterns, validate
+
+    digest = hashlib.sha256()
+    for module in (__file__, model.__file__, patterns.__file__, validate.__file__):
+        digest.update(Path(module).read_bytes())
+    return digest.digest()
 
 
 def read_records(file: Path) -> Iterator[Record | RecordError]:

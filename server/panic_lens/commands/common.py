@@ -57,7 +57,9 @@ def load_records(args: argparse.Namespace, extra: Sequence[Path] = ()) -> LoadRe
     """Shipped records (unless --no-default-records), then `extra`, then --records paths."""
     paths = [*extra, *args.records]
     loaded = load_catalog(paths, include_default=not args.no_default_records)
-    register_derived(loaded.catalog.records)  # records no rule covers become checks
+    register_derived(
+        loaded.catalog.records, loaded.files_print
+    )  # records no rule covers become checks
     return loaded
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from records_factory import SEEDS, envelope, record
 
 from panic_lens.catalog import RecordError, load_catalog
-from panic_lens.catalog.load import NOT_REGULAR
+from panic_lens.catalog.load import NOT_REGULAR, files_print
 from panic_lens.catalog.patterns import is_plain
 
 
@@ -344,3 +344,16 @@ def test_an_error_without_record_or_field_reads_path_then_reason() -> None:
     assert (
         str(RecordError("a.json", 1, None, None, "not json at all")) == "a.json:1: not json at all"
     )
+
+
+def test_files_print_is_the_files_as_found_on_disk(write_records, tmp_path: Path) -> None:
+    first = write_records("a.json", record("r1"))
+    second = write_records("b.jsonl", [record("r2")])
+    loaded = load_catalog([tmp_path], include_default=False)
+    assert loaded.files_print is not None
+    assert loaded.files_print == load_catalog([tmp_path], include_default=False).files_print
+    assert files_print([first, second]) != files_print([second, first])  # load order counts
+    write_records("a.json", record("r1", errorMessage="widget {} melted"))
+    os.utime(first, ns=(1, 1))  # a new mtime even where the clock is coarse
+    assert load_catalog([tmp_path], include_default=False).files_print != loaded.files_print
+    assert files_print([tmp_path / "gone.json"]) is None

@@ -5,6 +5,8 @@ NotDerived with the reason."""
 from __future__ import annotations
 
 import copy
+import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 
 from panic_lens.catalog import derive as D
+from panic_lens.catalog import load_catalog
 from panic_lens.catalog.model import Knowledge, Origin, PanicSite, Record
 from panic_lens.engine import analyze
 from panic_lens.rules import meta
@@ -523,3 +526,38 @@ def test_records_of_a_panic_without_a_message_share_only_the_same_message(
     assert a is b and a.spec.id == "derived-x1" and a.spec.message == "later: a"
     assert c.spec.id == "derived-x3" and c.spec.message == "later: b"
     assert a.site == c.site
+
+
+def test_records_loaded_from_files_are_derived_again_when_a_file_changes(
+    guards: dict[str, Any],
+    table: configs.ConfigTable,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The loader's print of the files keys the derivation cache: the same files answer from
+    it, and an edited file is derived again."""
+    monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PANIC_LENS_NO_CACHE", raising=False)
+    file = tmp_path / "records" / "r.json"
+    file.parent.mkdir()
+
+    def outcome(path: str, message: str, stamp: int) -> D.Derived | D.NotDerived | D.Covered:
+        fields = {"id": "0123", "schemaVersion": 2, "errorMessage": message,
+                  "messagePattern": message[:12], "filePath": path, "lineNumber": 6}  # fmt: skip
+        file.write_text(json.dumps({"record": fields}), encoding="utf-8")
+        os.utime(file, ns=(stamp, stamp))  # a new mtime even where the clock is coarse
+        loaded = load_catalog([file], include_default=False)
+        assert loaded.files_print is not None
+        D._MEMO.clear()
+        found = D.derive_all(loaded.catalog.records, guards, table, hand_rules=(),
+                             files_print=loaded.files_print)  # fmt: skip
+        return found["0123"]
+
+    site, message = GROUPS.panic.file_path or "", GROUPS.panic.error_message
+    assert isinstance(outcome(site, message, 1), D.Derived)
+    assert len(list((tmp_path / "cache").glob("derived/*.pickle"))) == 1
+    monkeypatch.setattr(D, "_halves_print", None)  # the files' print keys it, not the halves
+    assert isinstance(outcome(site, message, 1), D.Derived)  # from the disk cache
+    assert len(list((tmp_path / "cache").glob("derived/*.pickle"))) == 1  # nothing new written
+    far = outcome("crates/burn-nn/src/other.rs", "no such panic", 2)  # edited: no site
+    assert isinstance(far, D.NotDerived) and far.kind == D.SITE_NOT_FOUND
