@@ -93,11 +93,11 @@ def test_the_engine_sees_an_added_rule(added: meta.RuleInfo) -> None:
 
 def test_without_the_rule_nothing_is_found() -> None:
     assert engine.analyze(RISKY).findings == ()
-    assert not prefilter.may_match(RISKY.encode())
+    assert not prefilter.Prefilter({}).keeps("lib.rs", RISKY.encode())
 
 
 def test_the_prefilter_words_come_from_the_registry(added: meta.RuleInfo) -> None:
-    assert prefilter.may_match(RISKY.encode())
+    assert prefilter.Prefilter({}).keeps("lib.rs", RISKY.encode())
     assert b"frobnicate" in prefilter.group_words()
 
 

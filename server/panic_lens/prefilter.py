@@ -3,8 +3,9 @@
 A file is analysed when, for one of a rule's condition groups (`RuleInfo.prefilter_groups`:
 any-of groups of all-of words), it mentions every word or a name its crate gives that word
 (`pub use burn::tensor::module::ctc_loss as ctc;`, `type L = CTCLoss<B>;`), since rules resolve
-names through the crate's own modules; or it mentions the suppression marker. A file's own
-words count outside its line comments (`code_words`). A rule that declares no words turns
+names through the crate's own modules; or it mentions the suppression marker. A word marked as
+a call (`CALL`) counts where the file calls it. A file's own words count outside its line
+comments (`code_words`). A rule that declares no words turns
 the prefilter off: then nothing can be skipped soundly.
 """
 
@@ -17,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from panic_lens.model import ALLOW_WORD
-from panic_lens.rules.meta import per_rule_set, rules
+from panic_lens.rules.meta import CALL_MARK, per_rule_set, rules
 from panic_lens.rust.lexical import CHAR_LITERAL, STRING_LITERAL, WORD_BYTES
 
 # `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
@@ -35,6 +36,12 @@ Groups = tuple[tuple[bytes, ...], ...]
 AliasMap = Mapping[bytes, frozenset[bytes]]
 
 
+# A group word ending in CALL must be written as a call: the name, then `(` or `::<` (spaces
+# between allowed). The engine finds rules' calls as call expressions only, whose name is
+# followed by its arguments' `(` or its turbofish; comments in between are not looked for.
+CALL = CALL_MARK.encode()
+
+
 def rule_groups() -> Groups | None:
     """Every rule's condition groups and the suppression marker's; None when some rule
     declares none (every file must be analysed). Computed from the rule registry."""
@@ -42,29 +49,21 @@ def rule_groups() -> Groups | None:
 
 
 def group_words() -> tuple[bytes, ...]:
+    """The words the groups name, as searched for (a call's name without its CALL mark)."""
     return _tables()[1]
 
 
-def base_needles() -> tuple[bytes, ...] | None:
-    """The words of every group, minus words containing another: a file mentioning none of
-    them (nor an alias) satisfies no group. None when the prefilter is off."""
-    return _tables()[2]
-
-
 @per_rule_set
-def _tables() -> tuple[Groups | None, tuple[bytes, ...], tuple[bytes, ...] | None]:
-    """The three tables above, for the registry's rules."""
+def _tables() -> tuple[Groups | None, tuple[bytes, ...], dict[bytes, bytes]]:
+    """The tables above, and each called word's CALL-marked form, for the registry's rules."""
     if not all(rule.prefilter_groups for rule in rules()):
-        return None, (), None
+        return None, (), {}
     found = {tuple(w.encode() for w in g) for rule in rules() for g in rule.prefilter_groups}
     groups = tuple(sorted(found | {(SUPPRESSION_MARKER,)}))
-    words = tuple(sorted({w for g in groups for w in g}))
-    needles = tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
-    return groups, words, needles
-
-
-def mentions(data: bytes, needles: Iterable[bytes]) -> bool:
-    return any(needle in data for needle in needles)
+    marked = {w for g in groups for w in g}
+    calls = {w.removesuffix(CALL): w for w in marked if w.endswith(CALL)}
+    words = tuple(sorted({w.removesuffix(CALL) for w in marked}))
+    return groups, words, calls
 
 
 @per_rule_set
@@ -75,24 +74,40 @@ def _word_finder() -> Callable[[bytes], frozenset[bytes]]:
 
 
 def own_words(data: bytes) -> frozenset[bytes]:
-    """The group words `data` mentions itself."""
-    return _word_finder()(data) if rule_groups() is not None else frozenset()
+    """The group words `data` mentions itself, and the CALL-marked form of each it calls."""
+    if rule_groups() is None:
+        return frozenset()
+    found = _word_finder()(data)
+    calls = _tables()[2]
+    called = [calls[w] for w in found if w in calls and _calls(data, calls[w])]
+    return found.union(called) if called else found
 
 
-def present_words(data: bytes, aliases: AliasMap | None = None) -> set[bytes]:
-    """The group words `data` mentions, itself or by a crate alias."""
-    found = set(own_words(data))
-    for word, names in (aliases or {}).items():
-        if word not in found and mentions(data, names):
-            found.add(word)
-    return found
+def _calls(data: bytes, marked: bytes) -> bool:
+    """`data` calls the word: the word, not inside a longer one, then `(` or `::<`."""
+    for found in _call_of(marked).finditer(data):
+        if found.start() == 0 or data[found.start() - 1] not in WORD_BYTES:
+            return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def _call_of(marked: bytes) -> re.Pattern[bytes]:
+    # a literal first (no leading \b, checked by hand) lets `re` jump between candidates
+    return re.compile(re.escape(marked.removesuffix(CALL)) + rb"\s*(?:\(|::\s*<)")
+
+
+def _written(text: bytes, word: bytes) -> bool:
+    """`text` mentions `word` (calls it, for a CALL-marked word)."""
+    return _calls(text, word) if word.endswith(CALL) else word in text
 
 
 @per_rule_set
 def _group_masks() -> tuple[dict[bytes, int], dict[bytes, tuple[int, ...]]]:
-    """Each group word's bit, and the groups as masks of their words' bits, filed under one
-    word of theirs (a group can only be complete where that word is present)."""
-    words = group_words()
+    """Each group word's bit (CALL-marked words are words of their own), and the groups as
+    masks of their words' bits, filed under one word of theirs (a group can only be complete
+    where that word is present)."""
+    words = sorted({w for group in rule_groups() or () for w in group})
     bits = {word: 1 << i for i, word in enumerate(words)}
     by_word: dict[bytes, set[int]] = {}
     for group in rule_groups() or ():
@@ -109,16 +124,6 @@ def any_group(present: Iterable[bytes]) -> bool:
     for word in words:
         mask |= bits[word]
     return any(m & mask == m for word in words for m in by_word.get(word, ()))
-
-
-def satisfies(data: bytes, aliases: AliasMap | None = None) -> bool:
-    """Some group has every word, or a crate alias of it, in `data`."""
-    return rule_groups() is None or any_group(present_words(data, aliases))
-
-
-def may_match(data: bytes) -> bool:
-    """False only when `data` satisfies no group by its own words (crate aliases aside)."""
-    return satisfies(data)
 
 
 def crate_alias_map(
@@ -256,9 +261,9 @@ def code_words(data: bytes, groups: Groups, own: frozenset[bytes]) -> frozenset[
         return None
     for group in groups:
         if all(w in own for w in group):
-            end = max(_line_end(data, data.find(w)) for w in group)
+            end = max(_line_end(data, data.find(w.removesuffix(CALL))) for w in group)
             head = _blanked(data[:end])
-            if head is not None and all(w in head for w in group):
+            if head is not None and all(_written(head, w) for w in group):
                 return None
     if _blanked(data) is None:
         return None
@@ -315,8 +320,9 @@ class Prefilter:
         self._words: dict[str, frozenset[bytes]] = {}
 
     def keeps(self, path: str, data: bytes) -> bool:
-        """`satisfies(data, crate aliases)` with the file's own words counted in its code only
-        (`code_words`), reading the crate's aliases only when those complete no group."""
+        """Some group has every word in `data` or named there by a crate alias, the file's own
+        words counted in its code only (`code_words`); the crate's aliases are read only when
+        the file's own words complete no group."""
         groups = rule_groups()
         if groups is None:
             return True
@@ -381,10 +387,12 @@ class Prefilter:
 
 def _alias_finder(aliases: AliasMap) -> Callable[[bytes], frozenset[bytes]] | None:
     """The group words a text names by one of their aliases; None when there are none."""
+    calls = _tables()[2]
     words_of: dict[bytes, set[bytes]] = {}
     for word, names in aliases.items():
+        forms = {word, calls[word]} if word in calls else {word}  # an alias counts as a call
         for name in names:
-            words_of.setdefault(name, set()).add(word)
+            words_of.setdefault(name, set()).update(forms)
     if not words_of:
         return None
     contained = _substring_finder(words_of)

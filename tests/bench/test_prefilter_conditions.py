@@ -200,9 +200,9 @@ def test_words_in_line_comments_only_are_skipped(make_crate: Callable[..., Path]
             "src/a.rs": INTERP_CALL,
             "src/b.rs": DOC_ONLY,
             # the word in a string: kept (a parser in trouble may read a string as code)
-            "src/c.rs": 'pub fn name() -> &\'static str { "interpolate" }\n',
+            "src/c.rs": 'pub fn name() -> &\'static str { "interpolate(x)" }\n',
             # a block comment: not lexed, kept
-            "src/d.rs": "/* see */ pub fn f() {} // interpolate\n",
+            "src/d.rs": "/* see */ pub fn f() {} // interpolate(x)\n",
         },
     )
     kept, found = kept_and_equal(crate)
@@ -234,18 +234,18 @@ def test_a_suppression_comment_alone_keeps_its_file() -> None:
 @pytest.mark.parametrize(
     ("text", "dropped"),
     [
-        (b"/// interpolate\nfn f() {}\n", True),
+        (b"/// interpolate(x)\nfn f() {}\n", True),
         (b"fn f() { interpolate(a) }\n", False),
-        (b'let s = "x // interpolate"; y\n', False),  # `//` inside a string
+        (b'let s = "x // interpolate(x)"; y\n', False),  # `//` inside a string
         (b'let u = "http://x"; interpolate(y);\n', False),
-        (b"let c = '\"'; // interpolate \"\n", True),  # a quote in a char literal
-        (b"let c = '\\''; // interpolate\n", True),
-        (b"fn f<'a>(x: &'a str) { // interpolate\n}\n", True),  # lifetimes are not chars
-        (b"let c = '\xc3\xa9'; // interpolate\n", True),  # a UTF-8 char literal
-        (b'let s = "a\nb"; // interpolate\n', False),  # a string over two lines: unsure
-        (b'let s = "open; // interpolate\n', False),  # a string left open: unsure
-        (b'let s = r"x"; // interpolate\n', False),  # raw strings are not lexed
-        (b"/* x */ // interpolate\n", False),  # nor block comments
+        (b"let c = '\"'; // interpolate(x) \"\n", True),  # a quote in a char literal
+        (b"let c = '\\''; // interpolate(x)\n", True),
+        (b"fn f<'a>(x: &'a str) { // interpolate(x)\n}\n", True),  # lifetimes are not chars
+        (b"let c = '\xc3\xa9'; // interpolate(x)\n", True),  # a UTF-8 char literal
+        (b'let s = "a\nb"; // interpolate(x)\n', False),  # a string over two lines: unsure
+        (b'let s = "open; // interpolate(x)\n', False),  # a string left open: unsure
+        (b'let s = r"x"; // interpolate(x)\n', False),  # raw strings are not lexed
+        (b"/* x */ // interpolate(x)\n", False),  # nor block comments
     ],
 )
 def test_code_words_drop_only_words_the_lexer_is_sure_are_comments(
@@ -254,7 +254,7 @@ def test_code_words_drop_only_words_the_lexer_is_sure_are_comments(
     groups = prefilter.rule_groups()
     assert groups is not None
     words = prefilter.code_words(text, groups, prefilter.own_words(text))
-    assert (words is not None and b"interpolate" not in words) is dropped
+    assert (words is not None and b"interpolate(x)" not in words) is dropped
 
 
 def _identifier_leaves(node: Node, out: list[Node]) -> None:
@@ -341,3 +341,41 @@ def test_blanked_is_linear_after_a_string_left_open() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "None", proc.stderr
+
+
+def test_a_rule_call_name_counts_only_where_it_is_called(make_crate: Callable[..., Path]) -> None:
+    """A rule finds calls only: a file that imports or names `interpolate` without calling it
+    is skipped; a call with spaces before `(` or with a turbofish, or by a crate alias, is not."""
+    crate = make_crate(
+        "app",
+        {
+            "src/lib.rs": "pub mod ops;\nmod a;\nmod b;\nmod c;\nmod d;\n",
+            "src/ops.rs": "pub use burn::tensor::module::interpolate as resize;\n",
+            "src/a.rs": INTERP_CALL.replace("    interpolate(", "    interpolate  ("),
+            "src/b.rs": INTERP_CALL.replace("    interpolate(", "    interpolate::<B>("),
+            "src/c.rs": INTERP_CALL.replace("    interpolate(x,", "    let f = interpolate; f(x,"),
+            "src/d.rs": INTERP_CALL.replace(
+                "use burn::tensor::module::interpolate;", "use crate::ops::resize;"
+            ).replace("    interpolate(", "    resize("),
+        },
+    )
+    kept, found = kept_and_equal(crate)
+    # a crate alias counts as a call wherever it is written (ops.rs declares it)
+    assert kept == {"a.rs", "b.rs", "d.rs", "ops.rs"} and found == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "called"),
+    [
+        (b"x.permute([0, 0])", True),
+        (b"x.permute\n    ([0, 0])", True),
+        (b"Tensor::permute::<3>(x, [0, 0])", True),
+        (b"let f = Tensor::permute;", False),
+        (b"x.permutes([0])", False),
+        (b"x.re_permute([0])", False),
+    ],
+)
+def test_own_words_mark_a_called_word(text: bytes, called: bool) -> None:
+    found = prefilter.own_words(text)
+    assert b"permute" in found
+    assert (b"permute(" in found) is called

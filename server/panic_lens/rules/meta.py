@@ -35,6 +35,7 @@ class RuleInfo:
     # Sharper, still sound: any-of groups of all-of words. The rule can only fire in a file
     # that, for some group, mentions every word or a name the crate gives it (the engine
     # resolves names through `use .. as` and `type` across the crate's files, never others).
+    # A word ending in CALL_MARK must be called: `name(` or `name::<`.
     # Empty: each trigger is a group on its own.
     conditions: tuple[tuple[str, ...], ...] = ()
     panic_sites: tuple[BurnSite, ...] = ()
@@ -103,26 +104,33 @@ def info_from_spec(spec: RuleSpec) -> RuleInfo:
 LANGUAGE_DETECTOR = "panic_lens.rules.language.detect"
 
 
+# Marks a prefilter word that the file must call (`prefilter.CALL`): the rule finds calls only.
+CALL_MARK = "("
+
+
 @lru_cache(maxsize=1024)
 def _call_groups(spec: RuleSpec) -> tuple[tuple[str, ...], ...]:
     """Words without which a rule in the language cannot fire in a file: a free function's
     name; a method's name with its type's (the receiver's type is only ever known from a name
-    the file writes, or a crate alias of it, which the prefilter adds)."""
+    the file writes, or a crate alias of it, which the prefilter adds). The rule's calls and
+    the tensor constructors that give a shape must be written as calls."""
     from panic_lens.rules.language.configs import config_of_module
     from panic_lens.rules.language.spec import needs_tensor_shape
-    from panic_lens.rust.burn_api import SHAPE_WORDS
+    from panic_lens.rust.burn_api import SHAPE_CALLS, SHAPE_WORDS
 
     groups: set[tuple[str, ...]] = set()
     for where in spec.wheres:
+        call = where.name + CALL_MARK
         if not where.method_like:
-            base: list[tuple[str, ...]] = [(where.name,)]
+            base: list[tuple[str, ...]] = [(call,)]
         else:
-            base = [(where.name, where.owner_name)]
+            base = [(call, where.owner_name)]
             config = config_of_module(where.owner)
             if config is not None and where.owner_name not in config.rsplit("::", 1)[-1]:
-                base.append((where.name, config.rsplit("::", 1)[-1]))
+                base.append((call, config.rsplit("::", 1)[-1]))
         if needs_tensor_shape(spec, where):  # and a shape is only known from these words
-            base = [(*group, word) for group in base for word in SHAPE_WORDS]
+            shapes = [w + CALL_MARK if w in SHAPE_CALLS else w for w in SHAPE_WORDS]
+            base = [(*group, word) for group in base for word in shapes]
         groups.update(base)
     return tuple(sorted(groups))
 

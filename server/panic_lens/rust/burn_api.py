@@ -13,6 +13,7 @@ from __future__ import annotations
 TENSOR_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full", "random", "arange"})
 TENSOR_FROM = frozenset({"from_data", "from_ints", "from_floats", "from_bool"})
 SHAPE_WORDS = tuple(sorted(TENSOR_CONSTRUCTORS | TENSOR_FROM | {"TensorData", "reshape"}))
+SHAPE_CALLS = TENSOR_CONSTRUCTORS | TENSOR_FROM | {"reshape"}  # those of them that are calls
 
 # Crate roots a user can name, and the canonical prefix each stands for.
 CRATE_ROOTS: dict[str, tuple[str, ...]] = {

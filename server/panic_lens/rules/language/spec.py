@@ -328,12 +328,14 @@ class _Reader:
             and all(
                 isinstance(g, list)
                 and g
-                and all(isinstance(w, str) and IDENT.fullmatch(w) for w in g)
+                and all(isinstance(w, str) and IDENT.fullmatch(w.removesuffix("(")) for w in g)
                 for g in value
             )
         )
         if not ok:
-            raise self.fail("prefilter", "must be a list of lists of identifiers")
+            raise self.fail(
+                "prefilter", "must be a list of lists of identifiers (a called name ends in `(`)"
+            )
         return tuple(tuple(g) for g in value)
 
     def version_req(self, data: dict[str, Any]) -> str | None:
