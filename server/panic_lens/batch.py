@@ -588,13 +588,16 @@ def fork_pool(
     jobs: int, settings: Settings | None, catalog: Catalog | None, cache: AnalysisCache | None
 ) -> ProcessPoolExecutor:
     """`jobs` workers, forked where the platform can. Fork shares the loaded parsers, rules
-    and catalog with the workers for free; frozen (the caller unfreezes after shutdown), those
-    objects are never traversed by the workers' collections (nor copied on write by them)."""
+    and catalog with the workers for free, and what the rules load on first use, loaded here
+    (`engine.warm_up`); frozen (the caller unfreezes after shutdown), those objects are never
+    traversed by the workers' collections (nor copied on write by them)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    import panic_lens.engine  # noqa: F401  loaded once here, shared by every worker
+    from panic_lens import engine
+    from panic_lens.rust import memo  # noqa: F401  the workers' crate memo (`_init_worker`)
 
+    engine.warm_up(settings, catalog)
     gc.freeze()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)

@@ -102,6 +102,16 @@ class RuleRun:
     failures: tuple[str, ...]  # "rule X failed" notes
 
 
+def warm_up(settings: Settings | None = None, catalog: Catalog | None = None) -> None:
+    """Run every rule once over a text that names every rule's words, so that what the rules
+    load on first use (modules, tables, plans) is loaded now: before worker processes are
+    forked, which then share it, or before an editor's first keystroke."""
+    from panic_lens.rules.meta import rules
+
+    words = sorted({w for rule in rules() for group in rule.prefilter_groups for w in group})
+    analyze(f"// {' '.join(words)}\nfn main() {{}}\n", None, settings=settings, catalog=catalog)
+
+
 def run_rules(facts: FileFacts, catalog: Catalog | None = None) -> Analysis:
     """Run every enabled rule over `facts`, then settings, suppressions and record ids."""
     return finish(facts, rule_run(facts, catalog))

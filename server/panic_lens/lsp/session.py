@@ -29,7 +29,6 @@ from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
 from panic_lens.lsp.protocol import LspTextDocument, PanicLensProtocol
 from panic_lens.model import Analysis, Finding
 from panic_lens.positions import Encoding
-from panic_lens.rules.meta import rules
 from panic_lens.rust.incremental import reparse
 from panic_lens.rust.syntax import Tree, parse
 from panic_lens.settings import Settings
@@ -52,11 +51,6 @@ _INCOMING = (
     types.DidOpenTextDocumentNotification,
     types.DidChangeTextDocumentNotification,
 )
-# every rule's words, so that the prefilter lets each rule run over the warm-up text
-_WARM_UP_TEXT = (
-    "// " + " ".join(sorted({w for r in rules() for g in r.prefilter_groups for w in g})) + "\n"
-    "fn main() {}\n"
-).encode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,7 +339,7 @@ class PanicLensServer(LanguageServer):
             converter = pygls_compat.converter(self.protocol)
             for kind in _INCOMING:
                 converter.get_structure_hook(kind)
-            engine.analyze(_WARM_UP_TEXT, None, settings=self.settings, catalog=self.catalog)
+            engine.warm_up(self.settings, self.catalog)
         except Exception:  # only an optimisation: never a reason to fail
             logger.debug("warm-up failed", exc_info=True)
 
