@@ -109,13 +109,53 @@ def knowledge_fields(record: Record) -> dict[str, str]:
 def score_half(
     fields: Mapping[str, str], weights: Mapping[str, float], among: Iterable[RuleInfo] | None = None
 ) -> dict[str, float]:
-    """Each rule's score for one half (rules with no mention are left out)."""
-    scores: dict[str, float] = {}
-    for rule in rules() if among is None else among:
-        total = sum(weights.get(name, 0.0) * _mentions(rule, text) for name, text in fields.items())
-        if total > 0:
-            scores[rule.id] = total
-    return scores
+    """Each rule's score for one half (rules with no mention are left out), in registry order:
+    per field, the field's weight x each mentioned API's weight x its capped count."""
+    registry = rules() if among is None else tuple(among)
+    by_form, api_weights = _api_index(registry)
+    scores: dict[int, float] = {}
+    for name, text in fields.items():
+        weight = weights.get(name, 0.0)
+        if not weight:
+            continue
+        counts: dict[tuple[int, int], int] = {}  # (rule, api) -> mentions in this field
+        for token, n in _identifiers(text).items():
+            for key in by_form.get(token, ()):
+                counts[key] = counts.get(key, 0) + n
+        for key, n in counts.items():
+            scores[key[0]] = scores.get(key[0], 0.0) + weight * api_weights[key] * min(n, MAX_COUNT)
+    return {registry[i].id: scores[i] for i in sorted(scores) if scores[i] > 0}
+
+
+def _api_index(
+    registry: tuple[RuleInfo, ...],
+) -> tuple[dict[str, tuple[tuple[int, int], ...]], dict[tuple[int, int], float]]:
+    """For each spelling of an API, the (rule, API) pairs it counts for (a spelling counts for
+    the first API of a rule that has it), and each pair's weight. Made once per registry: a
+    dataset's records are all scored against the same rules."""
+    key = tuple(id(rule) for rule in registry)
+    if _INDEX and _INDEX[0][0] == key:
+        return _INDEX[0][2], _INDEX[0][3]
+    by_form: dict[str, list[tuple[int, int]]] = {}
+    api_weights: dict[tuple[int, int], float] = {}
+    for i, rule in enumerate(registry):
+        for j, (api, forms) in enumerate(_api_forms(rule.apis)):
+            api_weights[(i, j)] = api_weight(api)
+            for form in forms:
+                by_form.setdefault(form, []).append((i, j))
+    index = {form: tuple(keys) for form, keys in by_form.items()}
+    _INDEX[:] = [(key, registry, index, api_weights)]  # the registry is held: its ids stay its
+    return index, api_weights
+
+
+_INDEX: list[
+    tuple[
+        tuple[int, ...],
+        tuple[RuleInfo, ...],
+        dict[str, tuple[tuple[int, int], ...]],
+        dict[tuple[int, int], float],
+    ]
+] = []
 
 
 def pick(scores: Mapping[str, float], among: Iterable[RuleInfo] | None = None) -> tuple[str, ...]:
@@ -126,18 +166,6 @@ def pick(scores: Mapping[str, float], among: Iterable[RuleInfo] | None = None) -
     order = {rule.id: i for i, rule in enumerate(rules() if among is None else among)}
     kept = [rid for rid, score in scores.items() if score >= floor]
     return tuple(sorted(kept, key=lambda rid: (-scores[rid], order.get(rid, len(order)))))
-
-
-def _mentions(rule: RuleInfo, text: str) -> float:
-    """Weighted, capped count of whole-identifier mentions of the rule's APIs in `text` (an
-    API also counts in snake_case, as file paths spell it: AsyncPolicy -> async_policy)."""
-    tokens = _identifiers(text)
-    total = 0.0
-    for api, forms in _api_forms(rule.apis):
-        n = sum(tokens.get(form, 0) for form in forms)
-        if n:
-            total += api_weight(api) * min(n, MAX_COUNT)
-    return total
 
 
 @lru_cache(maxsize=4096)
