@@ -51,8 +51,14 @@ catalog = loaded.catalog
 if mode != "baseline":  # as `check` and the server do (commands.common.load_records)
     from panic_lens.catalog.derive import register_derived
     register_derived(catalog.records, loaded.files_print)
+if mode == "finding":  # a finding cites its rule's records: every record is bound once
+    from panic_lens.batch import check_paths
+    found = check_paths([sys.argv[3]], catalog=catalog, jobs=1).findings
+    assert found and all(f.records for f in found), found
 print(len(catalog), len(meta.derived_rules()))
 """
+# A crate whose one file has a finding of a hook rule (hook rules stay in the registry above).
+FINDING_CRATE = Path(__file__).resolve().parent.parent / "tests" / "golden" / "ctc-module-cuda"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,6 +86,9 @@ def measure_derivation(
         out["cold: deriving, empty cache"] = measure.repeat([*run, "cold", str(records)], 1, env)
         out["warm: from the derivation cache"] = measure.repeat(
             [*run, "warm", str(records)], repeat, env
+        )
+        out["warm, then `check` of a crate with a finding (every record bound)"] = measure.repeat(
+            [*run, "finding", str(records), str(FINDING_CRATE)], repeat, env
         )
         return out
 
