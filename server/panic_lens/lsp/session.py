@@ -30,7 +30,7 @@ from panic_lens.lsp.protocol import LspTextDocument, PanicLensProtocol
 from panic_lens.model import Analysis, Finding
 from panic_lens.positions import Encoding
 from panic_lens.rust.incremental import reparse
-from panic_lens.rust.syntax import Tree, parse
+from panic_lens.rust.syntax import Tree, parse_code
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
@@ -266,7 +266,7 @@ class PanicLensServer(LanguageServer):
         self.unsettled.discard(uri)
         try:
             before = self.open[uri].analysis
-            self.trees[uri] = (last[0], parse(last[0]))
+            self.trees[uri] = (last[0], parse_code(last[0]))
             self.snapshots.pop(uri, None)  # the next edit starts from the fresh tree
             with collector_paused():
                 result = self.analyze_open(uri)
@@ -300,7 +300,7 @@ class PanicLensServer(LanguageServer):
         """Re-parse incrementally from the document's last tree: after a keystroke that costs a
         small part of a full parse."""
         last = self.trees.pop(uri, None)
-        tree = reparse(last[0], last[1], src) if last is not None else parse(src)
+        tree = reparse(last[0], last[1], src) if last is not None else parse_code(src)
         if last is not None and tree is not last[1] and tree.root_node.has_error:
             self.unsettled.add(uri)
         elif last is None or tree is not last[1]:

@@ -33,7 +33,7 @@ from panic_lens.rust.syntax import (
     node_at,
     node_span,
     node_text,
-    parse,
+    parse_code,
     span_of,
     starts_between,
 )
@@ -122,7 +122,7 @@ class FileFacts:
         if memo is not None:
             src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
             renames = memo.renames.for_file(src, src_root)
-        tree = tree if tree is not None else parse(src)
+        tree = tree if tree is not None else parse_code(src)
         # declarations by keyword, calls by name (all of them, by a query, only when asked
         # for): no walk over the whole tree
         nodes = declarations(tree, src)

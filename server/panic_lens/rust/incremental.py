@@ -1,4 +1,5 @@
-"""Incremental re-parse of an edited document: one tree-sitter edit from the changed byte range.
+"""Incremental re-parse of an edited document: one tree-sitter edit from the changed byte range
+(trees of `syntax.parse_code`, as the analysis reads them).
 
 The server keeps each open document's last text and tree; a didChange re-parses from them, so
 tree-sitter reuses every subtree outside the edit instead of parsing the whole file again.
@@ -6,7 +7,7 @@ tree-sitter reuses every subtree outside the edit instead of parsing the whole f
 
 from __future__ import annotations
 
-from panic_lens.rust.syntax import Tree, parse
+from panic_lens.rust.syntax import Tree, parse_code, same_views
 
 
 def changed_range(old: bytes, new: bytes) -> tuple[int, int, int]:
@@ -23,6 +24,8 @@ def reparse(old: bytes, old_tree: Tree, new: bytes) -> Tree:
     if old == new:
         return old_tree
     start, old_end, new_end, start_point, old_end_point, new_end_point = edit_of(old, new)
+    if not same_views(old, new, [(start, old_end, new_end - start)]):
+        return parse_code(new)  # a macro's `!` read differently outside the edit
     tree = old_tree.copy()
     tree.edit(
         start_byte=start,
@@ -32,7 +35,7 @@ def reparse(old: bytes, old_tree: Tree, new: bytes) -> Tree:
         old_end_point=old_end_point,
         new_end_point=new_end_point,
     )
-    return parse(new, tree)
+    return parse_code(new, tree)
 
 
 Edit = tuple[int, int, int, tuple[int, int], tuple[int, int], tuple[int, int]]

@@ -71,7 +71,9 @@ __all__ = [
     "node_text",
     "nodes_of_kinds",
     "parse",
+    "parse_code",
     "path_segments",
+    "same_views",
     "span_of",
     "starts_between",
     "statement_of",
@@ -83,6 +85,96 @@ __all__ = [
 def parse(src: bytes, old_tree: Tree | None = None) -> Tree:
     """Parse Rust source bytes; pass the previous tree (already `.edit()`ed) to re-parse faster."""
     return _PARSER.parse(src, old_tree) if old_tree is not None else _PARSER.parse(src)
+
+
+# The standard macros whose arguments are expressions written for their values: tree-sitter
+# leaves a macro's arguments as tokens, so a call in `println!("{}", x.permute([0, 0]))` or
+# `assert_eq!(a.reshape([2, 3]), b)` is no call node. (`vec!` is read as a list where a value
+# is folded, and `matches!` takes a pattern: neither is here.)
+EXPRESSION_MACROS = frozenset(
+    b"print println eprint eprintln format format_args write writeln panic todo unimplemented "
+    b"unreachable assert assert_eq assert_ne debug_assert debug_assert_eq debug_assert_ne "
+    b"dbg".split()
+)
+
+
+def parse_code(src: bytes, old_tree: Tree | None = None) -> Tree:
+    """Parse user code for analysis: as `parse`, with the `!` of each expression macro's
+    `name!(` read as a space (`code_view`), so that the calls in its arguments are call nodes.
+    Every byte offset is the source's; the tree's text differs at those `!` only. `old_tree`:
+    the previous such tree, already edited (see `same_views`)."""
+    return parse(code_view(src), old_tree)
+
+
+def code_view(src: bytes) -> bytes:
+    """`src` with the `!` of each expression macro invocation `name!(` made a space."""
+    bangs = macro_bangs(src)
+    if not bangs:
+        return src
+    view = bytearray(src)
+    for at in bangs:
+        view[at] = 0x20
+    return bytes(view)
+
+
+def macro_bangs(src: bytes) -> list[int]:
+    """The offsets of the `!` of `name!(` for the names of EXPRESSION_MACROS (the name a
+    whole word, a path's last segment included: `std::println!(`). The last texts' answers
+    are kept: a keystroke's re-parse asks about the text before it and the text after it."""
+    for text, found in _BANGS:
+        if text is src:
+            return found
+    found = _macro_bangs(src)
+    _BANGS.insert(0, (src, found))
+    del _BANGS[3:]
+    return found
+
+
+_BANGS: list[tuple[bytes, list[int]]] = []
+
+
+def _macro_bangs(src: bytes) -> list[int]:
+    out = []
+    at = src.find(b"!(")
+    while at >= 0:
+        start = at
+        while start > 0 and src[start - 1] in _WORD:
+            start -= 1
+        if src[start:at] in EXPRESSION_MACROS:
+            out.append(at)
+        at = src.find(b"!(", at + 2)
+    return out
+
+
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def same_views(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> bool:
+    """Whether `code_view` rewrote the same bytes of `old` and `new` outside `edits`: only then
+    may a tree of `old`'s view, edited, be re-parsed into one of `new`'s (tree-sitter trusts
+    every byte outside the edits to be unchanged). `edits`: (start, end, inserted length) in
+    `old`'s offsets, in order, not overlapping."""
+    moved = []
+    for at in macro_bangs(old):
+        delta = 0
+        for start, end, inserted in edits:
+            if at < start:
+                break
+            if at < end:
+                break  # rewritten text: compared below only if outside every edit of `new`
+            delta += inserted - (end - start)
+        else:
+            moved.append(at + delta)
+            continue
+        if at < start:
+            moved.append(at + delta)
+    inside = []
+    delta = 0
+    for start, end, inserted in edits:
+        inside.append((start + delta, start + delta + inserted))
+        delta += inserted - (end - start)
+    kept = [at for at in macro_bangs(new) if not any(a <= at < b for a, b in inside)]
+    return moved == kept
 
 
 @cache

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from panic_lens.rust.syntax import (
     call_parts,
     method_call,
@@ -66,3 +68,33 @@ def test_path_segments_drop_generics_and_keep_leading_colons() -> None:
     callee, _ = call_parts(first(src, "call_expression"))
     assert callee is not None
     assert path_segments(callee, src) == ["", "burn", "Tensor", "zeros"]
+
+
+@pytest.mark.parametrize(
+    ("src", "bangs"),
+    [
+        (b'println!("{}", x.f());', [7]),
+        (b"assert_eq!(a.f(), b);", [9]),
+        (b'std::println!("{}", x);', [12]),
+        (b"my_println!(x); reprintln!(y);", []),  # other macros: a whole word only
+        (b"vec![x.f()]; matches!(x, Some(_)); x != !(y)", []),
+        (b'write!(f, "{}", x)?; dbg!(x.f())', [5, 24]),
+    ],
+)
+def test_code_view_reads_the_bang_of_expression_macros_only(src: bytes, bangs: list[int]) -> None:
+    from panic_lens.rust.syntax import code_view, macro_bangs
+
+    assert macro_bangs(src) == bangs
+    view = code_view(src)
+    assert len(view) == len(src)
+    assert [i for i, (a, b) in enumerate(zip(src, view, strict=True)) if a != b] == bangs
+
+
+def test_calls_in_expression_macros_are_call_nodes() -> None:
+    from panic_lens.rust.facts import FileFacts
+
+    src = b'fn f() {\n    println!("{}", x.permute([0, 0]));\n'
+    src += b"    let v = vec![y.permute([1])];\n}\n"
+    facts = FileFacts.build(src, "lib.rs")
+    found = [(s.name, s.node.start_point[0]) for s in facts.calls(frozenset({"permute"}))]
+    assert found == [("permute", 1)]  # the call in `vec![..]` stays tokens: a list is read there
