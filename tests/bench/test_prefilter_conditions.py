@@ -379,3 +379,20 @@ def test_own_words_mark_a_called_word(text: bytes, called: bool) -> None:
     found = prefilter.own_words(text)
     assert b"permute" in found
     assert (b"permute(" in found) is called
+
+
+_REPO = Path(__file__).resolve().parents[2]
+_EXAMPLES = sorted(
+    [*(_REPO / "server" / "panic_lens" / "rules" / "defs").glob("*.rs"),
+     *(_REPO / "tests" / "corpus" / "panics").glob("*/example.rs"),
+     *(_REPO / "tests" / "golden").glob("*/src/**/*.rs")]
+)  # fmt: skip
+
+
+def test_every_example_with_a_finding_is_kept() -> None:
+    """The rules' examples, the corpus of burn panics and the golden crates: a file in which
+    the engine finds something, a hint included, is never skipped by the prefilter."""
+    flagged = [p for p in _EXAMPLES if engine.analyze(p.read_bytes(), str(p)).findings]
+    assert len(flagged) >= 100  # most examples have findings: the check below means something
+    skipped = [p for p in flagged if not prefilter.Prefilter({}).keeps(str(p), p.read_bytes())]
+    assert skipped == []
