@@ -95,7 +95,12 @@ export class PanicLens implements vscode.Disposable {
 
   private createClient(command: ServerCommand): LanguageClient {
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ scheme: 'file', language: 'rust' }],
+      // Rust files, and record files: the server shows each record's coverage on a `.json` or
+      // `.jsonl` file in a records folder in use and ignores every other JSON file
+      documentSelector: [
+        { scheme: 'file', language: 'rust' },
+        { scheme: 'file', pattern: '**/*.{json,jsonl}' },
+      ],
       // didChangeConfiguration for the panicLens section; the server then pulls it
       synchronize: { configurationSection: 'panicLens' },
       initializationOptions: serverSettings(),
