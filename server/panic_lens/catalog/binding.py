@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import NamedTuple
 
 from panic_lens.catalog.model import BY_SITE, BY_WORDS, Binding, Record
 from panic_lens.catalog.sites import site_rules
-from panic_lens.rules.meta import RuleInfo, rules
+from panic_lens.rules.meta import RuleInfo, generation, rules
 
 MIN_SCORE = 2.0  # e.g. one distinctive name in errorMessage, or three in sourceCode
 DOMINANCE = 0.5  # a second rule binds only when it is at least half as present as the first
@@ -56,14 +57,15 @@ KNOWLEDGE_WEIGHTS = {
 def bind_record(record: Record, among: Iterable[RuleInfo] | None = None) -> Binding:
     """Bind the panic half by site, then the knowledge half (see the module docstring)."""
     registry = rules() if among is None else tuple(among)
+    given = None if among is None else registry  # the registry's rules: known by generation
     panic = site_rules(record, registry)
-    scores = score_half(knowledge_fields(record), KNOWLEDGE_WEIGHTS, registry)
+    scores = score_half(knowledge_fields(record), KNOWLEDGE_WEIGHTS, given)
     follows = tuple(rid for rid in panic if scores.get(rid, 0.0) > 0)
     if follows:
         return Binding(panic, follows, BY_SITE, BY_SITE)
     words = pick(scores, registry)
     if words:
-        others = neighbours(record, panic, registry)
+        others = neighbours(record, panic, given)
         words = tuple(rid for rid in words if rid not in others)
     return Binding(panic, words, BY_SITE if panic else "", BY_WORDS if words else "")
 
@@ -74,7 +76,7 @@ def neighbours(
     """Rules the panic half's words would bind it to although it matched none of their sites:
     the record is about another panic of those rules' APIs."""
     registry = rules() if among is None else tuple(among)
-    scores = score_half(panic_fields(record), PANIC_WEIGHTS, registry)
+    scores = score_half(panic_fields(record), PANIC_WEIGHTS, None if among is None else registry)
     return frozenset(pick(scores, registry)) - set(panic)
 
 
@@ -112,50 +114,67 @@ def score_half(
     """Each rule's score for one half (rules with no mention are left out), in registry order:
     per field, the field's weight x each mentioned API's weight x its capped count."""
     registry = rules() if among is None else tuple(among)
-    by_form, api_weights = _api_index(registry)
-    scores: dict[int, float] = {}
+    index = _api_index(registry, among is None)
+    scores: dict[int, float] = {}  # by API list (rules with the same APIs score the same)
     for name, text in fields.items():
         weight = weights.get(name, 0.0)
         if not weight:
             continue
-        counts: dict[tuple[int, int], int] = {}  # (rule, api) -> mentions in this field
+        counts: dict[tuple[int, int], int] = {}  # (API list, API) -> mentions in this field
         for token, n in _identifiers(text).items():
-            for key in by_form.get(token, ()):
+            for key in index.by_form.get(token, ()):
                 counts[key] = counts.get(key, 0) + n
         for key, n in counts.items():
-            scores[key[0]] = scores.get(key[0], 0.0) + weight * api_weights[key] * min(n, MAX_COUNT)
-    return {registry[i].id: scores[i] for i in sorted(scores) if scores[i] > 0}
+            added = weight * index.weights[key] * min(n, MAX_COUNT)
+            scores[key[0]] = scores.get(key[0], 0.0) + added
+    found = sorted(i for group, score in scores.items() if score > 0 for i in index.rules_of[group])
+    return {registry[i].id: scores[index.group_of[i]] for i in found}
 
 
-def _api_index(
-    registry: tuple[RuleInfo, ...],
-) -> tuple[dict[str, tuple[tuple[int, int], ...]], dict[tuple[int, int], float]]:
-    """For each spelling of an API, the (rule, API) pairs it counts for (a spelling counts for
+class _ApiIndex(NamedTuple):
+    """The registry's APIs for scoring: rules with the same API list form one group."""
+
+    by_form: dict[str, tuple[tuple[int, int], ...]]  # spelling -> (group, API) pairs
+    weights: dict[tuple[int, int], float]  # (group, API) -> the API's weight
+    group_of: list[int]  # rule (registry position) -> its group
+    rules_of: list[list[int]]  # group -> its rules
+
+
+def _api_index(registry: tuple[RuleInfo, ...], registered: bool) -> _ApiIndex:
+    """For each spelling of an API, the (group, API) pairs it counts for (a spelling counts for
     the first API of a rule that has it), and each pair's weight. Made once per registry: a
-    dataset's records are all scored against the same rules."""
-    key = tuple(id(rule) for rule in registry)
-    if _INDEX and _INDEX[0][0] == key:
-        return _INDEX[0][2], _INDEX[0][3]
+    dataset's records are all scored against the same rules. `registered`: `registry` is the
+    registry's rules (known by its generation). Rules derived from tensor methods all list
+    `Tensor`: grouped, a text that names it scores them once."""
+    key = ("registry", generation()) if registered else tuple(id(rule) for rule in registry)
+    found = _INDEX.get(key)
+    if found is not None:
+        return found[1]
+    groups: dict[tuple[tuple[str, tuple[str, ...]], ...], int] = {}
+    group_of: list[int] = []
+    rules_of: list[list[int]] = []
     by_form: dict[str, list[tuple[int, int]]] = {}
-    api_weights: dict[tuple[int, int], float] = {}
+    weights: dict[tuple[int, int], float] = {}
     for i, rule in enumerate(registry):
-        for j, (api, forms) in enumerate(_api_forms(rule.apis)):
-            api_weights[(i, j)] = api_weight(api)
-            for form in forms:
-                by_form.setdefault(form, []).append((i, j))
-    index = {form: tuple(keys) for form, keys in by_form.items()}
-    _INDEX[:] = [(key, registry, index, api_weights)]  # the registry is held: its ids stay its
-    return index, api_weights
+        forms = _api_forms(rule.apis)
+        group = groups.get(forms)
+        if group is None:
+            group = groups[forms] = len(rules_of)
+            rules_of.append([])
+            for j, (api, spellings) in enumerate(forms):
+                weights[(group, j)] = api_weight(api)
+                for form in spellings:
+                    by_form.setdefault(form, []).append((group, j))
+        group_of.append(group)
+        rules_of[group].append(i)
+    index = _ApiIndex({f: tuple(k) for f, k in by_form.items()}, weights, group_of, rules_of)
+    if len(_INDEX) >= 4:
+        _INDEX.clear()
+    _INDEX[key] = (registry, index)  # the registry is held: its ids stay its
+    return index
 
 
-_INDEX: list[
-    tuple[
-        tuple[int, ...],
-        tuple[RuleInfo, ...],
-        dict[str, tuple[tuple[int, int], ...]],
-        dict[tuple[int, int], float],
-    ]
-] = []
+_INDEX: dict[tuple[object, ...], tuple[tuple[RuleInfo, ...], _ApiIndex]] = {}
 
 
 def pick(scores: Mapping[str, float], among: Iterable[RuleInfo] | None = None) -> tuple[str, ...]:
