@@ -23,6 +23,13 @@
 ;; add-on servers next to the main one (see `editors/emacs/README.md'), or call
 ;; `panic-lens-eglot-setup' only in projects where you want panic-lens.
 ;;
+;; Records files (the `.json' and `.jsonl' files of the folders of the `records' setting) get
+;; each record's coverage when their buffers are in `panic-lens-records-mode', an opt-in, e.g.:
+;;
+;;   (add-to-list 'auto-mode-alist
+;;                '("/my-crate/records/[^/]*\\.jsonl?\\'" . panic-lens-records-mode))
+;;   (add-hook 'panic-lens-records-mode-hook #'eglot-ensure)
+;;
 ;; Settings travel through `eglot-workspace-configuration' under the `panicLens' section,
 ;; with the same keys as VS Code's `panicLens.*' settings, for example in .dir-locals.el:
 ;;
@@ -47,9 +54,20 @@
   "The argv that starts the panic-lens language server on stdio."
   :type '(repeat string))
 
-(defcustom panic-lens-major-modes '(rust-mode rust-ts-mode)
+(defcustom panic-lens-major-modes '(rust-mode rust-ts-mode panic-lens-records-mode)
   "Major modes whose buffers eglot connects to panic-lens."
   :type '(repeat symbol))
+
+(defalias 'panic-lens--json-mode (if (fboundp 'js-json-mode) #'js-json-mode #'js-mode)
+  "The mode of JSON files: `js-json-mode' from Emacs 29 on, `js-mode' before.")
+
+;;;###autoload
+(define-derived-mode panic-lens-records-mode panic-lens--json-mode "Records"
+  "JSON mode for panic-lens records files (in folders of its `records' setting).
+A mode of its own, so that eglot gives these buffers to panic-lens, which
+shows which rule checks each record, while other JSON (and JavaScript) buffers
+keep their own servers.  Nothing enters it unless told to: see
+`editors/emacs/README.md'.")
 
 ;;;###autoload
 (defun panic-lens-eglot-setup ()

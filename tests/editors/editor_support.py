@@ -90,6 +90,25 @@ def panic_text(record: dict[str, Any]) -> str:
     return f"thread 'main' panicked at {record['filePath']}:{record['lineNumber']}:5:\n{message}"
 
 
+# a shipped record whose burn panic a hand-written rule checks, and what the editor says of it
+COVERED_RECORD = RECORDS / "011_3e5c9cb35b5db9ef.json"
+COVERED_NOTE = "checked by the hand-written rule dropout-probability-range"
+
+
+def records_file(workspace: Path, name: str) -> tuple[Path, str]:
+    """A copy of COVERED_RECORD in `workspace`/records/`name` (a `.jsonl` name gets it on one
+    line), under an id of its own so that it is no duplicate of the shipped record; the path
+    and that id."""
+    envelope = json.loads(COVERED_RECORD.read_text())
+    envelope["record"]["id"] = "e2e0000000000001"
+    folder = workspace / "records"
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    one_line = name.endswith(".jsonl")
+    path.write_text(json.dumps(envelope) if one_line else json.dumps(envelope, indent=2))
+    return path, envelope["record"]["id"]
+
+
 def seed_records() -> list[dict[str, Any]]:
     return [json.loads(p.read_text())["record"] for p in sorted(RECORDS.glob("*.txt"))]
 

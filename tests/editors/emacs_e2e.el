@@ -1,6 +1,9 @@
 ;;; emacs_e2e.el --- emacs --batch end-to-end check of editors/emacs/panic-lens.el  -*- lexical-binding: t -*-
 ;; Env: PANIC_LENS_EL (panic-lens.el), PANIC_LENS_CMD (JSON argv), PANIC_LENS_RULE (rule id to
 ;; fix), PANIC_LENS_FILE (the .rs file), PANIC_LENS_OUT (result JSON). test_emacs.py judges it.
+;; With PANIC_LENS_RECORDS (a records folder, relative to the project) the file is a records
+;; file, put in `panic-lens-records-mode' as the README says, and only its record-coverage
+;; diagnostic is checked.
 (require 'json)
 (require 'flymake)
 (load (getenv "PANIC_LENS_EL") nil t)
@@ -16,6 +19,12 @@
 (when (getenv "PANIC_LENS_SEVERITY")    ; a user override, as it would sit in .dir-locals.el
   (setq-default eglot-workspace-configuration
                 `(:panicLens (:severity (,(intern (concat ":" e2e-rule)) ,(getenv "PANIC_LENS_SEVERITY"))))))
+(defvar e2e-records (getenv "PANIC_LENS_RECORDS"))
+(when e2e-records                       ; the README's opt-in, for this records folder
+  (add-to-list 'auto-mode-alist
+               (cons (concat "/" (regexp-quote e2e-records) "/[^/]*\\.jsonl?\\'")
+                     'panic-lens-records-mode))
+  (setq-default eglot-workspace-configuration `(:panicLens (:records [,e2e-records]))))
 (defvar e2e-result (list :emacs emacs-version :eglot (file-name-directory (locate-library "eglot"))))
 
 (defun e2e-put (key value) (setq e2e-result (plist-put e2e-result key value)))
@@ -87,8 +96,25 @@
       (e2e-put :scan (panic-lens-scan-workspace))
       (eglot-shutdown server))))
 
+(defun e2e-run-records (buf)
+  (with-current-buffer buf
+    (e2e-put :major_mode (symbol-name major-mode))
+    (eglot-ensure)
+    (run-hooks 'post-command-hook)
+    (e2e-wait "eglot to connect" 60 #'eglot-current-server)
+    (let ((server (eglot-current-server)))
+      (e2e-put :project_root (expand-file-name (project-root (eglot--project server))))
+      (flymake-start)
+      (e2e-wait "a record-coverage diagnostic" 60
+                (lambda () (cl-some (lambda (d) (equal (plist-get (e2e-lsp-diag d) :code)
+                                                       "record-coverage"))
+                                    (e2e-ours))))
+      (e2e-put :diagnostics (e2e-summary (e2e-ours)))
+      (eglot-shutdown server))))
+
 (let* ((buf (find-file-noselect (getenv "PANIC_LENS_FILE")))
-       (err (condition-case e (progn (e2e-run buf) nil) (error (error-message-string e)))))
+       (err (condition-case e (progn (if e2e-records (e2e-run-records buf) (e2e-run buf)) nil)
+              (error (error-message-string e)))))
   (when err
     (e2e-put :error err)
     (with-current-buffer buf (e2e-put :diagnostics_at_error (e2e-summary (e2e-ours)))))

@@ -1,6 +1,8 @@
 -- Headless Neovim 0.11 end-to-end check of editors/neovim/lsp/panic_lens.lua against the real server.
 -- Env: PANIC_LENS_RTP (editors/neovim), PANIC_LENS_CMD (JSON argv), PANIC_LENS_RULE (rule id to
--- fix), PANIC_LENS_OUT (result JSON). The pytest side (test_neovim.py) judges the result.
+-- fix), PANIC_LENS_OUT (result JSON); with PANIC_LENS_RECORDS (a records folder) the file opened
+-- is a records file and only its record-coverage diagnostic and hover are checked.
+-- The pytest side (test_neovim.py) judges the result.
 local out = assert(os.getenv('PANIC_LENS_OUT'), 'PANIC_LENS_OUT unset')
 local rule = assert(os.getenv('PANIC_LENS_RULE'), 'PANIC_LENS_RULE unset')
 local result = { nvim = tostring(vim.version()) }
@@ -11,6 +13,10 @@ vim.opt.swapfile = false
 vim.lsp.config('panic_lens', { cmd = vim.json.decode(assert(os.getenv('PANIC_LENS_CMD'))) })
 if os.getenv('PANIC_LENS_SEVERITY') then -- a user override, merged into the shipped settings
   vim.lsp.config('panic_lens', { settings = { panicLens = { severity = { [rule] = os.getenv('PANIC_LENS_SEVERITY') } } } })
+end
+local records = os.getenv('PANIC_LENS_RECORDS') -- a records folder: the file opened is a record
+if records then
+  vim.lsp.config('panic_lens', { settings = { panicLens = { records = { records } } } })
 end
 vim.lsp.enable('panic_lens')
 
@@ -84,10 +90,22 @@ local function apply(client, bufnr, actions)
   vim.lsp.util.apply_workspace_edit(chosen.edit, client.offset_encoding)
 end
 
+-- a records file: its record's coverage note, and the hover of its "id" line
+local function record_coverage(client, bufnr)
+  local function notes()
+    return vim.tbl_filter(function(d) return d.code == 'record-coverage' end, ours(bufnr))
+  end
+  wait_for('a record-coverage diagnostic', 60, function() return #notes() > 0 end)
+  result.diagnostics = summarize(ours(bufnr))
+  hover(client, bufnr, notes()[1])
+  client:stop()
+end
+
 vim.api.nvim_create_autocmd('VimEnter', { callback = function()
   local ok, err = pcall(function()
     local bufnr = vim.api.nvim_get_current_buf()
     local client = attach(bufnr)
+    if records then return record_coverage(client, bufnr) end
     wait_for('a ' .. rule .. ' diagnostic', 60, function() return #of_rule(bufnr) > 0 end)
     result.first_diagnostics = summarize(ours(bufnr))
     -- settings may reach the server after its first analysis: wait for the settled severity

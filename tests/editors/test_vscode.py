@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from editor_support import (
     ASYNC_RULE,
+    COVERED_NOTE,
     SYSTEM_PATH,
     TOOLS,
     build_vsix,
@@ -31,6 +32,7 @@ from editor_support import (
     line_of,
     panic_text,
     plain_python,
+    records_file,
     records_with_knowledge_about,
     require,
     seed_records,
@@ -166,6 +168,7 @@ def drive(
     machine_settings = code_server.home / "data" / "Machine" / "settings.json"
     out = shots / "result.json"
     explained = seed_records()[0]
+    record_path, record_id = records_file(workspace, "extra.json")
     config = {
         "url": url,
         "folder": str(workspace),
@@ -193,6 +196,9 @@ def drive(
         "badPython": str(workspace / "no-such-python"),
         "settingsRuleOff": {"panicLens.severity": {OFF_RULE: "off"}},
         "findingsRuleOff": findings - 1 - len(off),  # the AsyncPolicy call is fixed by then
+        "recordsFile": str(record_path.relative_to(workspace)),
+        "recordIdLine": record_id,  # on the "id" line only
+        "recordNote": f"record {record_id}: {COVERED_NOTE}",
         "out": str(out),
     }
     env = {**os.environ, "PANIC_LENS_E2E": json.dumps(config)}
@@ -276,3 +282,8 @@ def test_vscode_squiggle_hover_problems_quickfix_explain(
     # panicLens.severity {rule: "off"} in the (remote) settings takes that rule's findings away
     per_file.subtract(Path(f["path"]).name for f in expected if f["rule"] == OFF_RULE)
     assert res["problems_per_file_rule_off"] == +per_file, res["problems_per_file_rule_off"]
+    # a JSON file in the folder of panicLens.records: the record's coverage, as an Information
+    # squiggle with its message in the hover, and not counted as a finding in the status bar
+    assert "squiggly-info" in res["records_squiggle_class"], res["records_squiggle_class"]
+    assert "covered by the rule" in res["records_hover_text"], res["records_hover_text"]
+    assert res["records_status"] == res["rule_off_status"], res["records_status"]

@@ -1,6 +1,7 @@
 // Drives real VS Code (code-server) in headless Debian Chromium with playwright-core and records
 // what a user would see: the first start's progress, squiggle, hover, Problems panel, status bar,
-// quick fix, Explain Panic, the notifications for a bad server command and a bad Python path.
+// quick fix, Explain Panic, the notifications for a bad server command and a bad Python path,
+// and a records file's coverage note.
 // Input: env PANIC_LENS_E2E (JSON, see test_vscode.py). Output: JSON on the file `out`.
 // The DOM selectors are VS Code internals, pinned by code-server 4.139.1 (VS Code 1.139.1).
 'use strict';
@@ -248,6 +249,21 @@ async function turnRuleOff(page) {
   await shot(page, 'vscode-rule-off');
 }
 
+async function recordsFile(page) {
+  // the records folder named in the settings: a JSON file in it gets each record's coverage as
+  // an Information squiggle on its "id" line, which is no finding for the status bar
+  fs.writeFileSync(cfg.machineSettings, JSON.stringify({ ...cfg.settingsRuleOff, 'panicLens.records': ['records'] }, null, 2));
+  await openFile(page, cfg.recordsFile);
+  const sq = await squiggleOn(page, cfg.recordIdLine);
+  result.records_squiggle_class = sq.cls;
+  await page.mouse.move(sq.box.x + Math.min(20, sq.box.width / 2), sq.lineBox.y + sq.lineBox.height / 2);
+  const widget = page.locator('.monaco-hover', { hasText: cfg.recordNote }).first();
+  await widget.waitFor({ timeout: 30000 });
+  result.records_hover_text = await widget.innerText();
+  result.records_status = await statusText(page);
+  await shot(page, 'vscode-records-file');
+}
+
 async function drive(page) {
   await page.goto(`${cfg.url}/?folder=${encodeURIComponent(cfg.folder)}`, { waitUntil: 'domcontentloaded' });
   // first start: the environment is made under a progress notification, watched from the start
@@ -282,6 +298,8 @@ async function drive(page) {
   mark('python_path');
   await turnRuleOff(page);
   mark('rule_off');
+  await recordsFile(page);
+  mark('records_file');
 }
 
 (async () => {

@@ -190,3 +190,31 @@ async def test_a_records_folder_added_in_the_settings_is_evaluated(
     assert diag.message == (
         "record 3e5c9cb35b5db9ef: checked by the hand-written rule dropout-probability-range"
     )
+
+
+async def test_a_package_json_opened_and_closed_gets_nothing(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """What an editor sending every JSON file causes for one outside the records folders: no
+    diagnostics, nothing logged at warning or above, and (workspace scope) no analysis of it
+    as Rust when it is closed."""
+    root, records = workspace(tmp_path)
+    await initialize(client, root, {"records": ["records"]})
+    package = root / "package.json"
+    package.write_text('{"name": "app", "scripts": {"build": "tsc"}}\n')
+    uri = open_doc(client, package)
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    inside = open_doc(client, records / "r.json", json.dumps(COVERED))
+    await diagnostics(client, inside, lambda ds: len(ds) == 1)  # handled after package.json
+    if pulls(client):
+        answer = await client.workspace_diagnostic_async(
+            types.WorkspaceDiagnosticParams(previous_result_ids=[])
+        )
+        assert uri not in {item.uri for item in answer.items}
+    else:
+        assert not client.diagnostics.get(uri)
+    loud = [m for m in client.log_messages if m.type <= types.MessageType.Warning]
+    assert loud == [], [m.message for m in loud]
+    assert client.messages == []

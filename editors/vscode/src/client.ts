@@ -95,7 +95,13 @@ export class PanicLens implements vscode.Disposable {
 
   private createClient(command: ServerCommand): LanguageClient {
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ scheme: 'file', language: 'rust' }],
+      // Rust, and JSON / JSON Lines files on disk whatever their language id (json, jsonc,
+      // jsonl, or plaintext when another extension claims them): the server shows record
+      // coverage on those in a records folder in use and leaves every other one alone
+      documentSelector: [
+        { scheme: 'file', language: 'rust' },
+        { scheme: 'file', pattern: '**/*.{json,jsonl}' },
+      ],
       // didChangeConfiguration for the panicLens section; the server then pulls it
       synchronize: { configurationSection: 'panicLens' },
       initializationOptions: serverSettings(),

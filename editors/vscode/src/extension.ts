@@ -1,6 +1,6 @@
-// panic-lens for VS Code: starts the panic-lens language server for Rust files and adds
-// Restart Server, Explain Panic Message, Scan Workspace, Show Output, Open Settings and a status
-// bar item.
+// panic-lens for VS Code: starts the panic-lens language server for Rust files (and records
+// files: JSON in a records folder) and adds Restart Server, Explain Panic Message, Scan
+// Workspace, Show Output, Open Settings and a status bar item.
 import * as vscode from 'vscode';
 
 import { PanicLens } from './client';

@@ -119,12 +119,13 @@ def did_save(ls: PanicLensServer, params: types.DidSaveTextDocumentParams) -> No
 
 
 def did_close(ls: PanicLensServer, params: types.DidCloseTextDocumentParams) -> None:
-    """Empty diagnostics; with workspace scope the saved file's findings come back from disk."""
+    """Empty diagnostics; with workspace scope the saved Rust file's findings come back from
+    disk (a JSON or TOML file a client sent is not Rust to analyse)."""
     uri = params.text_document.uri
     ls.forget(uri)
     ls.publish_empty(uri)
     path = to_fs_path(uri)
-    if ls.settings.scope != "workspace" or not path:
+    if ls.settings.scope != "workspace" or not path or not ls.is_source(uri):
         return
     if (result := ls.analyze_disk(Path(path))) is not None and result.analysis.findings:
         ls.publish(result)
