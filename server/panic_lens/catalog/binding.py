@@ -58,7 +58,7 @@ def bind_record(record: Record, among: Iterable[RuleInfo] | None = None) -> Bind
     """Bind the panic half by site, then the knowledge half (see the module docstring)."""
     registry = rules() if among is None else tuple(among)
     given = None if among is None else registry  # the registry's rules: known by generation
-    panic = site_rules(record, registry)
+    panic = site_rules(record, given)
     scores = score_half(knowledge_fields(record), KNOWLEDGE_WEIGHTS, given)
     follows = tuple(rid for rid in panic if scores.get(rid, 0.0) > 0)
     if follows:
