@@ -336,11 +336,15 @@ def _initial_chain(site: _Site, functions: dict[str, Any]) -> _Chain:
 
 
 def _expect_guard(guard: str) -> str:
-    """`NonZeroUsize::new(x).expect(..)` fails when x == 0; other `.expect`s are not read."""
+    """`NonZeroUsize::new(x).expect(..)` fails when x == 0, `xs.first().expect(..)` (or
+    `.last()`) when xs is empty; other `.expect`s are not read."""
     found = re.fullmatch(r"NonZero(?:U|I)(?:size|8|16|32|64|128)::new\((.*)\) fails", guard)
-    if found is None:
-        raise Unmapped("`.expect(..)` (the failure of a Result or Option)")
-    return f"({found.group(1)}) == 0"
+    if found is not None:
+        return f"({found.group(1)}) == 0"
+    found = re.fullmatch(r"(.+?)\s*\.\s*(?:first|last)\(\) fails", guard, re.S)
+    if found is not None:
+        return f"({found.group(1)}).is_empty()"
+    raise Unmapped("`.expect(..)` (the failure of a Result or Option)")
 
 
 def _named_holes(message: str) -> list[str]:

@@ -561,3 +561,48 @@ def test_records_loaded_from_files_are_derived_again_when_a_file_changes(
     assert len(list((tmp_path / "cache").glob("derived/*.pickle"))) == 1  # nothing new written
     far = outcome("crates/burn-nn/src/other.rs", "no such panic", 2)  # edited: no site
     assert isinstance(far, D.NotDerived) and far.kind == D.SITE_NOT_FOUND
+
+
+def test_the_expect_of_first_or_last_fails_on_an_empty_list(
+    tmp_path: Path, table: configs.ConfigTable, registered: list[str]
+) -> None:
+    _tree(tmp_path)
+    (tmp_path / "crates/burn-nn/src/conv.rs").write_bytes(
+        CONV + b"pub fn head(items: Vec<usize>) -> usize {\n"
+        b'    *items.first().expect("items must not be empty")\n}\n'
+        b"pub fn tail(items: Vec<usize>) -> usize {\n"
+        b'    *items.last().expect("need a last item")\n}\n'
+        b"pub fn second(items: Vec<usize>) -> usize {\n"
+        b'    *items.get(1).expect("need a second item")\n}\n'
+    )
+    guards = build_guards(tmp_path)
+    head = derived(
+        D.derive(record("crates/burn-nn/src/conv.rs", 24, "items must not be empty"), guards,
+                 table, rule_id="t-head")
+    )  # fmt: skip
+    tail = derived(
+        D.derive(record("crates/burn-nn/src/conv.rs", 27, "need a last item"), guards, table,
+                 rule_id="t-tail")
+    )  # fmt: skip
+    assert [w.call for w in head.spec.wheres] == ["burn::nn::head"]
+    for out in (head, tail):
+        meta.add_rule(meta.info_from_spec(out.spec))
+        registered.append(out.spec.id)
+    src = """\
+use burn::nn::{head, tail};
+fn f(n: usize, v: Vec<usize>) {
+    head(vec![]);
+    head(vec![1]);
+    head(vec![n]);
+    head(v.clone());
+    tail(Vec::new());
+    tail(vec![0, 0]);
+}
+"""
+    assert flagged(src, "t-head") == [3]
+    assert flagged(src, "t-tail") == []
+    src_tail = "use burn::nn::tail;\nfn g() {\n    tail(vec![]);\n    tail(vec![2]);\n}\n"
+    assert flagged(src_tail, "t-tail") == [3]
+    # `.get(i)` on a list is not read: no rule, and the reason names the `.expect`
+    second = D.derive(record("crates/burn-nn/src/conv.rs", 30, "need a second item"), guards, table)
+    assert isinstance(second, D.NotDerived) and "`.expect(..)`" in second.reason
