@@ -14,6 +14,7 @@ import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from panic_lens.model import Point, Span
+from panic_lens.rust.lexical import WORD_BYTES
 
 LANGUAGE = Language(tree_sitter_rust.language())
 _PARSER = Parser(LANGUAGE)
@@ -73,7 +74,6 @@ __all__ = [
     "parse",
     "parse_code",
     "path_segments",
-    "same_views",
     "span_of",
     "starts_between",
     "statement_of",
@@ -98,12 +98,20 @@ EXPRESSION_MACROS = frozenset(
 )
 
 
-def parse_code(src: bytes, old_tree: Tree | None = None) -> Tree:
+def parse_code(
+    src: bytes, old: tuple[Tree, bytes, list[tuple[int, int, int]]] | None = None
+) -> Tree:
     """Parse user code for analysis: as `parse`, with the `!` of each expression macro's
     `name!(` read as a space (`code_view`), so that the calls in its arguments are call nodes.
-    Every byte offset is the source's; the tree's text differs at those `!` only. `old_tree`:
-    the previous such tree, already edited (see `same_views`)."""
-    return parse(code_view(src), old_tree)
+    Every byte offset is the source's; the tree's text differs at those `!` only.
+
+    `old`: the previous text's tree, already `.edit()`ed, that text, and the edits (start, end,
+    inserted length, in the old text's offsets, in order, not overlapping). The tree is re-parsed
+    from only when every `!` outside the edits is read as before: tree-sitter trusts the bytes
+    outside the edits to be unchanged, and typing a macro's name changes how a `!` after it
+    is read. Otherwise the text is parsed afresh."""
+    tree = old[0] if old is not None and _same_views(old[1], src, old[2]) else None
+    return parse(code_view(src), tree)
 
 
 def code_view(src: bytes) -> bytes:
@@ -138,7 +146,7 @@ def _macro_bangs(src: bytes) -> list[int]:
     at = src.find(b"!(")
     while at >= 0:
         start = at
-        while start > 0 and src[start - 1] in _WORD:
+        while start > 0 and src[start - 1] in WORD_BYTES:
             start -= 1
         if src[start:at] in EXPRESSION_MACROS:
             out.append(at)
@@ -146,28 +154,9 @@ def _macro_bangs(src: bytes) -> list[int]:
     return out
 
 
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
-def same_views(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> bool:
-    """Whether `code_view` rewrote the same bytes of `old` and `new` outside `edits`: only then
-    may a tree of `old`'s view, edited, be re-parsed into one of `new`'s (tree-sitter trusts
-    every byte outside the edits to be unchanged). `edits`: (start, end, inserted length) in
-    `old`'s offsets, in order, not overlapping."""
-    moved = []
-    for at in macro_bangs(old):
-        delta = 0
-        for start, end, inserted in edits:
-            if at < start:
-                break
-            if at < end:
-                break  # rewritten text: compared below only if outside every edit of `new`
-            delta += inserted - (end - start)
-        else:
-            moved.append(at + delta)
-            continue
-        if at < start:
-            moved.append(at + delta)
+def _same_views(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> bool:
+    """Whether `code_view` rewrote the same bytes of `old` and `new` outside `edits`."""
+    moved = [at for at in (_moved(at, edits) for at in macro_bangs(old)) if at is not None]
     inside = []
     delta = 0
     for start, end, inserted in edits:
@@ -175,6 +164,18 @@ def same_views(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> boo
         delta += inserted - (end - start)
     kept = [at for at in macro_bangs(new) if not any(a <= at < b for a, b in inside)]
     return moved == kept
+
+
+def _moved(at: int, edits: list[tuple[int, int, int]]) -> int | None:
+    """Where offset `at` of the old text is after `edits`; None inside an edited range."""
+    delta = 0
+    for start, end, inserted in edits:
+        if at < start:
+            break
+        if at < end:
+            return None
+        delta += inserted - (end - start)
+    return at + delta
 
 
 @cache
