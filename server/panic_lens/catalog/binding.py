@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from panic_lens.catalog.model import BY_SITE, BY_WORDS, Binding, Record
 from panic_lens.catalog.sites import site_rules
-from panic_lens.rules.meta import RuleInfo, generation, rules
+from panic_lens.rules.meta import RuleInfo, per_rules, rules
 
 MIN_SCORE = 2.0  # e.g. one distinctive name in errorMessage, or three in sourceCode
 DOMINANCE = 0.5  # a second rule binds only when it is at least half as present as the first
@@ -114,7 +114,7 @@ def score_half(
     """Each rule's score for one half (rules with no mention are left out), in registry order:
     per field, the field's weight x each mentioned API's weight x its capped count."""
     registry = rules() if among is None else tuple(among)
-    index = _api_index(registry, among is None)
+    index = _api_index(None if among is None else registry)
     scores: dict[int, float] = {}  # by API list (rules with the same APIs score the same)
     for name, text in fields.items():
         weight = weights.get(name, 0.0)
@@ -140,16 +140,11 @@ class _ApiIndex(NamedTuple):
     rules_of: list[list[int]]  # group -> its rules
 
 
-def _api_index(registry: tuple[RuleInfo, ...], registered: bool) -> _ApiIndex:
+@per_rules
+def _api_index(registry: tuple[RuleInfo, ...]) -> _ApiIndex:
     """For each spelling of an API, the (group, API) pairs it counts for (a spelling counts for
-    the first API of a rule that has it), and each pair's weight. Made once per registry: a
-    dataset's records are all scored against the same rules. `registered`: `registry` is the
-    registry's rules (known by its generation). Rules derived from tensor methods all list
-    `Tensor`: grouped, a text that names it scores them once."""
-    key = ("registry", generation()) if registered else tuple(id(rule) for rule in registry)
-    found = _INDEX.get(key)
-    if found is not None:
-        return found[1]
+    the first API of a rule that has it), and each pair's weight. Rules derived from tensor
+    methods all list `Tensor`: grouped, a text that names it scores them once."""
     groups: dict[tuple[tuple[str, tuple[str, ...]], ...], int] = {}
     group_of: list[int] = []
     rules_of: list[list[int]] = []
@@ -167,14 +162,7 @@ def _api_index(registry: tuple[RuleInfo, ...], registered: bool) -> _ApiIndex:
                     by_form.setdefault(form, []).append((group, j))
         group_of.append(group)
         rules_of[group].append(i)
-    index = _ApiIndex({f: tuple(k) for f, k in by_form.items()}, weights, group_of, rules_of)
-    if len(_INDEX) >= 4:
-        _INDEX.clear()
-    _INDEX[key] = (registry, index)  # the registry is held: its ids stay its
-    return index
-
-
-_INDEX: dict[tuple[object, ...], tuple[tuple[RuleInfo, ...], _ApiIndex]] = {}
+    return _ApiIndex({f: tuple(k) for f, k in by_form.items()}, weights, group_of, rules_of)
 
 
 def pick(scores: Mapping[str, float], among: Iterable[RuleInfo] | None = None) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from urllib.parse import urlparse
 
 from panic_lens.catalog.model import Record
-from panic_lens.rules.meta import BurnSite, RuleInfo, generation, rules
+from panic_lens.rules.meta import BurnSite, RuleInfo, per_rules
 
 # `burn-cubecl-0.22.0-pre.2` (a crate folder in cargo's registry) is the crate `burn-cubecl`
 _CRATE_VERSION = re.compile(r"-\d+\.\d+\.\d+[-+.\w]*$")
@@ -72,33 +72,19 @@ def site_matches(record: Record, among: Iterable[RuleInfo] | None = None) -> tup
     return tuple(found)
 
 
+@per_rules
 def _sites_by_file_name(
-    among: tuple[RuleInfo, ...] | None,
+    registry: tuple[RuleInfo, ...],
 ) -> dict[str, list[tuple[RuleInfo, BurnSite]]]:
     """The rules' sites by their file's name, in rule registry and site order (a site can only
-    be in a record's file of the same name). Made once per registry: a dataset's records are
-    all matched against the same rules."""
-    key = ("registry", generation()) if among is None else tuple(id(rule) for rule in among)
-    found = _BY_FILE_NAME.get(key)
-    if found is not None:
-        return found[1]
-    registry = rules() if among is None else among
+    be in a record's file of the same name)."""
     by_name: dict[str, list[tuple[RuleInfo, BurnSite]]] = {}
     for rule in registry:
         for site in rule.panic_sites:
             parts = path_parts(site.file)
             if parts:
                 by_name.setdefault(parts[-1], []).append((rule, site))
-    if len(_BY_FILE_NAME) >= 4:
-        _BY_FILE_NAME.clear()
-    _BY_FILE_NAME[key] = (registry, by_name)  # the rules are held: their ids stay theirs
     return by_name
-
-
-_BY_FILE_NAME: dict[
-    tuple[object, ...],
-    tuple[tuple[RuleInfo, ...], dict[str, list[tuple[RuleInfo, BurnSite]]]],
-] = {}
 
 
 def best_matches(record: Record, among: Iterable[RuleInfo] | None = None) -> tuple[SiteMatch, ...]:

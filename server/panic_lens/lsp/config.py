@@ -96,9 +96,8 @@ def reload_catalog(ls: PanicLensServer) -> None:
     ls.catalog = result.catalog
     from panic_lens.catalog.derive import register_derived
 
-    register_derived(
-        result.catalog.records, result.files_print
-    )  # records no rule covers become checks
+    # records no rule covers become checks
+    register_derived(result.catalog.records, result.files_print)
     errors = [str(e) for e in result.errors]
     for line in errors:
         logger.error("record error: %s", line)

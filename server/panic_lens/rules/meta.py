@@ -187,6 +187,28 @@ def per_rule_set(compute: Callable[[], T]) -> Callable[[], T]:
     return current
 
 
+def per_rules(
+    compute: Callable[[tuple[RuleInfo, ...]], T],
+) -> Callable[[tuple[RuleInfo, ...] | None], T]:
+    """`compute(rules)`, run once per set of rules: the registry's (None, known by its
+    generation) or a given tuple (known by its rules' identities). For tables that every
+    record of a dataset is matched against; the last few sets are kept."""
+    kept: dict[tuple[object, ...], tuple[tuple[RuleInfo, ...], T]] = {}
+
+    @wraps(compute)
+    def lookup(among: tuple[RuleInfo, ...] | None) -> T:
+        key = ("registry", generation()) if among is None else tuple(id(r) for r in among)
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= 4:
+                kept.clear()
+            registry = rules() if among is None else among
+            found = kept[key] = (registry, compute(registry))  # held: its ids stay its rules'
+        return found[1]
+
+    return lookup
+
+
 def add_rule(info: RuleInfo) -> None:
     """Register a rule beside the shipped ones (its detector module must be importable)."""
     if rule_by_id(info.id) is not None:
