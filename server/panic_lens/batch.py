@@ -71,7 +71,8 @@ SCAN_MIN_BYTES = 2 * 1024 * 1024
 SCAN_SHARE = 2
 SCAN_PIECE_BYTES = 64 * 1024
 # path, content, cache key (None: do not store)
-Item = tuple[str, bytes, str | None]
+# path, bytes, cache key, the rules that can fire in it (None: any rule)
+Item = tuple[str, bytes, str | None, frozenset[str] | None]
 Done = tuple[str, Analysis, bool]  # path, findings and notes, whether an entry was stored
 # path, its read error (None: read), and its analysis (None: the prefilter skipped it)
 Scanned = tuple[str, str | None, Analysis | None]
@@ -192,7 +193,8 @@ def run_check(
                 data = sources.bytes_of(path)
                 if prefilter.keeps(path, data):
                     candidates.append(path)
-                    analyser.submit(path, data, None, manifests.of(path))
+                    may_fire = prefilter.rules_for(path, data)
+                    analyser.submit(path, data, None, manifests.of(path), may_fire)
                 else:
                     progress.advance(1)
             hits: dict[str, Analysis] = {}
@@ -348,7 +350,8 @@ def _from_cache(
             continue
         data = sources.bytes_of(path)
         store = key if sources.unchanged(path) else None
-        analyser.submit(path, data, store, manifests.of(path))
+        may_fire = prefilter.rules_for(path, data)
+        analyser.submit(path, data, store, manifests.of(path), may_fire)
     return candidates, hits
 
 
@@ -521,9 +524,11 @@ class Analyser:
         data: bytes,
         key: str | None,
         crate: object = None,
+        may_fire: frozenset[str] | None = None,
     ) -> None:
-        """Analyse `path`; `crate` (its manifest) groups the files sent to one worker."""
-        item = (path, data, key)
+        """Analyse `path`; `crate` (its manifest) groups the files sent to one worker;
+        `may_fire`: the rules that can fire in it (`Prefilter.rules_for`)."""
+        item = (path, data, key, may_fire)
         if self._pool is not None:
             self._add(item, crate)
             return
@@ -565,8 +570,8 @@ class Analyser:
             from panic_lens.rust.memo import CrateMemo
 
             self._memo = CrateMemo()
-        for (path, data, key), _ in self._queued:  # no pool: analysed here
-            args = (self._settings, self._catalog, self._cache, self._memo)
+        for (path, data, key, may_fire), _ in self._queued:  # no pool: analysed here
+            args = (self._settings, self._catalog, self._cache, self._memo, may_fire)
             done.append(_analyse_one(path, data, key, *args))
             self.progress.advance(1)
         self._queued = []
@@ -615,11 +620,12 @@ def _analyse_one(
     catalog: Catalog | None,
     cache: AnalysisCache | None,
     memo: CrateMemo | None,
+    may_fire: frozenset[str] | None = None,
 ) -> Done:
     """One file's findings and notes (all `check` reports), stored under `key` when given."""
     from panic_lens.engine import analyze
 
-    analysis = analyze(data, path, settings=settings, catalog=catalog, memo=memo)
+    analysis = analyze(data, path, settings=settings, catalog=catalog, memo=memo, may_fire=may_fire)
     reported = Analysis(analysis.findings, (), analysis.notes)
     wrote = False
     if cache is not None and key is not None:
@@ -673,7 +679,7 @@ def _use_added_rules(added: tuple[RuleInfo, ...]) -> None:
 def _analyse_in_worker(items: list[Item]) -> list[Done]:
     state = _WorkerState
     args = (state.settings, state.catalog, state.cache, state.memo)
-    return [_analyse_one(path, data, key, *args) for path, data, key in items]
+    return [_analyse_one(path, data, key, *args, rules) for path, data, key, rules in items]
 
 
 def scan_in_worker(files: list[str]) -> list[Scanned]:
@@ -691,7 +697,8 @@ def scan_in_worker(files: list[str]) -> list[Scanned]:
         if not state.prefilter.keeps(path, data):
             out.append((path, None, None))
             continue
-        args = (state.settings, state.catalog, None, state.memo)
+        may_fire = state.prefilter.rules_for(path, data)
+        args = (state.settings, state.catalog, None, state.memo, may_fire)
         done = _analyse_one(path, data, None, *args)
         out.append((path, None, done[1]))
     return out

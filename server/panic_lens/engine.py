@@ -37,13 +37,16 @@ def analyze(
     catalog: Catalog | None = None,
     tree: Tree | None = None,
     memo: CrateMemo | None = None,
+    may_fire: frozenset[str] | None = None,
 ) -> Analysis:
     """Analyse one Rust source text. `path` locates the crate (Cargo.toml) and names findings.
 
     Never raises: a rule that fails becomes a note and the other rules still run. `tree` may be
     a tree of exactly `text` (the server's incremental re-parse). `memo` (one `check` run's)
     memoises crate lookups and lets the rules skip resolving calls that cannot be theirs: the
-    same Analysis, faster.
+    same Analysis, faster. `may_fire` (the prefilter's `rules_for` the text) are the only
+    rules that can find anything in it; the others count as run and finding nothing: the same
+    Analysis again, faster.
     """
     src = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
     if is_binary(src):
@@ -59,7 +62,7 @@ def analyze(
         facts = build_facts(src, name, settings=settings, tree=tree, memo=memo)
     except Exception as exc:  # a broken manifest or parser must not take the editor down
         return Analysis(notes=(f"{name or '<text>'}: analysis failed: {exc!r}",))
-    return run_rules(facts, catalog)
+    return run_rules(facts, catalog, may_fire)
 
 
 def build_facts(
@@ -112,13 +115,18 @@ def warm_up(settings: Settings | None = None, catalog: Catalog | None = None) ->
     analyze(f"// {' '.join(words)}\nfn main() {{}}\n", None, settings=settings, catalog=catalog)
 
 
-def run_rules(facts: FileFacts, catalog: Catalog | None = None) -> Analysis:
+def run_rules(
+    facts: FileFacts, catalog: Catalog | None = None, may_fire: frozenset[str] | None = None
+) -> Analysis:
     """Run every enabled rule over `facts`, then settings, suppressions and record ids."""
-    return finish(facts, rule_run(facts, catalog))
+    return finish(facts, rule_run(facts, catalog, may_fire))
 
 
-def rule_run(facts: FileFacts, catalog: Catalog | None = None) -> RuleRun:
-    """Every enabled rule over the call sites `facts.calls()` yields, before suppression."""
+def rule_run(
+    facts: FileFacts, catalog: Catalog | None = None, may_fire: frozenset[str] | None = None
+) -> RuleRun:
+    """Every enabled rule over the call sites `facts.calls()` yields, before suppression;
+    with `may_fire`, the rules not in it are known to find nothing and are not run."""
     findings: list[tuple[str, tuple[Finding, ...]]] = []
     hovers: list[HoverFact] = []
     failures: list[str] = []
@@ -126,6 +134,9 @@ def rule_run(facts: FileFacts, catalog: Catalog | None = None) -> RuleRun:
         rule = info.id
         override = facts.settings.severity_for(rule)
         if override is None:
+            continue
+        if may_fire is not None and rule not in may_fire:
+            findings.append((rule, ()))
             continue
         try:
             results = list(detect(facts))

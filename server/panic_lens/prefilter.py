@@ -126,6 +126,29 @@ def any_group(present: Iterable[bytes]) -> bool:
     return any(m & mask == m for word in words for m in by_word.get(word, ()))
 
 
+@per_rule_set
+def _rule_masks() -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Each rule's id and its groups as masks of `_group_masks`' word bits."""
+    bits = _group_masks()[0]
+    return tuple(
+        (rule.id, tuple(sum(bits[w.encode()] for w in group) for group in rule.prefilter_groups))
+        for rule in rules()
+    )
+
+
+def possible_rules(present: Iterable[bytes]) -> frozenset[str] | None:
+    """The rules with a group every word of which is in `present`: the only ones that can
+    fire in a file whose words (and crate aliases) these are, by the argument that lets
+    `keeps` skip a file where none can. None when the prefilter is off (any rule may)."""
+    if rule_groups() is None:
+        return None
+    bits = _group_masks()[0]
+    mask = 0
+    for word in present:
+        mask |= bits.get(word, 0)
+    return frozenset(id for id, masks in _rule_masks() if any(m & mask == m for m in masks))
+
+
 def crate_alias_map(
     texts: Iterable[bytes], seeded: Sequence[bool] | None = None
 ) -> dict[bytes, frozenset[bytes]]:
@@ -336,6 +359,15 @@ class Prefilter:
             own = in_code  # the words were in comments: only a crate alias can keep it
         named = self._crate_aliases(path)
         return named is not None and any_group(own | named(data))
+
+    def rules_for(self, path: str, data: bytes) -> frozenset[str] | None:
+        """The rules that can fire in `data` (`possible_rules` of its words, comments
+        included, and of the names its crate gives them); None: any rule may."""
+        if rule_groups() is None:
+            return None
+        words = self._scanned(os.path.abspath(path), data)
+        named = self._crate_aliases(path)
+        return possible_rules(words | named(data) if named is not None else words)
 
     def _find_manifest(self, path: str) -> Path | None:
         from panic_lens.rust.crate import find_manifest

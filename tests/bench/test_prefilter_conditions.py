@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from tree_sitter import Node
 
 from panic_lens import batch, engine, prefilter
+from panic_lens.rules.meta import SUPPRESSION_RULE, rules
 from panic_lens.rust import syntax
 
 CTC_MODULE = """use burn::prelude::*;
@@ -396,3 +397,36 @@ def test_every_example_with_a_finding_is_kept() -> None:
     assert len(flagged) >= 100  # most examples have findings: the check below means something
     skipped = [p for p in flagged if not prefilter.Prefilter({}).keeps(str(p), p.read_bytes())]
     assert skipped == []
+
+
+def test_running_only_the_rules_that_may_fire_gives_the_same_analysis() -> None:
+    """`Prefilter.rules_for` names every rule that finds something in a file (or gives it a
+    hover): the engine told to run only those gives the whole Analysis, on every example."""
+    filt = prefilter.Prefilter({})
+    gated = 0
+    for path in _EXAMPLES:
+        data = path.read_bytes()
+        may_fire = filt.rules_for(str(path), data)
+        assert may_fire is not None
+        full = engine.analyze(data, str(path))
+        assert engine.analyze(data, str(path), may_fire=may_fire) == full, path
+        assert {f.rule for f in full.findings} - {SUPPRESSION_RULE} <= may_fire, path
+        gated += len(rules()) - len(may_fire)
+    assert gated > len(_EXAMPLES)  # the gate left rules out: the equality above means something
+
+
+def test_rules_for_adds_the_rules_a_crate_alias_names(make_crate: Callable[..., Path]) -> None:
+    """`use ..::ctc_loss as c;` in one file lets ctc fire in another that calls `c(`."""
+    crate = make_crate(
+        "app",
+        {
+            "src/lib.rs": "mod names;\nmod uses;\n",
+            "src/names.rs": "pub use burn::tensor::module::ctc_loss as shrink;\n",
+            "src/uses.rs": "use crate::names::shrink;\npub fn f() { shrink(a, b, c, d, 0); }\n",
+        },
+    )
+    filt = prefilter.Prefilter({})
+    uses = crate / "src" / "uses.rs"
+    assert "ctc-target-capacity" in (filt.rules_for(str(uses), uses.read_bytes()) or ())
+    plain = b"pub fn f() { shrink(a, b, c, d, 0); }\n"
+    assert "ctc-target-capacity" not in (prefilter.Prefilter({}).rules_for("x.rs", plain) or ())

@@ -78,7 +78,8 @@ def test_a_spawned_worker_gets_the_rules_from_its_initializer(tmp_path: Path) ->
     context = multiprocessing.get_context("spawn")
     initargs = (None, None, None, meta.added_rules())
     with ProcessPoolExecutor(1, context, batch._init_worker, initargs) as pool:
-        done = pool.submit(batch._analyse_in_worker, [(path, EXAMPLE.encode(), None)]).result()
+        item = (path, EXAMPLE.encode(), None, None)
+        done = pool.submit(batch._analyse_in_worker, [item]).result()
     assert loaded.rules == meta.added_rules()
     [(_, analysis, _)] = done
     assert [f.rule for f in analysis.findings] == [RULE_ID] * 3
