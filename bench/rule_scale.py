@@ -62,9 +62,17 @@ def variant_rules(folder: Path, total: int) -> int:
 
 
 def run_check(mode: str, variants: str, trees: list[str]) -> int:
-    """The child process: set up the registry for `mode`, then `panic-lens check`."""
+    """The child process: set up the registry for `mode` (`MODE/every-file`: with the
+    prefilter off, so that every configuration analyses every file), then `panic-lens check`."""
     from panic_lens import cli
     from panic_lens.rules import meta
+
+    mode, _, every = mode.partition("/")
+    if every:
+        from panic_lens import prefilter
+
+        prefilter.Prefilter.keeps = lambda self, path, data: True  # type: ignore[method-assign]
+        prefilter.Prefilter.rules_for = lambda self, path, data: None  # type: ignore[method-assign]
 
     if mode == "seed":  # the four seed rules: the hook rules of the first version
         meta.SHIPPED = tuple(r for r in meta.SHIPPED if r.spec and r.spec.hook)
@@ -86,16 +94,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("trees", nargs="+", type=Path)
     p.add_argument("--rules", type=int, default=100, help="rules with the variants (100)")
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--every-file", action="store_true", help="with the prefilter off")
     p.add_argument("--child", nargs=2, metavar=("MODE", "VARIANTS"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     trees = [str(t.resolve()) for t in args.trees]
     if args.child:
         return run_check(args.child[0], args.child[1], trees)
-    print(render(measure_modes(trees, args.rules, args.repeat), args.rules, trees))
+    results = measure_modes(trees, args.rules, args.repeat, args.every_file)
+    print(render(results, args.rules, trees, args.every_file))
     return 0
 
 
-def measure_modes(trees: list[str], total: int, repeat: int) -> dict[str, measure.Summary]:
+def measure_modes(
+    trees: list[str], total: int, repeat: int, every_file: bool = False
+) -> dict[str, measure.Summary]:
+    """The three configurations' cold checks; `every_file`: with the prefilter off, which
+    leaves what the rules themselves cost (every configuration analyses the same files)."""
     from panic_lens.rules.meta import SHIPPED
 
     with tempfile.TemporaryDirectory(prefix="panic-lens-rules-") as tmp:
@@ -111,16 +125,20 @@ def measure_modes(trees: list[str], total: int, repeat: int) -> dict[str, measur
         for turn in range(repeat):
             order = list(modes) if turn % 2 == 0 else list(reversed(modes))
             for mode in order:
-                cmd = [sys.executable, "-m", "bench.rule_scale", "--child", mode, tmp, *trees]
+                child = f"{mode}/every-file" if every_file else mode
+                cmd = [sys.executable, "-m", "bench.rule_scale", "--child", child, tmp, *trees]
                 samples[mode].append(measure.run(cmd, env))
         return {modes[m]: measure.summarize(s) for m, s in samples.items()}
 
 
-def render(results: dict[str, measure.Summary], total: int, trees: list[str]) -> str:
+def render(
+    results: dict[str, measure.Summary], total: int, trees: list[str], every_file: bool = False
+) -> str:
     base = next(iter(results.values()))
     names = ", ".join(Path(t).name for t in trees)
+    how = "prefilter off: every file analysed" if every_file else "cold, no cache"
     lines = [
-        f"## check with more rules ({names}; cold, no cache; medians of {base.runs})",
+        f"## check with more rules ({names}; {how}; medians of {base.runs})",
         "",
         "| rules | wall s | CPU s | wall / seed | CPU / seed |",
         "|---|---|---|---|---|",

@@ -174,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
             if not args.only_lsp:
                 results = rule_scale.measure_modes(trees, 100, args.repeat)
                 scale = rule_scale.render(results, 100, trees)
+                every = rule_scale.measure_modes(trees, 100, args.repeat, every_file=True)
+                scale += "\n\n" + rule_scale.render(every, 100, trees, every_file=True)
             if lsp is not None:
                 variants = work / "variants"
                 variants.mkdir()

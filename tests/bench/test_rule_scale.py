@@ -48,3 +48,23 @@ def test_derive_scale_writes_loadable_records(tmp_path: Path) -> None:
     distinct = derive_scale.write_records(path, 60)
     loaded = load_catalog([path], include_default=False)
     assert loaded.errors == () and len(loaded.catalog) == 60 and distinct >= 40
+
+
+def test_every_file_mode_finds_what_the_prefiltered_check_finds(tmp_path: Path) -> None:
+    """The benchmark's configurations with the prefilter off analyse more files and find the
+    same: the prefilter and the per-file rule gate skip only what cannot fire."""
+    import json
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    golden = repo / "tests" / "golden"
+    outputs = []
+    for mode in ("shipped", "shipped/every-file"):
+        child = ["--child", mode, str(tmp_path), str(golden)]
+        cmd = [sys.executable, "-m", "bench.rule_scale", *child]
+        run = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=repo)
+        assert run.returncode in (0, 1), run.stderr
+        outputs.append(json.loads(run.stdout))
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]["findings"]) >= 10
