@@ -193,7 +193,7 @@ def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
                         pieces = _pieces(reg["message"])
                         found_site = _Site(key, index, (site["check"], reg_index))
                         out.append(_Candidate(found_site, site["line"], pieces, quote))
-            else:
+            elif site["kind"] != "register":  # a register panics only through a `check!`
                 pieces = _pieces(site["message"])
                 out.append(_Candidate(_Site(key, index, None), site["line"], pieces, quote))
     result: _Candidates = (tuple(out), {})
@@ -333,6 +333,30 @@ def _initial_chain(site: _Site, functions: dict[str, Any]) -> _Chain:
         holes = _named_holes(panic.get("message") or "")
     _inline_lets(fn, items, holes, panic["line"])
     return _Chain(site.fn_key, tuple(items), tuple(holes))
+
+
+_SAME_CHECK: dict[int, tuple[dict[str, Any], dict[str, list[tuple[str, int]]]]] = {}
+
+
+def _same_check(site: _Site, functions: dict[str, Any]) -> list[_Site]:
+    """The other `check!(TensorCheck::f(..))` sites of the check `site` runs, in index
+    order: a record quotes one caller's line, and every caller raises the check's panic."""
+    if site.check is None:
+        return []
+    held = _SAME_CHECK.get(id(functions))
+    if held is None or held[0] is not functions:
+        index: dict[str, list[tuple[str, int]]] = {}
+        for key, fn in functions.items():
+            for i, panic in enumerate(fn["panics"]):
+                if panic["kind"] == "check":
+                    index.setdefault(panic["check"], []).append((key, i))
+        _SAME_CHECK.clear()
+        held = _SAME_CHECK[id(functions)] = (functions, index)
+    return [
+        _Site(key, i, site.check)
+        for key, i in held[1].get(site.check[0], ())
+        if (key, i) != (site.fn_key, site.index)
+    ]
 
 
 def _expect_guard(guard: str) -> str:
@@ -575,11 +599,20 @@ class _Scope:
     """How names of the entry's Rust scope read in the rule language."""
 
     def __init__(
-        self, kind: str, params: list[str], self_tensor: bool, config_fields: frozenset[str]
+        self,
+        kind: str,
+        params: list[str],
+        self_tensor: bool,
+        config_fields: frozenset[str],
+        ranks: dict[str, str] | None = None,
     ) -> None:
         self.kind = kind
         self.names: dict[str, str] = {p: p for p in params}
         self.self_tensor = self_tensor
+        # a const generic that is a tensor's rank (`D` of `self` or of `x: Tensor<D>`): its size
+        self.ranks = dict(ranks or {})
+        if self_tensor:
+            self.ranks["D"] = "size(receiver.dims)"
         # a module's `self.f` is its config's `f` (the module `init` made keeps it)
         self.config_fields = config_fields
 
@@ -588,7 +621,7 @@ _INT = re.compile(r"^(\d[\d_]*)(?:_?(?:u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|
 _FLOAT = re.compile(r"^(\d[\d_]*)(\.[\d_]*)?([eE][+-]?\d+)?(?:_?f(?:32|64))?$")
 _PASS_METHODS = frozenset(
     {"iter", "as_ref", "clone", "to_vec", "as_slice", "into_iter", "copied", "cloned", "to_owned",
-     "borrow", "as_deref"}
+     "borrow", "as_deref", "into"}
 )  # fmt: skip
 _INT_TYPES = frozenset(
     {"usize", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "isize", "u128", "i128"}
@@ -683,8 +716,8 @@ class _Translator:
                 return bound[text]
             if text in self.scope.names:
                 return self.scope.names[text]
-            if text == "D" and self.scope.self_tensor:
-                return "size(receiver.dims)"  # a tensor method's rank: the receiver's
+            if text in self.scope.ranks:
+                return self.scope.ranks[text]  # a tensor's rank: the length of its shape
             if text.isupper():
                 raise Unmapped(f"the constant `{text}`")
             if text == "None":
@@ -709,6 +742,11 @@ class _Translator:
             raise Unmapped(
                 f"the field `.{field_text}` of `{src[value.start_byte : value.end_byte].decode()}`"
             )
+        if kind == "array_expression":
+            if any(c.type == ";" for c in node.children):
+                raise Unmapped(f"the repeated array `{text}`")
+            parts = [c for c in node.named_children if "comment" not in c.type]
+            return f"[{', '.join(self.node(c, src, bound) for c in parts)}]"
         if kind == "index_expression":
             parts = node.named_children
             base = self.node(parts[0], src, bound)
@@ -750,13 +788,14 @@ class _Translator:
                 # burn-tensor's dim wrapping: a negative dim counts from the end (an out of
                 # range one panics with its own message first)
                 found = re.fullmatch(
-                    r"(.+)\.(?:try_dim_index|expect_dim_index)\(\s*D\s*\)",
+                    r"(.+)\.(?:try_dim_index|expect_dim_index)\(\s*(\w+)\s*\)",
                     src[args[0].start_byte : args[0].end_byte].decode(),
                     re.S,
                 )
-                if found and self.scope.self_tensor:
+                if found and found.group(2) in self.scope.ranks:
                     dim = self.expr(found.group(1), bound)
-                    return f"({dim} < 0 ? {dim} + size(receiver.dims) : {dim})"
+                    rank = self.scope.ranks[found.group(2)]
+                    return f"({dim} < 0 ? {dim} + {rank} : {dim})"
             raise Unmapped(f"the call `{name}(..)`")
         if function is None or function.type != "field_expression":
             raise Unmapped(f"the call `{text}`")
@@ -815,6 +854,12 @@ class _Translator:
                     f"the shape of `{src[receiver.start_byte : receiver.end_byte].decode()}`"
                 )
             return f"{tensor}.dims"
+        if method == "num_elements" and not args and base is not None:
+            shape = base
+            while shape.startswith("(") and shape.endswith(")") and _balanced(shape[1:-1]):
+                shape = shape[1:-1]
+            if shape.endswith(".dims"):
+                return f"{shape.removesuffix('.dims')}.numel"  # a known shape's product
         if method in ("all", "any") and len(args) == 1 and args[0].type == "closure_expression":
             params = args[0].child_by_field_name("parameters")
             body = args[0].child_by_field_name("body")
@@ -853,6 +898,25 @@ class _Translator:
             else:
                 raise Unmapped(f"the pattern `{alt}`")
         return out[0] if len(out) == 1 else "(" + " || ".join(out) + ")"
+
+
+_KINDS = frozenset({"Float", "Int", "Bool", "K"})
+
+
+def _tensor_ranks(params: list[list[str]]) -> dict[str, str]:
+    """The rank generics of a function's tensor parameters: `x: Tensor<D>` (burn 0.22,
+    `Tensor<D, Int>`) or `Tensor<B, D>` (0.21) makes `D` the length of `x`'s shape."""
+    ranks: dict[str, str] = {}
+    for name, type_ in params:
+        found = re.fullmatch(r"(?:&\s*(?:mut\s+)?)?Tensor\s*<(.*)>", type_.strip(), re.S)
+        if found is None or not re.fullmatch(r"[a-z_]\w*", name):
+            continue
+        args = [a.strip() for a in split_args(found.group(1))]
+        if len(args) >= 2 and args[0] == "B":
+            args = args[1:]
+        if args and re.fullmatch(r"[A-Z]\w*", args[0]) and args[0] not in _KINDS:
+            ranks.setdefault(args[0], f"size({name}.dims)")
+    return ranks
 
 
 def _tuple_parts(text: str) -> list[str]:
@@ -1017,6 +1081,14 @@ def _derive_site(
     except Unmapped as exc:
         return NotDerived(f"{where_text}: {exc}", CONSTRUCT)
     entries, stops = _entries(start, functions, configs)
+    for other in _same_check(site, functions):  # the check's other callers raise the same panic
+        if len(entries) >= MAX_ENTRIES:
+            break
+        try:
+            more, _ = _entries(_initial_chain(other, functions), functions, configs)
+        except Unmapped:
+            continue  # a caller whose arguments are not read: its calls are left unchecked
+        entries += more[: MAX_ENTRIES - len(entries)]
     if not entries:
         why = "; ".join(dict.fromkeys(stops)) or "no public caller"
         return NotDerived(f"{where_text}: {why}", NOT_PUBLIC)
@@ -1026,9 +1098,9 @@ def _derive_site(
         entry_fn = functions[chain.fn]
         params = [p[0] for p in entry_fn["params"]]
         tensor_self = kind == "method" and entry_fn["owner"] == "Tensor"
-        translator = _Translator(
-            _Scope(kind, params, tensor_self, _module_fields(call, kind, configs))
-        )
+        fields = _module_fields(call, kind, configs)
+        ranks = _tensor_ranks(entry_fn["params"])
+        translator = _Translator(_Scope(kind, params, tensor_self, fields, ranks))
         try:
             condition = _cel(chain.items, translator, {})
         except Unmapped as exc:

@@ -2,8 +2,10 @@
 under which it does, and the calls that lead to one (the facts a record's panic is derived
 from; `catalog/derive.py` reads them).
 
-`build_guards(burn_root)` reads `crates/*/src/**/*.rs` (not tests, benches, examples or
-`#[cfg(test)]` items) and returns a JSON-serialisable, deterministic table:
+`build_guards(burn_root)` reads `crates/*/src/**/*.rs` (not tests, benches, examples,
+`#[cfg(test)]` items or `#[cfg(not(feature = "std"))]` ones: builds without std, whose twins
+of std items stand beside them; burn's users build with std) and returns a JSON-serialisable,
+deterministic table:
 
     {"functions": {"<file>:<line> <Owner>::<name>": {
         "name", "owner", "trait", "vis", "module", "file", "lines": [first, last],
@@ -253,7 +255,16 @@ def split_args(text: str) -> list[str]:
     return parts
 
 
-def _is_cfg_test(node: Node, src: bytes) -> bool:
+# `#[cfg(test)]`, `#[test]`, `#[cfg(not(feature = "std"))]` (alone or in an all(..) or any(..))
+_LEFT_OUT = re.compile(
+    r"cfg\s*\(\s*test\s*\)|#\[\s*test\s*\]"
+    r'|#\[\s*cfg\s*\(.*not\s*\(\s*feature\s*=\s*"std"\s*\)',
+    re.S,
+)
+
+
+def _is_left_out(node: Node, src: bytes) -> bool:
+    """A test item, or one only in builds without std (`_LEFT_OUT`)."""
     sibling = node.prev_named_sibling
     while sibling is not None and sibling.type in (
         "attribute_item",
@@ -262,7 +273,7 @@ def _is_cfg_test(node: Node, src: bytes) -> bool:
     ):
         if sibling.type == "attribute_item":
             text = src[sibling.start_byte : sibling.end_byte].decode("utf-8", "replace")
-            if re.search(r"cfg\s*\(\s*test\s*\)", text) or re.search(r"#\[\s*test\s*\]", text):
+            if _LEFT_OUT.search(text):
                 return True
         sibling = sibling.prev_named_sibling
     return False
@@ -291,7 +302,7 @@ class _Reader:
     ) -> Iterator[dict[str, Any]]:
         for child in node.named_children:
             kind = child.type
-            if kind in ("mod_item", "function_item", "impl_item", "trait_item") and _is_cfg_test(
+            if kind in ("mod_item", "function_item", "impl_item", "trait_item") and _is_left_out(
                 child, self.src
             ):
                 continue

@@ -105,6 +105,11 @@ fn out_size(size: Option<usize>, scale: Option<f32>) -> usize {
 fn orphan(x: usize) {
     assert!(x > 1, "orphan needs more than one");
 }
+impl Conv {
+    pub fn metrics<M: Register>(self, metrics: M) -> Self {
+        metrics.register(self, "no panic: a trait's register")
+    }
+}
 """
 TENSOR = b"""
 pub struct Tensor;
@@ -112,6 +117,14 @@ impl<const D: usize> Tensor<D> {
     pub fn narrow(self, dim: usize, start: usize, length: usize) -> Self {
         check!(TensorCheck::narrow::<D>(&self, dim, start, length));
         self
+    }
+    pub fn into_scalar(self) -> f32 {
+        check!(TensorCheck::into_scalar::<D>(&self.shape()));
+        0.0
+    }
+    pub fn try_into_scalar(self) -> Result<f32, ()> {
+        check!(TensorCheck::into_scalar::<D>(&self.shape()));
+        Ok(0.0)
     }
 }
 """
@@ -128,6 +141,16 @@ impl TensorCheck {
                 TensorError::new(format!(
                     "Can't narrow at dimension {dim}, start + length exceeds"
                 )),
+            );
+        }
+        check
+    }
+    pub(crate) fn into_scalar<const D: usize>(shape: &Shape) -> Self {
+        let mut check = Self::Ok;
+        if shape.num_elements() != 1 {
+            check = check.register(
+                "Into Scalar",
+                TensorError::new("Only tensors with 1 element can be converted into scalar."),
             );
         }
         check
@@ -274,6 +297,51 @@ fn f(device: &Device, s: usize) {
 }
 """
     assert flagged(src, "t-narrow") == [3]
+
+
+def test_every_caller_of_the_check_a_record_quotes_gets_the_rule(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    """The record quotes `into_scalar`'s `check!` line; `try_into_scalar` runs the same
+    check, so it raises the same panic; `num_elements()` of a known shape is its product."""
+    rec = record(
+        "crates/burn-tensor/src/base.rs", 9,
+        "=== Tensor Operation Error ===\n  Operation: 'Into Scalar'\n  Reason:\n    1. Only "
+        "tensors with 1 element can be converted into scalar.",
+        "check!(TensorCheck::into_scalar::<D>(&self.shape()));",
+    )  # fmt: skip
+    out = derived(D.derive(rec, guards, table, rule_id="t-scalar"))
+    assert sorted(w.call for w in out.spec.wheres) == [
+        "burn::tensor::Tensor::into_scalar", "burn::tensor::Tensor::try_into_scalar",
+    ]  # fmt: skip
+    assert "receiver.numel != 1" in (out.spec.condition or "")
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-scalar")
+    src = """\
+fn f(device: &Device, t: Tensor<2>) {
+    let many = Tensor::<2>::zeros([4, 2], device);
+    let one = Tensor::<2>::ones([1, 1], device);
+    let _a = many.clone().into_scalar();
+    let _b = many.try_into_scalar();
+    let _c = one.into_scalar();
+    let _d = t.into_scalar();
+}
+"""
+    assert flagged(src, "t-scalar") == [4, 5]
+
+
+def test_a_register_call_outside_a_tensor_check_is_no_panic(
+    guards: dict[str, Any], table: configs.ConfigTable
+) -> None:
+    line = (
+        CONV.decode()
+        .splitlines()
+        .index('        metrics.register(self, "no panic: a trait\'s register")')
+        + 1
+    )
+    rec = record("crates/burn-nn/src/conv.rs", line, "no panic: a trait's register")
+    result = D.derive(rec, guards, table)
+    assert isinstance(result, D.NotDerived) and "no panic" in str(result)
 
 
 def test_an_unconditional_panic_is_a_rule_without_condition(
@@ -423,6 +491,8 @@ fn f(s: Option<usize>) {
         ("n.unwrap_or(4) > 2", "(n != null ? n : 4) > 2"),
         ("x as f64 > 1_000usize as f64", "double(x) > double(1000)"),
         ("n.is_power_of_two()", "(n in [1, 2, 4"),
+        ("x.shape().num_elements() != 1", "x.numel != 1"),
+        ("(&x.shape()).num_elements() > n", "x.numel > n"),
     ],
 )
 def test_rust_expressions_translate_exactly(rust: str, cel: str) -> None:

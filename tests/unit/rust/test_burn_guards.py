@@ -150,6 +150,27 @@ def test_asserts_calls_match_arms_and_test_code() -> None:
                    for p in f["panics"])  # fmt: skip
 
 
+def test_items_only_in_builds_without_std_are_left_out() -> None:
+    """burn's no_std twins (`#[cfg(not(feature = "std"))] mod threading { fn id() { panic!
+    } }`) are not what a user's (std) build runs; a `cfg_attr` does not gate its item."""
+    src = b"""
+#[cfg(feature = "std")]
+mod threading {
+    pub(super) fn current_id() -> u64 { 1 }
+}
+#[cfg(not(feature = "std"))]
+mod threading {
+    pub(super) fn current_id() -> u64 { panic!("no thread id without std") }
+}
+#[cfg(all(not(feature = "std"), target_has_atomic = "64"))]
+pub fn atomic() { panic!("no std, atomics") }
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
+pub fn kept(n: usize) { assert!(n > 0, "kept with std") }
+"""
+    messages = {p["message"] for f in fns(src).values() for p in f["panics"]}
+    assert messages == {"kept with std"}
+
+
 def test_tensor_checks_and_registers() -> None:
     check = fns(CHECK_RS, "crates/burn-tensor/src/tensor/api/check.rs")["TensorCheck::narrow"]
     (reg,) = check["panics"]

@@ -531,8 +531,9 @@ def _top_level(expr: str, op: str) -> list[str] | None:
 
 def needs_tensor_shape(spec: RuleSpec, where: Where) -> bool:
     """Whether the condition can only be true at `where`'s calls when some tensor's shape is
-    known (it reads `.dims` through strict constructs only): then a file that writes no word
-    a shape comes from (`burn_api.SHAPE_WORDS`) cannot hold a finding. False when unsure."""
+    known (it reads `.dims` or `.numel` through strict constructs only): then a file that
+    writes no word a shape comes from (`burn_api.SHAPE_WORDS`) cannot hold a finding. False
+    when unsure."""
     if spec.condition is None:
         return False
     strict_lets: set[str] = set()
@@ -553,4 +554,4 @@ def needs_tensor_shape(spec: RuleSpec, where: Where) -> bool:
 
 def _reads_shape(expr: str, strict_lets: set[str]) -> bool:
     body = _STRING.sub('""', expr)
-    return ".dims" in body or bool(free_names(body) & strict_lets)
+    return ".dims" in body or ".numel" in body or bool(free_names(body) & strict_lets)

@@ -6,6 +6,7 @@ name), `None`/`Some`, lists, tensors with a known shape, and burn configs built 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -138,7 +139,7 @@ def _const_like(name: str) -> bool:
 def _bound_value(ident: Node, facts: FileFacts) -> Node | None:
     """The expression a local was bound to, when nothing may have changed it since."""
     binding = facts.binding(ident)
-    if binding is None or binding.value is None or _mutable(binding.decl, facts):
+    if binding is None or binding.value is None or _mutable(binding.decl):
         return None
     return binding.value
 
@@ -203,11 +204,17 @@ def _const_item(name: str, facts: FileFacts, depth: int) -> Value | None:
     return None
 
 
-def _mutable(decl: Node, facts: FileFacts) -> bool:
-    """`let mut x`: a later `x.f = ..` or `x = ..` in a branch may change it; unknown."""
-    return any(c.type == "mutable_specifier" for c in decl.children) or (
-        decl.type == "let_declaration" and "mut " in facts.text(decl).split("=", 1)[0]
-    )
+def _mutable(decl: Node) -> bool:
+    """`let mut x` (`decl`: the name its `let` binds), or an assignment `x = ..`, which needs
+    one: a later `x.push(..)`, `x.f = ..` or `x = ..` in a branch may change it; unknown."""
+    owner = decl.parent
+    if owner is not None and owner.type == "assignment_expression":
+        return True
+    if decl.type == "let_declaration":
+        owner = decl
+    if owner is not None and owner.type == "let_declaration":
+        return any(c.type == "mutable_specifier" for c in owner.children)
+    return decl.type == "mut_pattern" or any(c.type == "mutable_specifier" for c in decl.children)
 
 
 def _variant(path: Node, facts: FileFacts) -> Value | None:
@@ -243,11 +250,12 @@ def _call(node: Node, facts: FileFacts, depth: int) -> Value | None:
 def _tensor(shape: Any) -> Value | None:
     if shape is None or any(d is None for d in shape.dims):
         return None
-    return Value({"dims": [d.value for d in shape.dims]}, shape.origin, note=shape.note)
+    dims = [d.value for d in shape.dims]
+    return Value({"dims": dims, "numel": math.prod(dims)}, shape.origin, note=shape.note)
 
 
 def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
-    """`{"dims": [..]}` for a tensor expression whose whole shape the file shows."""
+    """`{"dims": [..], "numel": n}` for a tensor expression whose whole shape the file shows."""
     node = strip_wrappers(node)
     if node is None:
         return None

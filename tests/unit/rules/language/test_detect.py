@@ -250,3 +250,41 @@ def test_a_crate_locking_another_burn_gets_a_note(add_rule: AddRule, tmp_path: P
     assert [n for n in found.notes if "Cargo.lock has burn 0.21.0" in n]
     fine = HEAD + "fn f(d: &Device) { Conv2dConfig::new([3, 64], [3, 3]).init(d); }\n"
     assert analyze(fine, str(crate / "src" / "lib.rs")).notes == ()  # nothing found: no note
+
+
+EMPTY_STACK = (
+    'id = "t-empty-stack"\ntitle = "empty stack"\nsummary = "stack of no tensors"\n'
+    + SITE
+    + """
+[[where]]
+call = "burn::tensor::Tensor::stack"
+args = ["tensors", "dim"]
+[when]
+condition = "size(tensors) == 0"
+"""
+)
+
+
+def test_a_let_mut_list_is_unknown_after_its_let(add_rule: AddRule) -> None:
+    """`let mut xs = vec![]` filled by `push` in a loop is not the empty list it starts as;
+    nor is one an assignment gives a value (its variable is mutable, so it may change)."""
+    add_rule(EMPTY_STACK)
+    src = """\
+fn f(x: Tensor<2>, n: usize) {
+    let mut outs = vec![];
+    for _ in 0..n {
+        outs.push(x.clone());
+    }
+    let _a = Tensor::stack::<3>(outs, 1); // fine
+    let mut later = vec![x.clone()];
+    later = vec![];
+    later.push(x.clone());
+    let _b = Tensor::stack::<3>(later, 1); // fine
+    let (mut c, d) = (vec![], 1);
+    c.push(x.clone());
+    let _c = Tensor::stack::<3>(c, d); // fine
+    let empty: Vec<Tensor<2>> = vec![];
+    let _d = Tensor::stack::<3>(empty, 1); // bad
+}
+"""
+    assert flagged(src, "t-empty-stack") == lines_of(src, "// bad")
