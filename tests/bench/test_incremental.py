@@ -140,3 +140,19 @@ def test_a_macro_name_edited_before_its_bang_reparses_to_the_cold_tree() -> None
         assert str(tree.root_node) == str(parse_code(new).root_node), step
         src = new
     assert "call_expression" in str(parse_code(steps[0].encode()).root_node)
+
+
+def test_a_vec_name_edited_before_its_bang_reparses_to_the_cold_tree() -> None:
+    """`vec![` is read as `    [`: typing the name's last letter, or a `:` before it, changes
+    how bytes outside the edit are read."""
+    base = "fn f(x: T) {\n    let v = ve![x.permute([0, 0])];\n}\n"
+    steps = [base.replace("ve!", "vec!"), base.replace("ve!", "std::vec!"),
+             base.replace("ve!", "vec!"), base.replace("ve!", "myvec!"), base]  # fmt: skip
+    src = base.encode()
+    tree = parse_code(src)
+    for step, text in enumerate(steps):
+        new = text.encode()
+        tree = reparse(src, tree, new)
+        assert str(tree.root_node) == str(parse_code(new).root_node), step
+        src = new
+    assert "array_expression" in str(parse_code(steps[0].encode()).root_node)

@@ -52,7 +52,7 @@ __all__ = [
 ]  # fmt: skip
 
 MAX_DEPTH = 5  # private helpers followed up to this many calls
-MAX_ENTRIES = 24
+MAX_ENTRIES = 64
 
 # Reasons a record is not derived, by kind (the first word of `NotDerived.reason`).
 SITE_NOT_FOUND = "site not found"
@@ -193,7 +193,7 @@ def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
                         pieces = _pieces(reg["message"])
                         found_site = _Site(key, index, (site["check"], reg_index))
                         out.append(_Candidate(found_site, site["line"], pieces, quote))
-            elif site["kind"] != "register":  # a register panics only through a `check!`
+            else:
                 pieces = _pieces(site["message"])
                 out.append(_Candidate(_Site(key, index, None), site["line"], pieces, quote))
     result: _Candidates = (tuple(out), {})
@@ -964,6 +964,31 @@ def _match(translator: _Translator, values: list[str], pattern: str) -> tuple[st
     return " && ".join(conds), binds
 
 
+_TRY_DIM_INDEX = re.compile(r"\(?\s*(.+?)\.try_dim_index\(\s*(\w+)\s*\)\s*\)?", re.S)
+
+
+def _dim_index_arm(
+    translator: _Translator, values: list[str], pattern: str, bound: dict[str, str]
+) -> tuple[str, dict[str, str]] | None:
+    """`match dim.try_dim_index(D) { Ok(d) => .., Err(e) => .. }`, burn-tensor's dim check:
+    `Err` when the dim is outside [-D, D) (a negative one counts from the end), `Ok(d)` binds
+    the dim counted from the start. None for other matches."""
+    found = _TRY_DIM_INDEX.fullmatch(values[0].strip()) if len(values) == 1 else None
+    ok = re.fullmatch(r"Ok\(\s*(\w+)\s*\)", pattern)
+    if found is None or not (ok or re.fullmatch(r"Err\(\s*\w+\s*\)", pattern)):
+        return None
+    rank = translator.scope.ranks.get(found.group(2))
+    if rank is None:
+        raise Unmapped(f"the rank `{found.group(2)}` (not a tensor's)")
+    dim = translator.expr(found.group(1), bound)
+    inside = f"(-{rank} <= {dim} && {dim} < {rank})"
+    if not ok:
+        return f"!{inside}", {}
+    name = ok.group(1)
+    binds = {} if name == "_" else {name: f"({dim} < 0 ? {dim} + {rank} : {dim})"}
+    return inside, binds
+
+
 def _cel(items: tuple[tuple[str, ...], ...], translator: _Translator, bound: dict[str, str]) -> str:
     """The conjunction of the path items (a `for` wraps what follows in `.exists`)."""
     parts: list[str] = []
@@ -991,6 +1016,11 @@ def _cel(items: tuple[tuple[str, ...], ...], translator: _Translator, bound: dic
                 parts.append(translator.pattern(value, item[1]))
         elif kind == "arm":
             values = _tuple_parts(item[1])
+            checked = _dim_index_arm(translator, values, item[2].strip(), bound)
+            if checked is not None:
+                parts.append(checked[0])
+                bound = {**bound, **checked[1]}
+                continue
             cels = [translator.expr(v, bound) for v in values]
             pattern = item[2].strip()
             if pattern == "_" or re.fullmatch(r"[a-z_]\w*", pattern):
@@ -1097,7 +1127,8 @@ def _derive_site(
     for chain, call, kind in entries:
         entry_fn = functions[chain.fn]
         params = [p[0] for p in entry_fn["params"]]
-        tensor_self = kind == "method" and entry_fn["owner"] == "Tensor"
+        # `D` of a Tensor method with a receiver is the receiver's rank (not `cat`'s or `stack`'s)
+        tensor_self = kind == "method" and entry_fn["owner"] == "Tensor" and bool(entry_fn["self"])
         fields = _module_fields(call, kind, configs)
         ranks = _tensor_ranks(entry_fn["params"])
         translator = _Translator(_Scope(kind, params, tensor_self, fields, ranks))

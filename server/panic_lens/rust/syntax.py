@@ -89,8 +89,8 @@ def parse(src: bytes, old_tree: Tree | None = None) -> Tree:
 
 # The standard macros whose arguments are expressions written for their values: tree-sitter
 # leaves a macro's arguments as tokens, so a call in `println!("{}", x.permute([0, 0]))` or
-# `assert_eq!(a.reshape([2, 3]), b)` is no call node. (`vec!` is read as a list where a value
-# is folded, and `matches!` takes a pattern: neither is here.)
+# `assert_eq!(a.reshape([2, 3]), b)` is no call node. (`matches!` takes a pattern: not here.
+# `vec![..]` is read as the array it holds, VEC below.)
 EXPRESSION_MACROS = frozenset(
     b"print println eprint eprintln format format_args write writeln panic todo unimplemented "
     b"unreachable assert assert_eq assert_ne debug_assert debug_assert_eq debug_assert_ne "
@@ -98,12 +98,18 @@ EXPRESSION_MACROS = frozenset(
 )
 
 
+# `vec![a, b]` and `vec![x; n]` hold what an array does: with `vec!` read as spaces they are
+# the array expressions `[a, b]` and `[x; n]` (a path-qualified `std::vec![` is left alone).
+VEC = b"vec"
+
+
 def parse_code(
     src: bytes, old: tuple[Tree, bytes, list[tuple[int, int, int]]] | None = None
 ) -> Tree:
     """Parse user code for analysis: as `parse`, with the `!` of each expression macro's
-    `name!(` read as a space (`code_view`), so that the calls in its arguments are call nodes.
-    Every byte offset is the source's; the tree's text differs at those `!` only.
+    `name!(` read as a space and `vec![` as `    [` (`code_view`), so that the calls in their
+    arguments are call nodes. Every byte offset is the source's; the tree's text differs at
+    those bytes only.
 
     `old`: the previous text's tree, already `.edit()`ed, that text, and the edits (start, end,
     inserted length, in the old text's offsets, in order, not overlapping). The tree is re-parsed
@@ -115,20 +121,25 @@ def parse_code(
 
 
 def code_view(src: bytes) -> bytes:
-    """`src` with the `!` of each expression macro invocation `name!(` made a space."""
+    """`src` with the `!` of each expression macro invocation `name!(` made a space, and the
+    `vec!` of each `vec![` spaces."""
     bangs = macro_bangs(src)
     if not bangs:
         return src
     view = bytearray(src)
     for at in bangs:
-        view[at] = 0x20
+        if src[at + 1 : at + 2] == b"[":
+            view[at - len(VEC) : at + 1] = b" " * (len(VEC) + 1)
+        else:
+            view[at] = 0x20
     return bytes(view)
 
 
 def macro_bangs(src: bytes) -> list[int]:
     """The offsets of the `!` of `name!(` for the names of EXPRESSION_MACROS (the name a
-    whole word, a path's last segment included: `std::println!(`). The last texts' answers
-    are kept: a keystroke's re-parse asks about the text before it and the text after it."""
+    whole word, a path's last segment included: `std::println!(`), and of `vec![` (a whole
+    word, not a path's segment). The last texts' answers are kept: a keystroke's re-parse
+    asks about the text before it and the text after it."""
     for text, found in _BANGS:
         if text is src:
             return found
@@ -151,6 +162,13 @@ def _macro_bangs(src: bytes) -> list[int]:
         if src[start:at] in EXPRESSION_MACROS:
             out.append(at)
         at = src.find(b"!(", at + 2)
+    at = src.find(b"vec![")
+    while at >= 0:
+        before = src[at - 1] if at > 0 else 0x20
+        if before not in WORD_BYTES and before != ord(":"):
+            out.append(at + len(VEC))
+        at = src.find(b"vec![", at + 5)
+    out.sort()
     return out
 
 

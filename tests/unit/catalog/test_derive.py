@@ -126,6 +126,26 @@ impl<const D: usize> Tensor<D> {
         check!(TensorCheck::into_scalar::<D>(&self.shape()));
         Ok(0.0)
     }
+    pub fn sum_dim(self, dim: isize) -> Self {
+        let dim = unwrap_dim_index(dim.try_dim_index(D), "Sum");
+        self
+    }
+    pub fn cat(tensors: Vec<Self>, dim: isize) -> Self {
+        let dim = unwrap_dim_index(dim.try_dim_index(D), "Cat");
+        tensors[0]
+    }
+}
+pub fn softmax<const D: usize>(tensor: Tensor<D>, dim: isize) -> Tensor<D> {
+    let dim = unwrap_dim_index(dim.try_dim_index(D), "Softmax");
+    tensor
+}
+pub(crate) fn unwrap_dim_index<E>(result: Result<usize, E>, op: &str) -> usize {
+    match result {
+        Ok(dim) => dim,
+        Err(error) => {
+            unreachable!()
+        }
+    }
 }
 """
 CHECK_RS = b"""
@@ -341,7 +361,35 @@ def test_a_register_call_outside_a_tensor_check_is_no_panic(
     )
     rec = record("crates/burn-nn/src/conv.rs", line, "no panic: a trait's register")
     result = D.derive(rec, guards, table)
-    assert isinstance(result, D.NotDerived) and "no panic" in str(result)
+    assert isinstance(result, D.NotDerived) and result.kind == D.SITE_NOT_FOUND
+
+
+def test_a_dim_outside_the_rank_fails_burns_dim_index(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    """`unwrap_dim_index(dim.try_dim_index(D), ..)` fails for a dim outside [-D, D): `D` is
+    the receiver's rank, or that of the tensor parameter whose type names it; an associated
+    function with no receiver (`cat`) has no rank to read."""
+    line = TENSOR.decode().splitlines().index("            unreachable!()") + 1
+    rec = record("crates/burn-tensor/src/base.rs", line, "BoundsError: dimension out of bounds")
+    out = derived(D.derive(rec, guards, table, rule_id="t-dim"))
+    assert sorted(w.call for w in out.spec.wheres) == [
+        "burn::tensor::Tensor::sum_dim", "burn::tensor::softmax",
+    ]  # fmt: skip
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-dim")
+    src = """\
+fn f(device: &Device, x: Tensor<3>) {
+    let t = Tensor::<3>::zeros([2, 3, 4], device);
+    let _a = t.clone().sum_dim(3);
+    let _b = t.clone().sum_dim(-4);
+    let _c = t.clone().sum_dim(2);
+    let _d = t.clone().sum_dim(-3);
+    let _e = burn::tensor::softmax(t.clone(), 5);
+    let _f = x.sum_dim(7);
+}
+"""
+    assert flagged(src, "t-dim") == [3, 4, 7]
 
 
 def test_an_unconditional_panic_is_a_rule_without_condition(

@@ -171,6 +171,29 @@ pub fn kept(n: usize) { assert!(n > 0, "kept with std") }
     assert messages == {"kept with std"}
 
 
+def test_only_a_tensor_checks_register_is_a_panic() -> None:
+    src = b"""
+impl Learner {
+    pub fn metrics<M: Registration>(self, metrics: M) -> Self {
+        metrics.register(self, "a registry")
+    }
+}
+impl TensorCheck {
+    pub(crate) fn positive(ops: &str, n: usize) -> Self {
+        let mut check = Self::Ok;
+        if n == 0 {
+            check = check.register(ops, TensorError::new("n must be positive"));
+        }
+        check
+    }
+}
+"""
+    found = fns(src)
+    assert found.get("Learner::metrics", {"panics": []})["panics"] == []
+    (site,) = found["TensorCheck::positive"]["panics"]
+    assert site["kind"] == "register" and site["message"] == "n must be positive"
+
+
 def test_tensor_checks_and_registers() -> None:
     check = fns(CHECK_RS, "crates/burn-tensor/src/tensor/api/check.rs")["TensorCheck::narrow"]
     (reg,) = check["panics"]

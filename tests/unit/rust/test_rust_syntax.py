@@ -77,7 +77,7 @@ def test_path_segments_drop_generics_and_keep_leading_colons() -> None:
         (b"assert_eq!(a.f(), b);", [9]),
         (b'std::println!("{}", x);', [12]),
         (b"my_println!(x); reprintln!(y);", []),  # other macros: a whole word only
-        (b"vec![x.f()]; matches!(x, Some(_)); x != !(y)", []),
+        (b"matches!(x, Some(_)); x != !(y)", []),
         (b'write!(f, "{}", x)?; dbg!(x.f())', [5, 24]),
     ],
 )
@@ -90,6 +90,22 @@ def test_code_view_reads_the_bang_of_expression_macros_only(src: bytes, bangs: l
     assert [i for i, (a, b) in enumerate(zip(src, view, strict=True)) if a != b] == bangs
 
 
+@pytest.mark.parametrize(
+    ("src", "view"),
+    [
+        (b"let v = vec![x.f(), 2];", b"let v =     [x.f(), 2];"),
+        (b"f(vec![0; n], vec![])", b"f(    [0; n],     [])"),
+        (b"std::vec![1]; myvec![1]; vec!(1, 2)", b"std::vec![1]; myvec![1]; vec!(1, 2)"),
+    ],
+)
+def test_code_view_reads_vec_as_the_array_it_holds(src: bytes, view: bytes) -> None:
+    from panic_lens.rust.syntax import code_view, parse_code
+
+    assert code_view(src) == view
+    if view != src:
+        assert "array_expression" in str(parse_code(b"fn f() { " + src + b" }").root_node)
+
+
 def test_calls_in_expression_macros_are_call_nodes() -> None:
     from panic_lens.rust.facts import FileFacts
 
@@ -97,4 +113,4 @@ def test_calls_in_expression_macros_are_call_nodes() -> None:
     src += b"    let v = vec![y.permute([1])];\n}\n"
     facts = FileFacts.build(src, "lib.rs")
     found = [(s.name, s.node.start_point[0]) for s in facts.calls(frozenset({"permute"}))]
-    assert found == [("permute", 1)]  # the call in `vec![..]` stays tokens: a list is read there
+    assert found == [("permute", 1), ("permute", 2)]  # `vec![..]` is read as its array

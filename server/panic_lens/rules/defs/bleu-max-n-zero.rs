@@ -17,8 +17,8 @@ mod local {
 
 pub fn bleu_metrics() -> Vec<BleuScore> {
     vec![
-        BleuScore::with_max_n(0), // todo-expect: bleu-max-n-zero (calls inside vec![..] are not parsed)
-        BleuScore::with_max_n(ORDER), // todo-expect: bleu-max-n-zero (calls inside vec![..] are not parsed)
+        BleuScore::with_max_n(0), // expect: bleu-max-n-zero
+        BleuScore::with_max_n(ORDER), // expect: bleu-max-n-zero
         BleuScore::with_max_n(1), // ok
         BleuScore::new(), // ok
     ]
@@ -37,13 +37,13 @@ pub fn look_alikes() -> usize {
 // Lines added with the rule file.
 pub fn more() -> Vec<BleuScore> {
     vec![
-        burn::train::metric::BleuScore::with_max_n(ORDER * 4), // todo-expect: bleu-max-n-zero (calls inside vec![..] are not parsed)
+        burn::train::metric::BleuScore::with_max_n(ORDER * 4), // expect: bleu-max-n-zero
         BleuScore::with_max_n(ORDER + 2), // ok
         BleuScore::default(), // ok
     ]
 }
 
-// Lines added with the todo-expect annotations: the same calls outside a macro.
+// The same calls outside a macro.
 pub fn outside_a_macro(order: usize) -> [BleuScore; 3] {
     let zero = BleuScore::with_max_n(0); // expect: bleu-max-n-zero
     let from_const = BleuScore::with_max_n(ORDER); // expect: bleu-max-n-zero

@@ -17,9 +17,9 @@ mod local {
 
 pub fn metrics() -> Vec<PsnrMetric> {
     vec![
-        PsnrMetric::new(PsnrMetricConfig::new(0.0)), // todo-expect: psnr-max-pixel-value-not-positive (calls inside vec![..] are not parsed)
-        PsnrMetric::new(PsnrMetricConfig::new(RANGE)), // todo-expect: psnr-max-pixel-value-not-positive (calls inside vec![..] are not parsed)
-        PsnrMetric::new(PsnrMetricConfig::new(-1.0)), // todo-expect: psnr-max-pixel-value-not-positive (calls inside vec![..] are not parsed)
+        PsnrMetric::new(PsnrMetricConfig::new(0.0)), // expect: psnr-max-pixel-value-not-positive
+        PsnrMetric::new(PsnrMetricConfig::new(RANGE)), // expect: psnr-max-pixel-value-not-positive
+        PsnrMetric::new(PsnrMetricConfig::new(-1.0)), // expect: psnr-max-pixel-value-not-positive
         PsnrMetric::new(PsnrMetricConfig::new(1.0)), // ok
         PsnrMetric::new(PsnrMetricConfig::new(255.0).with_epsilon(1e-8)), // ok
     ]
@@ -41,7 +41,7 @@ pub fn more() -> PsnrMetricConfig {
     burn_train::metric::vision::PsnrMetricConfig::new(-255.0) // expect: psnr-max-pixel-value-not-positive
 }
 
-// Lines added with the todo-expect annotations: the same calls outside a macro.
+// The same calls outside a macro.
 pub fn outside_a_macro(range: f64) -> [PsnrMetric; 3] {
     let zero = PsnrMetric::new(PsnrMetricConfig::new(0.0)); // expect: psnr-max-pixel-value-not-positive
     let negative = PsnrMetric::new(PsnrMetricConfig::new(-1.0)); // expect: psnr-max-pixel-value-not-positive
