@@ -612,7 +612,7 @@ class _Scope:
         # a const generic that is a tensor's rank (`D` of `self` or of `x: Tensor<D>`): its size
         self.ranks = dict(ranks or {})
         if self_tensor:
-            self.ranks["D"] = "size(receiver.dims)"
+            self.ranks["D"] = "receiver.rank"
         # a module's `self.f` is its config's `f` (the module `init` made keeps it)
         self.config_fields = config_fields
 
@@ -717,7 +717,7 @@ class _Translator:
             if text in self.scope.names:
                 return self.scope.names[text]
             if text in self.scope.ranks:
-                return self.scope.ranks[text]  # a tensor's rank: the length of its shape
+                return self.scope.ranks[text]  # a tensor's rank
             if text.isupper():
                 raise Unmapped(f"the constant `{text}`")
             if text == "None":
@@ -905,7 +905,7 @@ _KINDS = frozenset({"Float", "Int", "Bool", "K"})
 
 def _tensor_ranks(params: list[list[str]]) -> dict[str, str]:
     """The rank generics of a function's tensor parameters: `x: Tensor<D>` (burn 0.22,
-    `Tensor<D, Int>`) or `Tensor<B, D>` (0.21) makes `D` the length of `x`'s shape."""
+    `Tensor<D, Int>`) or `Tensor<B, D>` (0.21) makes `D` `x`'s rank."""
     ranks: dict[str, str] = {}
     for name, type_ in params:
         found = re.fullmatch(r"(?:&\s*(?:mut\s+)?)?Tensor\s*<(.*)>", type_.strip(), re.S)
@@ -915,7 +915,7 @@ def _tensor_ranks(params: list[list[str]]) -> dict[str, str]:
         if len(args) >= 2 and args[0] == "B":
             args = args[1:]
         if args and re.fullmatch(r"[A-Z]\w*", args[0]) and args[0] not in _KINDS:
-            ranks.setdefault(args[0], f"size({name}.dims)")
+            ranks.setdefault(args[0], f"{name}.rank")
     return ranks
 
 

@@ -369,7 +369,8 @@ def test_a_dim_outside_the_rank_fails_burns_dim_index(
 ) -> None:
     """`unwrap_dim_index(dim.try_dim_index(D), ..)` fails for a dim outside [-D, D): `D` is
     the receiver's rank, or that of the tensor parameter whose type names it; an associated
-    function with no receiver (`cat`) has no rank to read."""
+    function with no receiver (`cat`) has no rank to read. A rank is known from a shape the
+    file shows or from the type (`x: Tensor<3>`); an unknown one is silent."""
     line = TENSOR.decode().splitlines().index("            unreachable!()") + 1
     rec = record("crates/burn-tensor/src/base.rs", line, "BoundsError: dimension out of bounds")
     out = derived(D.derive(rec, guards, table, rule_id="t-dim"))
@@ -379,17 +380,19 @@ def test_a_dim_outside_the_rank_fails_burns_dim_index(
     meta.add_rule(meta.info_from_spec(out.spec))
     registered.append("t-dim")
     src = """\
-fn f(device: &Device, x: Tensor<3>) {
+fn f<const D: usize>(device: &Device, x: Tensor<3>, y: Tensor<D>) {
     let t = Tensor::<3>::zeros([2, 3, 4], device);
     let _a = t.clone().sum_dim(3);
     let _b = t.clone().sum_dim(-4);
     let _c = t.clone().sum_dim(2);
     let _d = t.clone().sum_dim(-3);
     let _e = burn::tensor::softmax(t.clone(), 5);
-    let _f = x.sum_dim(7);
+    let _f = x.clone().sum_dim(7);
+    let _g = x.sum_dim(-3);
+    let _h = y.sum_dim(9);
 }
 """
-    assert flagged(src, "t-dim") == [3, 4, 7]
+    assert flagged(src, "t-dim") == [3, 4, 7, 8]
 
 
 def test_an_unconditional_panic_is_a_rule_without_condition(

@@ -411,8 +411,10 @@ def show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ", ".join(show(v) for v in value) + "]"
-    if isinstance(value, dict) and set(value) == {"dims", "numel"}:
+    if isinstance(value, dict) and set(value) == {"dims", "numel", "rank"}:
         return f"shape {show(value['dims'])}"
+    if isinstance(value, dict) and set(value) == {"rank"}:
+        return f"a rank-{value['rank']} tensor"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
     return str(value)

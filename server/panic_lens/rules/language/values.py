@@ -251,11 +251,14 @@ def _tensor(shape: Any) -> Value | None:
     if shape is None or any(d is None for d in shape.dims):
         return None
     dims = [d.value for d in shape.dims]
-    return Value({"dims": dims, "numel": math.prod(dims)}, shape.origin, note=shape.note)
+    value = {"dims": dims, "numel": math.prod(dims), "rank": len(dims)}
+    return Value(value, shape.origin, note=shape.note)
 
 
 def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
-    """`{"dims": [..], "numel": n}` for a tensor expression whose whole shape the file shows."""
+    """`{"dims": [..], "numel": n, "rank": r}` for a tensor expression whose whole shape the
+    file shows; `{"rank": r}` for one whose type states its rank (`x: Tensor<B, 3>`,
+    `Tensor::<3>::zeros(shape, d)`) and whose shape the file does not show."""
     node = strip_wrappers(node)
     if node is None:
         return None
@@ -263,8 +266,51 @@ def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
 
 
 def _tensor_value(node: Node, facts: FileFacts) -> Value | None:
-    found = _tensor(facts.shape_of(node))
+    found = _tensor(facts.shape_of(node)) or _declared_rank(node, facts, 0)
     return Value(found.value, found.origin, node, found.note) if found else None
+
+
+# `Tensor<B, 3>`, `Tensor<3, Int>`, `burn::tensor::Tensor<B, 2, Bool>`, `&Tensor<B, 4>`
+_TENSOR_TYPE = re.compile(r"(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:[\w:]*::)?Tensor\s*<(.*)>", re.S)
+_TURBOFISH = re.compile(r"(?:[\w:]*::)?Tensor\s*::\s*<(.*?)>\s*::\s*\w+", re.S)
+
+
+def _declared_rank(node: Node | None, facts: FileFacts, depth: int) -> Value | None:
+    """`{"rank": r}` for a tensor whose declared type, or its constructor's turbofish, states
+    its rank as a number: a parameter, a `let x: Tensor<B, 3>`, `Tensor::<B, 3>::zeros(..)`,
+    through `let`s and `.clone()`. (A rank is a type's: no later assignment changes it.)"""
+    node = strip_wrappers(node)
+    if node is None or depth > _MAX_DEPTH:
+        return None
+    found = method_call(node)
+    if found is not None and facts.text(found[1]) == "clone" and not found[2]:
+        return _declared_rank(found[0], facts, depth + 1)
+    if node.type == "identifier":
+        binding = facts.binding(node)
+        if binding is None:
+            return None
+        if binding.type_node is not None:
+            match = _TENSOR_TYPE.fullmatch(facts.text(binding.type_node).strip())
+            return _rank_value(match, binding.type_node)
+        if binding.kind == "let":
+            return _declared_rank(binding.value, facts, depth + 1)
+        return None
+    if node.type == "call_expression":
+        callee = child_by_field(node, "function")
+        if callee is not None and found is None:
+            return _rank_value(_TURBOFISH.fullmatch(facts.text(callee).strip()), callee)
+    return None
+
+
+def _rank_value(match: re.Match[str] | None, where: Node) -> Value | None:
+    """The rank a Tensor type's generic arguments state: its one integer argument (the
+    backend, a rank named by a const, the kind are not numbers)."""
+    if match is None:
+        return None
+    numbers = [a.strip() for a in _split(match.group(1)) if a.strip().isdigit()]
+    if len(numbers) != 1:
+        return None
+    return Value({"rank": int(numbers[0])}, span_of(where), note="its type")
 
 
 def _sequence(node: Node, facts: FileFacts, depth: int) -> Value | None:
