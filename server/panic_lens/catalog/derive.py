@@ -1071,7 +1071,8 @@ class _Deriver:
     """Deriving records against one guards index and config table. Each panic site is derived
     once (the walk up the call graph and the translation are the site's, not the record's);
     with `share`, records that resolve to one site and would write the same rule (burn's
-    message, or the same errorMessage where burn's panic has none) share the first one's."""
+    message, or where burn's panic has none an errorMessage the same but for its values,
+    `_values_out`) share the first one's."""
 
     def __init__(self, guards: dict[str, Any], configs: ConfigTable) -> None:
         self.guards = guards
@@ -1093,11 +1094,22 @@ class _Deriver:
             return at
         if not share:
             return _rule(record, at, rule_id)
-        key = (site, None if at.burn_message else record.panic.error_message)
+        key = (site, None if at.burn_message else _values_out(record.panic.error_message))
         found = self.rules.get(key)
         if found is None:
             found = self.rules[key] = _rule(record, at, rule_id)
         return found
+
+
+# What a record's message says about its panic, without the values it was raised with
+_VALUES = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def _values_out(message: str | None) -> str | None:
+    """`message` with its numbers and quoted values made `{}`: records of one panic site
+    whose messages differ only in the values raised (`dimension 5` / `dimension 7`, the
+    operation's name) share a rule."""
+    return _VALUES.sub("{}", message) if message else message
 
 
 def _derive_site(

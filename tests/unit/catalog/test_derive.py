@@ -636,16 +636,20 @@ def test_records_of_a_panic_without_a_message_share_only_the_same_message(
     guards: dict[str, Any], table: configs.ConfigTable
 ) -> None:
     """Where burn's panic has no message the rule's message is the record's: records with
-    the same message share one rule, a record with another message gets its own."""
+    the same message, but for the values it was raised with, share one rule; a record with
+    another message gets its own."""
     bare = _without_message(guards, "later is not written yet")
     later = [
         record("crates/burn-nn/src/conv.rs", 17, message, rid=rid)
-        for message, rid in (("later: a", "x1"), ("later: a", "x2"), ("later: b", "x3"))
-    ]
+        for message, rid in (
+            ("later: a at 3 in 'Sum'", "x1"), ("later: a at 12 in 'Cat'", "x2"),
+            ("later: b at 3 in 'Sum'", "x3"),
+        )
+    ]  # fmt: skip
     out = D.derive_all(later, bare, table, hand_rules=())
     a, b, c = (derived(out[rid]) for rid in ("x1", "x2", "x3"))
-    assert a is b and a.spec.id == "derived-x1" and a.spec.message == "later: a"
-    assert c.spec.id == "derived-x3" and c.spec.message == "later: b"
+    assert a is b and a.spec.id == "derived-x1" and a.spec.message == "later: a at 3 in 'Sum'"
+    assert c.spec.id == "derived-x3" and c.spec.message == "later: b at 3 in 'Sum'"
     assert a.site == c.site
 
 
