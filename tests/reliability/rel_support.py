@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 
 from panic_lens.model import Analysis, Point, Span
-from panic_lens.rust.syntax import Tree, parse
+from panic_lens.rust.syntax import Tree, parse_code
 
 TESTS = Path(__file__).resolve().parent.parent
 GOLDEN = TESTS / "golden"
@@ -65,7 +65,8 @@ def range_problems(analysis: Analysis, src: bytes, path: str | None) -> list[str
 
 
 def reparse_after_edit(tree: Tree, old: bytes, start: int, old_end: int, new: bytes) -> Tree:
-    """The incremental re-parse an editor does: `tree` of `old`, edited into `new`."""
+    """The incremental re-parse the server does: `tree` (`parse_code` of `old`), edited into
+    `new`, re-parsed by `parse_code` (from the edited tree when the code views allow)."""
     new_end = start + (len(new) - len(old)) + (old_end - start)
     tree.edit(
         start_byte=start,
@@ -75,7 +76,7 @@ def reparse_after_edit(tree: Tree, old: bytes, start: int, old_end: int, new: by
         old_end_point=_tuple(point_at(old, old_end)),
         new_end_point=_tuple(point_at(new, new_end)),
     )
-    return parse(new, tree)
+    return parse_code(new, old=(tree, old, [(start, old_end, new_end - start)]))
 
 
 def same_tree(a: Tree, b: Tree) -> bool:

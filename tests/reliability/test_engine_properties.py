@@ -17,7 +17,7 @@ from rel_support import BOUNDED, golden_files, range_problems, reparse_after_edi
 
 from panic_lens.engine import analyze
 from panic_lens.model import Analysis
-from panic_lens.rust.syntax import parse
+from panic_lens.rust.syntax import parse_code
 
 FILES = golden_files()
 FRAGMENTS = [
@@ -61,7 +61,7 @@ def check(text: str, path: Path, tree_from: tuple[object, bytes, int, int] | Non
         # With syntax errors, tree-sitter's incremental recovery sometimes builds another tree
         # than a fresh parse (about 1 edit in 8,000 here; the server parses afresh once typing
         # pauses): the same tree must give the same analysis, another tree may not.
-        if same_tree(incremental, parse(src)):
+        if same_tree(incremental, parse_code(src)):
             assert from_incremental == scratch
     return scratch
 
@@ -73,7 +73,7 @@ def test_random_edits_keep_the_engine_whole(data: st.DataObject, file: Path) -> 
     for _ in range(data.draw(st.integers(1, 4), label="edits")):
         start, end, new = data.draw(edit_of(text), label="edit")
         old = text.encode("utf-8")
-        tree = parse(old)
+        tree = parse_code(old)
         byte_start, byte_end = len(text[:start].encode()), len(text[:end].encode())
         text = text[:start] + new + text[end:]
         check(text, file, (tree, old, byte_start, byte_end))
