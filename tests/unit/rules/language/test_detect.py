@@ -288,3 +288,38 @@ fn f(x: Tensor<2>, n: usize) {
 }
 """
     assert flagged(src, "t-empty-stack") == lines_of(src, "// bad")
+
+
+LOW_RANK = (
+    'id = "t-low-rank"\ntitle = "low rank"\nsummary = "a rank under 3"\n'
+    + SITE
+    + """
+[[where]]
+call = "burn::tensor::Tensor::sum_dim"
+args = ["dim"]
+[when]
+condition = "receiver.rank < 3"
+message = "{receiver} is of rank {receiver.rank}"
+"""
+)
+
+
+def test_a_tensors_rank_comes_from_its_type_when_its_shape_is_unknown(add_rule: AddRule) -> None:
+    """`x: Tensor<B, 2>`, `let y: Tensor<2> = ..`, `Tensor::<2>::zeros(shape, ..)`; a rank
+    named by a generic, or changed by `reshape`, is not known. (Through `matmul` and the
+    other methods that return `Self`: `test_derive_corpus`, dim-index-out-of-bounds.)"""
+    add_rule(LOW_RANK)
+    src = """\
+fn f<B: Backend, const D: usize>(x: Tensor<B, 2>, w: Tensor<B, 2>, g: Tensor<B, D>, s: Shape) {
+    let _a = x.clone().sum_dim(1); // bad
+    let y: Tensor<2> = make();
+    let _c = y.sum_dim(1); // bad
+    let z = Tensor::<2>::zeros(s, &device);
+    let _d = z.sum_dim(1); // bad
+    let _e = g.sum_dim(1); // fine
+    let _f = x.clone().reshape::<3, _>([1, 2, 3]).sum_dim(1); // fine
+    let t: Tensor<B, 3> = make();
+    let _g = t.sum_dim(1); // fine
+}
+"""
+    assert flagged(src, "t-low-rank") == lines_of(src, "// bad")
