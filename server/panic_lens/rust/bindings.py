@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from panic_lens.model import Span
+from panic_lens.rust.burn_api import TENSOR_SELF_METHODS
 from panic_lens.rust.locals import LocalBinding, find_binding
 from panic_lens.rust.syntax import (
     Node,
@@ -261,7 +262,7 @@ def _after_method(inner: TypeFact, method: str) -> TypeFact | None:
         return TypeFact(INIT_RESULTS[inner.path], inner.origin, f"{inner.note}, then .init()")
     if inner.path.endswith("Config") and method.startswith("with_"):
         return inner
-    if method in SELF_METHODS:
+    if method in SELF_METHODS or (inner.path == TENSOR and method in TENSOR_SELF_METHODS):
         return inner
     return None
 

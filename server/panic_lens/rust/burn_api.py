@@ -15,6 +15,15 @@ TENSOR_FROM = frozenset({"from_data", "from_ints", "from_floats", "from_bool"})
 SHAPE_WORDS = tuple(sorted(TENSOR_CONSTRUCTORS | TENSOR_FROM | {"TensorData", "reshape"}))
 SHAPE_CALLS = TENSOR_CONSTRUCTORS | TENSOR_FROM | {"reshape"}  # those of them that are calls
 
+# burn's Tensor methods that return `Self` (`matmul(self, other: Self) -> Self`, `swap_dims`,
+# `transpose`, `permute`, `narrow`, element-wise arithmetic...): a burn Tensor of the same rank
+TENSOR_SELF_METHODS = frozenset(
+    {"clone", "matmul", "swap_dims", "transpose", "permute", "narrow", "slice", "flip",
+     "mask_fill", "mask_where", "add", "sub", "mul", "div", "add_scalar", "sub_scalar",
+     "mul_scalar", "div_scalar", "exp", "log", "abs", "neg", "sqrt", "powf", "powf_scalar",
+     "clamp", "clamp_min", "clamp_max", "detach", "require_grad", "to_device"}
+)  # fmt: skip
+
 # Crate roots a user can name, and the canonical prefix each stands for.
 CRATE_ROOTS: dict[str, tuple[str, ...]] = {
     "burn": ("burn",),

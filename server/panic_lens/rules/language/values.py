@@ -15,6 +15,7 @@ from panic_lens.model import Span
 from panic_lens.rules.language import configs
 from panic_lens.rules.language.configs import ConfigInfo
 from panic_lens.rules.language.spec import IDENT
+from panic_lens.rust.burn_api import TENSOR_SELF_METHODS
 from panic_lens.rust.consts import parse_int_literal
 from panic_lens.rust.syntax import (
     Node,
@@ -275,26 +276,16 @@ _TENSOR_TYPE = re.compile(r"(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:[\w:]*::)?Tensor\
 _TURBOFISH = re.compile(r"(?:[\w:]*::)?Tensor\s*::\s*<(.*?)>\s*::\s*\w+", re.S)
 
 
-# burn's Tensor methods that return `Self`: the receiver's rank (`matmul(self, other: Self)
-# -> Self`, `swap_dims`, `transpose`, `permute`, `narrow`, element-wise arithmetic...)
-_SAME_RANK = frozenset(
-    {"clone", "matmul", "swap_dims", "transpose", "permute", "narrow", "slice", "flip",
-     "mask_fill", "mask_where", "add", "sub", "mul", "div", "add_scalar", "sub_scalar",
-     "mul_scalar", "div_scalar", "exp", "log", "abs", "neg", "sqrt", "powf", "powf_scalar",
-     "clamp", "clamp_min", "clamp_max", "detach", "require_grad", "to_device"}
-)  # fmt: skip
-
-
 def _declared_rank(node: Node | None, facts: FileFacts, depth: int) -> Value | None:
     """`{"rank": r}` for a tensor whose declared type, or its constructor's turbofish, states
     its rank as a number: a parameter, a `let x: Tensor<B, 3>`, `Tensor::<B, 3>::zeros(..)`,
-    through `let`s and the methods that return `Self` (`_SAME_RANK`). (A rank is a type's: no
-    later assignment changes it.)"""
+    through `let`s and the methods that return `Self` (`TENSOR_SELF_METHODS`). (A rank is a
+    type's: no later assignment changes it.)"""
     node = strip_wrappers(node)
     if node is None or depth > _MAX_DEPTH:
         return None
     found = method_call(node)
-    if found is not None and facts.text(found[1]) in _SAME_RANK:
+    if found is not None and facts.text(found[1]) in TENSOR_SELF_METHODS:
         return _declared_rank(found[0], facts, depth + 1)
     if node.type == "identifier":
         binding = facts.binding(node)

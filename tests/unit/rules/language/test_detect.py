@@ -305,13 +305,14 @@ message = "{receiver} is of rank {receiver.rank}"
 
 
 def test_a_tensors_rank_comes_from_its_type_when_its_shape_is_unknown(add_rule: AddRule) -> None:
-    """`x: Tensor<B, 2>`, `let y: Tensor<2> = ..`, `Tensor::<2>::zeros(shape, ..)`; a rank
-    named by a generic, or changed by `reshape`, is not known. (Through `matmul` and the
-    other methods that return `Self`: `test_derive_corpus`, dim-index-out-of-bounds.)"""
+    """`x: Tensor<B, 2>`, `let y: Tensor<2> = ..`, `Tensor::<2>::zeros(shape, ..)`, through
+    the methods that return `Self` (`matmul`, `detach`); a rank named by a generic, or
+    changed by `reshape`, is not known."""
     add_rule(LOW_RANK)
     src = """\
 fn f<B: Backend, const D: usize>(x: Tensor<B, 2>, w: Tensor<B, 2>, g: Tensor<B, D>, s: Shape) {
     let _a = x.clone().sum_dim(1); // bad
+    let _b = x.clone().matmul(w.clone()).detach().sum_dim(0); // bad
     let y: Tensor<2> = make();
     let _c = y.sum_dim(1); // bad
     let z = Tensor::<2>::zeros(s, &device);
