@@ -15,12 +15,12 @@ import json
 import marshal
 import pickle
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from functools import lru_cache, wraps
 from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from panic_lens.catalog.model import PanicSite, Record
 from panic_lens.catalog.sites import record_path, same_file, squash
@@ -161,20 +161,38 @@ def _squashed_source(source: str) -> str:
     return squash(source)  # a dataset's records of one panic quote the same code
 
 
-# per guards index, per record path: the file's candidates, and their guard quotes by the
-# (squashed) sourceCode (records of one panic quote the same code)
+T = TypeVar("T")
+
+
+def _per_guards_index(build: Callable[[dict[str, Any]], T]) -> Callable[[dict[str, Any]], T]:
+    """`build(functions)`, made once per guards index: kept for the last index asked about
+    (a load derives all its records against one)."""
+    held: list[tuple[dict[str, Any], T]] = []
+
+    @wraps(build)
+    def table(functions: dict[str, Any]) -> T:
+        if not held or held[0][0] is not functions:
+            held[:] = [(functions, build(functions))]
+        return held[0][1]
+
+    return table
+
+
+# per record path: the file's candidates, and their guard quotes by the (squashed)
+# sourceCode (records of one panic quote the same code)
 _Candidates = tuple[tuple[_Candidate, ...], dict[str, tuple[int, ...]]]
-_CANDIDATES: dict[int, tuple[dict[str, Any], dict[str, _Candidates]]] = {}
+
+
+@_per_guards_index
+def _candidates_by_path(functions: dict[str, Any]) -> dict[str, _Candidates]:
+    return {}  # filled by `_candidates`, path by path
 
 
 def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
     """The panic sites in the burn file `path` names, in index order; built once per path
     and guards index (records of one file share them)."""
-    held = _CANDIDATES.get(id(functions))
-    if held is None or held[0] is not functions:
-        _CANDIDATES.clear()
-        held = _CANDIDATES[id(functions)] = (functions, {})
-    found = held[1].get(path)
+    held = _candidates_by_path(functions)
+    found = held.get(path)
     if found is not None:
         return found
     checks = _check_functions(functions)
@@ -197,7 +215,7 @@ def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
                 pieces = _pieces(site["message"])
                 out.append(_Candidate(_Site(key, index, None), site["line"], pieces, quote))
     result: _Candidates = (tuple(out), {})
-    held[1][path] = result
+    held[path] = result
     return result
 
 
@@ -206,19 +224,12 @@ def _pieces(burn_message: str | None) -> tuple[tuple[str, str], ...]:
     return tuple((p, p.replace("\\", "")) for p in pieces)
 
 
-_FILES: dict[int, tuple[dict[str, Any], dict[str, list[str]]]] = {}
-
-
+@_per_guards_index
 def _by_file_name(functions: dict[str, Any]) -> dict[str, list[str]]:
-    """Function keys by their file's name (`group.rs`), built once per guards index."""
-    held = _FILES.get(id(functions))
-    if held is not None and held[0] is functions:
-        return held[1]
+    """Function keys by their file's name (`group.rs`)."""
     index: dict[str, list[str]] = {}
     for key, fn in functions.items():
         index.setdefault(fn["file"].rsplit("/", 1)[-1].lower(), []).append(key)
-    _FILES.clear()
-    _FILES[id(functions)] = (functions, index)
     return index
 
 
@@ -230,22 +241,14 @@ def _guard_quote(site: dict[str, Any]) -> str | None:
     return squash(first.strip("()")) if first else None
 
 
-_CHECKS: dict[int, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
-
-
+@_per_guards_index
 def _check_functions(functions: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """burn-tensor's TensorCheck functions by name, built once per guards index."""
-    held = _CHECKS.get(id(functions))
-    if held is not None and held[0] is functions:
-        return held[1]
-    found = {
+    """burn-tensor's TensorCheck functions by name."""
+    return {
         fn["name"]: fn
         for fn in functions.values()
         if fn["owner"] == "TensorCheck" and fn["file"].endswith("check.rs")
     }
-    _CHECKS.clear()
-    _CHECKS[id(functions)] = (functions, found)
-    return found
 
 
 # -- conditions as Rust text, carried up the call graph ---------------------------------------
@@ -335,7 +338,15 @@ def _initial_chain(site: _Site, functions: dict[str, Any]) -> _Chain:
     return _Chain(site.fn_key, tuple(items), tuple(holes))
 
 
-_SAME_CHECK: dict[int, tuple[dict[str, Any], dict[str, list[tuple[str, int]]]]] = {}
+@_per_guards_index
+def _check_sites(functions: dict[str, Any]) -> dict[str, list[tuple[str, int]]]:
+    """The `check!(TensorCheck::f(..))` sites (function key, panic index) by check name."""
+    index: dict[str, list[tuple[str, int]]] = {}
+    for key, fn in functions.items():
+        for i, panic in enumerate(fn["panics"]):
+            if panic["kind"] == "check":
+                index.setdefault(panic["check"], []).append((key, i))
+    return index
 
 
 def _same_check(site: _Site, functions: dict[str, Any]) -> list[_Site]:
@@ -343,18 +354,9 @@ def _same_check(site: _Site, functions: dict[str, Any]) -> list[_Site]:
     order: a record quotes one caller's line, and every caller raises the check's panic."""
     if site.check is None:
         return []
-    held = _SAME_CHECK.get(id(functions))
-    if held is None or held[0] is not functions:
-        index: dict[str, list[tuple[str, int]]] = {}
-        for key, fn in functions.items():
-            for i, panic in enumerate(fn["panics"]):
-                if panic["kind"] == "check":
-                    index.setdefault(panic["check"], []).append((key, i))
-        _SAME_CHECK.clear()
-        held = _SAME_CHECK[id(functions)] = (functions, index)
     return [
         _Site(key, i, site.check)
-        for key, i in held[1].get(site.check[0], ())
+        for key, i in _check_sites(functions).get(site.check[0], ())
         if (key, i) != (site.fn_key, site.index)
     ]
 
@@ -385,20 +387,13 @@ class _Entry:
     holes: list[str | None] = field(default_factory=list)
 
 
-_INDEXES: dict[int, tuple[dict[str, Any], dict[Any, list[tuple[str, dict[str, Any]]]]]] = {}
-
-
+@_per_guards_index
 def _call_index(functions: dict[str, Any]) -> dict[Any, list[tuple[str, dict[str, Any]]]]:
-    """Calls by callee key, built once per guards index."""
-    held = _INDEXES.get(id(functions))
-    if held is not None and held[0] is functions:
-        return held[1]
+    """Calls by callee key."""
     index: dict[Any, list[tuple[str, dict[str, Any]]]] = {}
     for key, caller in functions.items():
         for call in caller["calls"]:
             index.setdefault(callee_key(call, caller), []).append((key, call))
-    _INDEXES.clear()
-    _INDEXES[id(functions)] = (functions, index)
     return index
 
 
@@ -427,21 +422,14 @@ def _names_this(
     return module[-len(qualifier) :] == qualifier
 
 
-_FREE: dict[int, tuple[dict[str, Any], dict[tuple[str, str], int]]] = {}
-
-
+@_per_guards_index
 def _free_functions(functions: dict[str, Any]) -> dict[tuple[str, str], int]:
     """How many free functions of each name each crate has."""
-    held = _FREE.get(id(functions))
-    if held is not None and held[0] is functions:
-        return held[1]
     counts: dict[tuple[str, str], int] = {}
     for fn in functions.values():
         if fn["owner"] is None:
             key = (fn["module"].split("::")[0], fn["name"])
             counts[key] = counts.get(key, 0) + 1
-    _FREE.clear()
-    _FREE[id(functions)] = (functions, counts)
     return counts
 
 
