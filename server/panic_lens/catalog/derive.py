@@ -775,15 +775,10 @@ class _Translator:
             if name == "unwrap_dim_index" and len(args) == 2:
                 # burn-tensor's dim wrapping: a negative dim counts from the end (an out of
                 # range one panics with its own message first)
-                found = re.fullmatch(
-                    r"(.+)\.(?:try_dim_index|expect_dim_index)\(\s*(\w+)\s*\)",
-                    src[args[0].start_byte : args[0].end_byte].decode(),
-                    re.S,
-                )
+                found = _DIM_INDEX.fullmatch(src[args[0].start_byte : args[0].end_byte].decode())
                 if found and found.group(2) in self.scope.ranks:
                     dim = self.expr(found.group(1), bound)
-                    rank = self.scope.ranks[found.group(2)]
-                    return f"({dim} < 0 ? {dim} + {rank} : {dim})"
+                    return _from_start(dim, self.scope.ranks[found.group(2)])
             raise Unmapped(f"the call `{name}(..)`")
         if function is None or function.type != "field_expression":
             raise Unmapped(f"the call `{text}`")
@@ -952,7 +947,15 @@ def _match(translator: _Translator, values: list[str], pattern: str) -> tuple[st
     return " && ".join(conds), binds
 
 
-_TRY_DIM_INDEX = re.compile(r"\(?\s*(.+?)\.try_dim_index\(\s*(\w+)\s*\)\s*\)?", re.S)
+# `dim.try_dim_index(D)` (a Result) or `dim.expect_dim_index(D)`: burn-tensor's dim, in [-D, D)
+_DIM_INDEX = re.compile(
+    r"\(?\s*(.+?)\.(?:try_dim_index|expect_dim_index)\(\s*(\w+)\s*\)\s*\)?", re.S
+)
+
+
+def _from_start(dim: str, rank: str) -> str:
+    """A dim in [-rank, rank) counted from the start: a negative one counts from the end."""
+    return f"({dim} < 0 ? {dim} + {rank} : {dim})"
 
 
 def _dim_index_arm(
@@ -961,7 +964,7 @@ def _dim_index_arm(
     """`match dim.try_dim_index(D) { Ok(d) => .., Err(e) => .. }`, burn-tensor's dim check:
     `Err` when the dim is outside [-D, D) (a negative one counts from the end), `Ok(d)` binds
     the dim counted from the start. None for other matches."""
-    found = _TRY_DIM_INDEX.fullmatch(values[0].strip()) if len(values) == 1 else None
+    found = _DIM_INDEX.fullmatch(values[0].strip()) if len(values) == 1 else None
     ok = re.fullmatch(r"Ok\(\s*(\w+)\s*\)", pattern)
     if found is None or not (ok or re.fullmatch(r"Err\(\s*\w+\s*\)", pattern)):
         return None
@@ -973,7 +976,7 @@ def _dim_index_arm(
     if not ok:
         return f"!{inside}", {}
     name = ok.group(1)
-    binds = {} if name == "_" else {name: f"({dim} < 0 ? {dim} + {rank} : {dim})"}
+    binds = {} if name == "_" else {name: _from_start(dim, rank)}
     return inside, binds
 
 
