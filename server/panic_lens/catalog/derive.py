@@ -27,6 +27,7 @@ from panic_lens.catalog.sites import record_path, same_file, squash
 from panic_lens.rules.language.configs import DATA_DIR, ConfigTable
 from panic_lens.rules.language.spec import RuleFileError, RuleSpec, parse_rule
 from panic_lens.rules.meta import RuleInfo
+from panic_lens.rust.burn_api import tensor_type_args
 
 if TYPE_CHECKING:
     from panic_lens.rust.syntax import Node
@@ -891,10 +892,9 @@ def _tensor_ranks(params: list[list[str]]) -> dict[str, str]:
     `Tensor<D, Int>`) or `Tensor<B, D>` (0.21) makes `D` `x`'s rank."""
     ranks: dict[str, str] = {}
     for name, type_ in params:
-        found = re.fullmatch(r"(?:&\s*(?:mut\s+)?)?Tensor\s*<(.*)>", type_.strip(), re.S)
-        if found is None or not re.fullmatch(r"[a-z_]\w*", name):
+        args = tensor_type_args(type_)
+        if args is None or not re.fullmatch(r"[a-z_]\w*", name):
             continue
-        args = [a.strip() for a in split_args(found.group(1))]
         if len(args) >= 2 and args[0] == "B":
             args = args[1:]
         if args and re.fullmatch(r"[A-Z]\w*", args[0]) and args[0] not in _KINDS:

@@ -6,6 +6,8 @@ or re-export the user wrote (`burn_rl::policy::AsyncPolicy`). Checked against bu
 
 from __future__ import annotations
 
+import re
+
 # Where a tensor's shape can come from in a file (`rust.consts.shape_of` reads nothing else):
 # `Tensor::zeros([..], ..)` and the other constructors, `Tensor::from_data(..)` and its
 # siblings, `TensorData::new`/`from`, and `.reshape([..])`. A file that writes none of these
@@ -14,6 +16,30 @@ TENSOR_CONSTRUCTORS = frozenset({"zeros", "ones", "empty", "full", "random", "ar
 TENSOR_FROM = frozenset({"from_data", "from_ints", "from_floats", "from_bool"})
 SHAPE_WORDS = tuple(sorted(TENSOR_CONSTRUCTORS | TENSOR_FROM | {"TensorData", "reshape"}))
 SHAPE_CALLS = TENSOR_CONSTRUCTORS | TENSOR_FROM | {"reshape"}  # those of them that are calls
+
+# `Tensor<B, 3>`, `Tensor<3, Int>`, `burn::tensor::Tensor<B, 2, Bool>`, `&'a mut Tensor<B, 4>`
+_TENSOR_TYPE = re.compile(r"(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:[\w:]*::)?Tensor\s*<(.*)>", re.S)
+
+
+def tensor_type_args(type_text: str) -> list[str] | None:
+    """The generic arguments of a Tensor type as written, at the top level
+    (`&Tensor<B, 3, Int>` -> `["B", "3", "Int"]`); None for another type."""
+    found = _TENSOR_TYPE.fullmatch(type_text.strip())
+    if found is None:
+        return None
+    args: list[str] = []
+    depth, start, inner = 0, 0, found.group(1)
+    for at, ch in enumerate(inner):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(inner[start:at].strip())
+            start = at + 1
+    args.append(inner[start:].strip())
+    return [a for a in args if a]
+
 
 # burn's Tensor methods that return `Self` (`matmul(self, other: Self) -> Self`, `swap_dims`,
 # `transpose`, `permute`, `narrow`, element-wise arithmetic...): a burn Tensor of the same rank

@@ -15,7 +15,7 @@ from panic_lens.model import Span
 from panic_lens.rules.language import configs
 from panic_lens.rules.language.configs import ConfigInfo
 from panic_lens.rules.language.spec import IDENT
-from panic_lens.rust.burn_api import TENSOR_SELF_METHODS
+from panic_lens.rust.burn_api import TENSOR_SELF_METHODS, tensor_type_args
 from panic_lens.rust.consts import parse_int_literal
 from panic_lens.rust.syntax import (
     Node,
@@ -271,8 +271,6 @@ def _tensor_value(node: Node, facts: FileFacts) -> Value | None:
     return Value(found.value, found.origin, node, found.note) if found else None
 
 
-# `Tensor<B, 3>`, `Tensor<3, Int>`, `burn::tensor::Tensor<B, 2, Bool>`, `&Tensor<B, 4>`
-_TENSOR_TYPE = re.compile(r"(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:[\w:]*::)?Tensor\s*<(.*)>", re.S)
 _TURBOFISH = re.compile(r"(?:[\w:]*::)?Tensor\s*::\s*<(.*?)>\s*::\s*\w+", re.S)
 
 
@@ -292,24 +290,26 @@ def _declared_rank(node: Node | None, facts: FileFacts, depth: int) -> Value | N
         if binding is None:
             return None
         if binding.type_node is not None:
-            match = _TENSOR_TYPE.fullmatch(facts.text(binding.type_node).strip())
-            return _rank_value(match, binding.type_node)
+            args = tensor_type_args(facts.text(binding.type_node))
+            return _rank_value(args, binding.type_node)
         if binding.kind == "let":
             return _declared_rank(binding.value, facts, depth + 1)
         return None
     if node.type == "call_expression":
         callee = child_by_field(node, "function")
         if callee is not None and found is None:
-            return _rank_value(_TURBOFISH.fullmatch(facts.text(callee).strip()), callee)
+            turbofish = _TURBOFISH.fullmatch(facts.text(callee).strip())
+            args = tensor_type_args(f"Tensor<{turbofish.group(1)}>") if turbofish else None
+            return _rank_value(args, callee)
     return None
 
 
-def _rank_value(match: re.Match[str] | None, where: Node) -> Value | None:
+def _rank_value(args: list[str] | None, where: Node) -> Value | None:
     """The rank a Tensor type's generic arguments state: its one integer argument (the
     backend, a rank named by a const, the kind are not numbers)."""
-    if match is None:
+    if args is None:
         return None
-    numbers = [a.strip() for a in _split(match.group(1)) if a.strip().isdigit()]
+    numbers = [a for a in args if a.isdigit()]
     if len(numbers) != 1:
         return None
     return Value({"rank": int(numbers[0])}, span_of(where), note="its type")
