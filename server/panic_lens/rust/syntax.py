@@ -140,36 +140,78 @@ def macro_bangs(src: bytes) -> list[int]:
     whole word, a path's last segment included: `std::println!(`), and of `vec![` (a whole
     word, not a path's segment). The last texts' answers are kept: a keystroke's re-parse
     asks about the text before it and the text after it."""
-    for text, found in _BANGS:
-        if text is src:
-            return found
-    found = _macro_bangs(src)
-    _BANGS.insert(0, (src, found))
-    del _BANGS[3:]
+    found = _kept_bangs(src)
+    if found is None:
+        found = _bangs_between(src, 0, len(src))
+        _keep_bangs(src, found)
     return found
 
 
 _BANGS: list[tuple[bytes, list[int]]] = []
 
 
-def _macro_bangs(src: bytes) -> list[int]:
+def _kept_bangs(src: bytes) -> list[int] | None:
+    for text, found in _BANGS:
+        if text is src:
+            return found
+    return None
+
+
+def _keep_bangs(src: bytes, found: list[int]) -> None:
+    _BANGS.insert(0, (src, found))
+    del _BANGS[3:]
+
+
+def _bangs_between(src: bytes, lo: int, hi: int) -> list[int]:
+    """`macro_bangs` of `src` whose `!` lies in [lo, hi) (names read whole, also before lo)."""
     out = []
-    at = src.find(b"!(")
-    while at >= 0:
+    at = src.find(b"!(", lo, hi + 1)
+    while 0 <= at < hi:
         start = at
         while start > 0 and src[start - 1] in WORD_BYTES:
             start -= 1
         if src[start:at] in EXPRESSION_MACROS:
             out.append(at)
-        at = src.find(b"!(", at + 2)
-    at = src.find(b"vec![")
+        at = src.find(b"!(", at + 2, hi + 1)
+    at = src.find(b"vec![", max(lo - len(VEC), 0), hi + 2)
     while at >= 0:
         before = src[at - 1] if at > 0 else 0x20
-        if before not in WORD_BYTES and before != ord(":"):
+        if lo <= at + len(VEC) < hi and before not in WORD_BYTES and before != ord(":"):
             out.append(at + len(VEC))
-        at = src.find(b"vec![", at + 5)
+        at = src.find(b"vec![", at + 5, hi + 2)
     out.sort()
     return out
+
+
+def _edited_bangs(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> list[int]:
+    """`macro_bangs(new)`, from `old`'s and the edits that turn `old` into `new` (start, end,
+    inserted length; in order, not overlapping): the text around each edit is searched again,
+    and the rest of `old`'s bangs are moved. A bang's reading depends on its name's word (and
+    the byte before it) and on the bytes `!(` or `vec![`: it can change only when those meet an
+    edit, so the search starts a byte before the inserted text and ends after the word that
+    follows it. A keystroke in a 5,000-line file: a few bytes searched, not the file."""
+    before = _kept_bangs(old)
+    if before is None:
+        return macro_bangs(new)
+    windows = []
+    delta = 0
+    for start, end, inserted in edits:
+        lo = start + delta
+        hi = lo + inserted
+        while hi < len(new) and new[hi] in WORD_BYTES:
+            hi += 1
+        windows.append((max(lo - 1, 0), hi + 1))
+        delta += inserted - (end - start)
+    found = []
+    for at in before:
+        moved = _moved(at, edits)
+        if moved is not None and not any(lo <= moved < hi for lo, hi in windows):
+            found.append(moved)
+    for lo, hi in windows:
+        found += _bangs_between(new, lo, hi)
+    found = sorted(set(found))
+    _keep_bangs(new, found)
+    return found
 
 
 def _same_views(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> bool:
@@ -180,7 +222,10 @@ def _same_views(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> bo
     for start, end, inserted in edits:
         inside.append((start + delta, start + delta + inserted))
         delta += inserted - (end - start)
-    kept = [at for at in macro_bangs(new) if not any(a <= at < b for a, b in inside)]
+    after = _kept_bangs(new)
+    if after is None:
+        after = _edited_bangs(old, new, edits)
+    kept = [at for at in after if not any(a <= at < b for a, b in inside)]
     return moved == kept
 
 

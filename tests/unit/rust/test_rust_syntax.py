@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from panic_lens.rust.syntax import (
     call_parts,
@@ -88,6 +90,43 @@ def test_code_view_reads_the_bang_of_expression_macros_only(src: bytes, bangs: l
     view = code_view(src)
     assert len(view) == len(src)
     assert [i for i, (a, b) in enumerate(zip(src, view, strict=True)) if a != b] == bangs
+
+
+# Pieces that make and break `name!(` and `vec![` readings when edited next to each other.
+_BANG_PIECES = ["println", "vec", "assert", "!", "(", "[", ":", " ", "x", "_", "dbg", "s"]
+
+
+_bang_pieces = st.lists(st.sampled_from(_BANG_PIECES), max_size=10)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_bang_pieces, st.data())
+def test_bangs_after_an_edit_are_those_of_a_fresh_scan(
+    old_pieces: list[str], data: st.DataObject
+) -> None:
+    """The bangs moved from the old text and searched again around each edit are the ones a
+    scan of the whole new text finds, for one edit (a keystroke) or several (a fix). Edits
+    start and end between pieces, where a reading is made or broken."""
+    from panic_lens.rust.syntax import _bangs_between, _edited_bangs, macro_bangs
+
+    bounds = [0]
+    for piece in old_pieces:
+        bounds.append(bounds[-1] + len(piece))
+    old = "".join(old_pieces).encode()
+    edits: list[tuple[int, int, int]] = []
+    pieces, done, first = [], 0, 0  # `old` is copied up to `done`; edits in order, apart
+    for _ in range(data.draw(st.integers(1, 3))):
+        if first >= len(bounds):
+            break
+        i = data.draw(st.integers(first, len(bounds) - 1))
+        j = data.draw(st.integers(i, min(i + 2, len(bounds) - 1)))
+        text = "".join(data.draw(st.lists(st.sampled_from(_BANG_PIECES), max_size=2))).encode()
+        pieces += [old[done : bounds[i]], text]
+        edits.append((bounds[i], bounds[j], len(text)))
+        done, first = bounds[j], j + 1
+    new = b"".join([*pieces, old[done:]])
+    macro_bangs(old)  # the old text's answer is kept, as after its own re-parse
+    assert _edited_bangs(old, new, edits) == _bangs_between(new, 0, len(new))
 
 
 @pytest.mark.parametrize(
