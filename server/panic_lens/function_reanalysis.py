@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,7 @@ from panic_lens.model import (
     Severity,
     Span,
 )
+from panic_lens.prefilter import substring_finder
 from panic_lens.rules.meta import CALL_MARK, per_rule_set, rules
 from panic_lens.rust.burn_api import CRATE_ROOTS
 from panic_lens.rust.crate import crate_context
@@ -281,14 +282,24 @@ def _body_around(tree: Tree, start: int, end: int) -> Node | None:
 
 def _file_words_changed(old: bytes, new: bytes, start: int, old_end: int, new_end: int) -> bool:
     """Whether the edit adds or removes the last (or first) file_words() word of the file; only
-    when the edited bytes (with a word's length around them) hold one is the file searched."""
-    for word in file_words():
-        k = len(word) - 1
-        near = word in old[max(0, start - k) : old_end + k] or word in new[
-            max(0, start - k) : new_end + k]  # fmt: skip
-        if near and (word in old) != (word in new):
-            return True
-    return False
+    the words in the edited bytes (with a word's length around them) are searched for in the
+    whole file. (An occurrence gained or lost overlaps the edit.)"""
+    reach = _longest_file_word() - 1
+    near = _file_word_finder()
+    found = near(old[max(0, start - reach) : old_end + reach]) | near(
+        new[max(0, start - reach) : new_end + reach]
+    )
+    return any((word in old) != (word in new) for word in found)
+
+
+@per_rule_set
+def _longest_file_word() -> int:
+    return max(map(len, file_words()))
+
+
+@per_rule_set
+def _file_word_finder() -> Callable[[bytes], frozenset[bytes]]:
+    return substring_finder(file_words())
 
 
 def _declares(index: dict[str, list[Node]], lo: int, hi: int) -> bool:

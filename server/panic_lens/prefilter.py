@@ -70,7 +70,7 @@ def _tables() -> tuple[Groups | None, tuple[bytes, ...], dict[bytes, bytes]]:
 def _word_finder() -> Callable[[bytes], frozenset[bytes]]:
     """`own_words`' search: one pass for all group words, a word inside or overlapping another
     (`Tensor` in `TensorData`) included."""
-    return _substring_finder(group_words())
+    return substring_finder(group_words())
 
 
 def own_words(data: bytes) -> frozenset[bytes]:
@@ -162,13 +162,13 @@ def crate_alias_map(
         if first is not None:
             mentioning = [i for i, seed in enumerate(first) if seed]
         else:
-            names_new = _substring_finder(new)
+            names_new = substring_finder(new)
             mentioning = [i for i, text in enumerate(sources) if names_new(text)]
         for i in mentioning:
             if i not in sites:
                 sites[i] = _alias_sites(sources[i])
         first = None
-        names_known = _substring_finder(known)
+        names_known = substring_finder(known)
         new = {
             name
             for found in sites.values()
@@ -177,7 +177,7 @@ def crate_alias_map(
         }
         known |= new
     # a statement naming `a` that declares `b` makes `b` a name of whatever `a` names
-    named_in = _substring_finder(known)
+    named_in = substring_finder(known)
     gives: dict[bytes, set[bytes]] = {}
     for found in sites.values():
         for stmt, name in found:
@@ -199,7 +199,7 @@ def _closure(word: bytes, gives: Mapping[bytes, set[bytes]]) -> frozenset[bytes]
 _FEW_NEEDLES = 8
 
 
-def _substring_finder(needles: Iterable[bytes]) -> Callable[[bytes], frozenset[bytes]]:
+def substring_finder(needles: Iterable[bytes]) -> Callable[[bytes], frozenset[bytes]]:
     """The needles a text contains, by one overlapping Aho-Corasick pass."""
     return _finder_of(frozenset(needles))
 
@@ -427,7 +427,7 @@ def _alias_finder(aliases: AliasMap) -> Callable[[bytes], frozenset[bytes]] | No
             words_of.setdefault(name, set()).update(forms)
     if not words_of:
         return None
-    contained = _substring_finder(words_of)
+    contained = substring_finder(words_of)
 
     def named(data: bytes) -> frozenset[bytes]:
         return frozenset().union(*(words_of[name] for name in contained(data)))
