@@ -144,6 +144,9 @@ def rule_run(
             failures.append(f"{facts.path or '<text>'}: rule {rule} failed: {exc!r}")
             findings.append((rule, ()))
             continue
+        if not results:  # most rules on most texts
+            findings.append((rule, ()))
+            continue
         hovers += [item for item in results if isinstance(item, HoverFact)]
         found = [item for item in results if isinstance(item, Finding)]
         records = _records_for(rule, catalog) if found else ()  # bound once per rule, when needed
