@@ -80,7 +80,9 @@ def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
     """Set `public` on each `pub` function: the path panic-lens's resolver gives a user's
     call of it (its owner type's, or its own for a free function), when users can name it.
     Names are resolved with `rust.burn_index` (`pub mod`, `pub use`, globs), with free
-    functions added to its items; an owner is resolved in the scope of its impl's module."""
+    functions added to its items in the value namespace (`burn_index.VALUE`: a function
+    `matvec` re-exported next to its private module `matvec`); an owner is resolved in the
+    scope of its impl's module."""
     from panic_lens.rust import burn_index as bi
 
     if not (root / "crates").is_dir():
@@ -97,7 +99,7 @@ def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
                 continue
             name = module.src[name_node.start_byte : name_node.end_byte].decode()
             entity = ("item", (crate, path, name))
-            module.items.setdefault(name, (entity, bi._visibility(node, module.src)))
+            module.items.setdefault(name + bi.VALUE, (entity, bi._visibility(node, module.src)))
     space.resolve_names()
     targets: dict[str, Any] = {}
     for key, fn in functions.items():
@@ -122,7 +124,7 @@ def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
             for name, (entity, vis) in space.scopes.get(mod_key, {}).items():
                 if vis != bi.PUBLIC:
                     continue
-                path = (*prefix, name)
+                path = (*prefix, name.removesuffix(bi.VALUE))
                 if entity[0] == "item":
                     if entity[1] in wanted:
                         found.setdefault(entity[1], set()).add(path)

@@ -35,6 +35,9 @@ ModKey = tuple[str, tuple[str, ...]]  # (crate, module path inside it)
 ItemKey = tuple[str, tuple[str, ...], str]  # (crate, module path, name)
 # What a name stands for, in the type namespace: ("mod", ModKey) or ("item", ItemKey).
 Entity = tuple[str, Any]
+# A name of the value namespace (a function) is kept in a scope as the name and this mark:
+# `mod matvec; pub use matvec::*;` brings the function `matvec` next to the module `matvec`.
+VALUE = "()"
 _TYPE_ITEMS = frozenset({"struct_item", "enum_item", "union_item", "trait_item", "type_item"})
 
 
@@ -164,6 +167,9 @@ class _Workspace:
             found = self.resolve(module.key, target, name)
             if found is not None and name not in module.items:
                 scope[name] = (found, vis)
+            value = self._resolve_value(module.key, target)
+            if value is not None and name + VALUE not in module.items:
+                scope[name + VALUE] = (value, vis)
         explicit = set(scope)
         for target, vis in module.globs:
             found = self.resolve(module.key, target)
@@ -216,6 +222,14 @@ class _Workspace:
                 entry = self.scopes.get(where, {}).get(seg)
                 current = entry[0] if entry is not None else None
         return current
+
+    def _resolve_value(self, at: ModKey, segs: tuple[str, ...]) -> Entity | None:
+        """The value (function) the path `segs` written in module `at` names, if any."""
+        parent = self.resolve(at, segs[:-1]) if len(segs) > 1 else None
+        if parent is None or parent[0] != "mod":
+            return None
+        entry = self.scopes.get(parent[1], {}).get(segs[-1] + VALUE)
+        return entry[0] if entry is not None else None
 
     def _crate_root(self, name: str) -> Entity | None:
         return ("mod", (name, ())) if name in self.crates else None

@@ -229,12 +229,22 @@ def _tree(root: Path) -> None:
         "Cargo.toml": b'[workspace.package]\nversion = "0.9.0"\n',
         "crates/burn-nn/Cargo.toml": b'[package]\nname = "burn-nn"\n',
         "crates/burn-nn/src/lib.rs": b"pub mod modules;\npub use modules::*;\n",
-        "crates/burn-nn/src/modules/mod.rs": b"pub mod conv;\npub use conv::*;\n",
+        "crates/burn-nn/src/modules/mod.rs": b"pub mod conv;\npub mod linalg;\npub use conv::*;\n",
         "crates/burn-nn/src/modules/conv/mod.rs": b"mod checks;\nmod conv;\npub use conv::*;\n",
         "crates/burn-nn/src/modules/conv/checks.rs": CHECKS,
         "crates/burn-nn/src/modules/conv/conv.rs": b"pub struct ConvConfig;\n" + CONV,
         "crates/burn-nn/src/tests/mod.rs": b'fn f() { assert!(false, "test dir"); }\n',
         "crates/burn-nn/src/unrelated.rs": b"pub fn quiet(a: usize) -> usize { a + 1 }\n",
+        # a function named as its private module, brought up by a glob; one by a named `use`
+        "crates/burn-nn/src/modules/linalg/mod.rs": (
+            b"mod matvec;\nmod outer;\npub use matvec::*;\npub use outer::outer as outer_product;\n"
+        ),
+        "crates/burn-nn/src/modules/linalg/matvec.rs": (
+            b'pub fn matvec(rank: usize) { assert!(rank >= 2, "rank"); }\n'
+        ),
+        "crates/burn-nn/src/modules/linalg/outer.rs": (
+            b'pub fn outer(rank: usize) { assert!(rank == 1, "rank"); }\n'
+        ),
     }.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -247,10 +257,14 @@ def test_build_guards_over_a_tree(tmp_path: Path) -> None:
     names = {k.split(" ", 1)[1] for k in guards["functions"]}
     assert names == {
         "checks_channels_div_groups", "check_same_padding_support", "ConvConfig::init",
-        "ConvConfig::helper",
+        "ConvConfig::helper", "matvec", "outer",
     }  # fmt: skip  # no test dir, no function that cannot panic
     init = next(f for k, f in guards["functions"].items() if k.endswith("ConvConfig::init"))
     assert init["public"] == "burn::nn::ConvConfig"  # through `pub use` as users name it
+    matvec = next(f for k, f in guards["functions"].items() if k.endswith(" matvec"))
+    assert matvec["public"] == "burn::nn::linalg::matvec"  # not hidden by its module's name
+    outer = next(f for k, f in guards["functions"].items() if k.endswith(" outer"))
+    assert outer["public"] == "burn::nn::linalg::outer_product"
     helper = next(f for k, f in guards["functions"].items() if k.endswith("helper"))
     assert "public" not in helper
     again = build_guards(tmp_path)
