@@ -197,6 +197,7 @@ def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
     if found is not None:
         return found
     checks = _check_functions(functions)
+    check_keys = {id(fn) for fn in checks.values()}
     name = re.sub(r"(?::\d+){1,2}$", "", path.replace("\\", "/").rsplit("/", 1)[-1]).lower()
     out: list[_Candidate] = []
     for key in _by_file_name(functions).get(name, ()):
@@ -214,7 +215,11 @@ def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
                         out.append(_Candidate(found_site, site["line"], pieces, quote))
             else:
                 pieces = _pieces(site["message"])
-                out.append(_Candidate(_Site(key, index, None), site["line"], pieces, quote))
+                found_site = _Site(key, index, None)
+                callers = _check_sites(functions).get(fn["name"]) if id(fn) in check_keys else None
+                if site["kind"] == "register" and callers:  # a record quoting check.rs: the
+                    found_site = _Site(*callers[0], (fn["name"], index))  # check's callers
+                out.append(_Candidate(found_site, site["line"], pieces, quote))
     result: _Candidates = (tuple(out), {})
     held[path] = result
     return result
@@ -327,6 +332,9 @@ def _initial_chain(site: _Site, functions: dict[str, Any]) -> _Chain:
         mapping = {
             n: a.removeprefix("&") for n, a in zip(names, panic.get("args", ()), strict=False)
         }
+        generics, given = check_fn.get("generics", []), panic.get("generics", [])
+        if len(generics) == len(given):  # `TensorCheck::unsqueeze::<D, D2>()`: D1 is `D`
+            mapping.update((n, a) for n, a in zip(generics, given, strict=True) if a != "_")
         items += [_subst_item(i, mapping) for i in inner]
         holes = [_substitute(h, mapping) for h in holes]
     else:
@@ -902,6 +910,23 @@ def _tensor_ranks(params: list[list[str]]) -> dict[str, str]:
     return ranks
 
 
+def _result_rank(fn: dict[str, Any]) -> str | None:
+    """The rank generic of the tensor `fn` returns: `D` of a Tensor function returning `Self`
+    (`Tensor::<D>::ones`), `D2` of `-> Tensor<D2>` (`flatten::<D2>`); the language reads it
+    as `result.rank`, the rank the caller's code states for the value."""
+    returns = str(fn.get("returns") or "")
+    if returns == "Self":
+        return "D" if fn["owner"] == "Tensor" else None
+    args = tensor_type_args(returns)
+    if args is None:
+        return None
+    if len(args) >= 2 and args[0] == "B":
+        args = args[1:]
+    if args and re.fullmatch(r"[A-Z]\w*", args[0]) and args[0] not in _KINDS:
+        return args[0]
+    return None
+
+
 def _tuple_parts(text: str) -> list[str]:
     """`(a, b)` -> [a, b]; anything else is one value."""
     inner = text.strip()
@@ -1134,6 +1159,9 @@ def _derive_site(
         tensor_self = kind == "method" and entry_fn["owner"] == "Tensor" and bool(entry_fn["self"])
         fields = _module_fields(call, kind, configs)
         ranks = _tensor_ranks(entry_fn["params"])
+        result = _result_rank(entry_fn)
+        if result is not None and not (tensor_self and result == "D"):
+            ranks.setdefault(result, "result.rank")
         translator = _Translator(_Scope(kind, params, tensor_self, fields, ranks))
         try:
             condition = _cel(chain.items, translator, {})
@@ -1146,7 +1174,7 @@ def _derive_site(
                 holes.append(translator.expr(hole))
             except Unmapped:
                 holes.append(None)
-        if condition and not _reads(condition, {"config", "receiver", *params}):
+        if condition and not _reads(condition, {"config", "receiver", "result", *params}):
             problems.append(f"{call}: the condition reads no value a call shows")
             continue
         built.append(_Entry(call, kind, params, condition, holes))

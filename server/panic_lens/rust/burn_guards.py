@@ -9,10 +9,12 @@ deterministic table:
 
     {"functions": {"<file>:<line> <Owner>::<name>": {
         "name", "owner", "trait", "vis", "module", "file", "lines": [first, last],
-        "params": [[name, type], ..], "self": "&self" | null,
+        "params": [[name, type], ..], "self": "&self" | null, "returns": type | null,
+        "generics": [name, ..],              # type and const parameters, as a turbofish orders them
         "lets": {name: [[line, expr], ..]},  # simple `let name = expr;`s of the body
         "public": path,                      # a `pub` one's owner (or itself) as users name it
-        "panics": [{"kind", "line", "guard", "message", "path", "debug"?, "check"?, "args"?}],
+        "panics": [{"kind", "line", "guard", "message", "path", "debug"?, "check"?, "args"?,
+                    "generics"?}],         # a check!'s call: its arguments and turbofish
         "calls": [{"callee", "args", "line", "path"}],
     }}}
 
@@ -52,7 +54,7 @@ ASSERTS = {
 PANICS = ("panic", "unimplemented", "todo", "unreachable")
 _SKIP_DIRS = frozenset({"tests", "benches", "examples", "test", "bench"})
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_CHECK = re.compile(r"^\s*TensorCheck::(\w+)(?:::<[^()]*>)?\s*\((.*)\)\s*$", re.S)
+_CHECK = re.compile(r"^\s*TensorCheck::(\w+)(?:::<([^()]*)>)?\s*\((.*)\)\s*$", re.S)
 _MAX_DEPTH = 200
 # A receiver whose type the text shows: `Type::new(..)` with `.with_x(..)` builders after it.
 _CONSTRUCTED = re.compile(r"^(?:\w+::)*([A-Z]\w*)::new\(.*\)(?:\.with_\w+\(.*\))*$", re.S)
@@ -134,6 +136,17 @@ def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
         paths = found.get(target)
         if paths:
             functions[key]["public"] = bi.canonical_key(sorted(paths))
+
+
+def _generics(fn: Node, text: Any) -> list[str]:
+    """The names of a function's type and const parameters, in the order a turbofish gives
+    them (lifetimes left out)."""
+    params = fn.child_by_field_name("type_parameters")
+    names = []
+    for param in params.named_children if params is not None else ():
+        if param.type in ("const_parameter", "type_parameter"):
+            names.append(text(param.child_by_field_name("name")))
+    return names
 
 
 def guards_of_source(src: bytes, rel: str) -> dict[str, dict[str, Any]]:
@@ -362,6 +375,8 @@ class _Reader:
             "lines": [node.start_point[0] + 1, node.end_point[0] + 1],
             "params": params,
             "self": self_param,
+            "returns": self.text(node.child_by_field_name("return_type")) or None,
+            "generics": _generics(node, self.text),
             "lets": {},
             "panics": [],
             "calls": [],
@@ -527,8 +542,10 @@ class _Reader:
                     "guard": None,
                     "message": None,
                     "check": found.group(1),
-                    "args": split_args(found.group(2)),
+                    "args": split_args(found.group(3)),
                 }
+                if found.group(2):  # `TensorCheck::unsqueeze::<D, D2>(..)`
+                    site["generics"] = split_args(found.group(2))
         if site is not None:
             site["line"] = line
             site["path"] = [list(p) for p in path]

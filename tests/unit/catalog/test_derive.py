@@ -134,6 +134,10 @@ impl<const D: usize> Tensor<D> {
         let dim = unwrap_dim_index(dim.try_dim_index(D), "Cat");
         tensors[0]
     }
+    pub fn unsqueeze<const D2: usize>(self) -> Tensor<D2> {
+        check!(TensorCheck::unsqueeze::<D, D2>());
+        self
+    }
 }
 pub fn softmax<const D: usize>(tensor: Tensor<D>, dim: isize) -> Tensor<D> {
     let dim = unwrap_dim_index(dim.try_dim_index(D), "Softmax");
@@ -171,6 +175,18 @@ impl TensorCheck {
             check = check.register(
                 "Into Scalar",
                 TensorError::new("Only tensors with 1 element can be converted into scalar."),
+            );
+        }
+        check
+    }
+    pub(crate) fn unsqueeze<const D1: usize, const D2: usize>() -> Self {
+        let mut check = Self::Ok;
+        if D2 < D1 {
+            check = check.register(
+                "Unsqueeze",
+                TensorError::new(format!(
+                    "Can't unsqueeze smaller tensor, got dim {D2}, expected > {D1}"
+                )),
             );
         }
         check
@@ -368,14 +384,15 @@ def test_a_dim_outside_the_rank_fails_burns_dim_index(
     guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
 ) -> None:
     """`unwrap_dim_index(dim.try_dim_index(D), ..)` fails for a dim outside [-D, D): `D` is
-    the receiver's rank, or that of the tensor parameter whose type names it; an associated
-    function with no receiver (`cat`) has no rank to read. A rank is known from a shape the
-    file shows or from the type (`x: Tensor<3>`); an unknown one is silent."""
+    the receiver's rank, or that of the tensor parameter whose type names it; of an associated
+    function with no receiver that returns `Self` (`cat`), the rank of what it returns, which
+    the caller's code states (`let c: Tensor<3> = Tensor::cat(..)`). A rank is known from a
+    shape the file shows or from the type (`x: Tensor<3>`); an unknown one is silent."""
     line = TENSOR.decode().splitlines().index("            unreachable!()") + 1
     rec = record("crates/burn-tensor/src/base.rs", line, "BoundsError: dimension out of bounds")
     out = derived(D.derive(rec, guards, table, rule_id="t-dim"))
     assert sorted(w.call for w in out.spec.wheres) == [
-        "burn::tensor::Tensor::sum_dim", "burn::tensor::softmax",
+        "burn::tensor::Tensor::cat", "burn::tensor::Tensor::sum_dim", "burn::tensor::softmax",
     ]  # fmt: skip
     meta.add_rule(meta.info_from_spec(out.spec))
     registered.append("t-dim")
@@ -390,9 +407,40 @@ fn f<const D: usize>(device: &Device, x: Tensor<3>, y: Tensor<D>) {
     let _f = x.clone().sum_dim(7);
     let _g = x.sum_dim(-3);
     let _h = y.sum_dim(9);
+    let _i: Tensor<3> = Tensor::cat(vec![t.clone()], 3);
+    let _j: Tensor<3> = Tensor::cat(vec![t.clone()], 2);
+    let _k = Tensor::cat(vec![t.clone()], 3);
 }
 """
-    assert flagged(src, "t-dim") == [3, 4, 7, 8]
+    assert flagged(src, "t-dim") == [3, 4, 7, 8, 11]
+
+
+def test_a_record_at_the_checks_own_line_gets_the_rule_at_its_callers(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    """A record may name the TensorCheck's line in check.rs, where the message is written:
+    the rule is at the public calls whose `check!` runs it. The check's generics are the
+    turbofish of the `check!` call (`::<D, D2>`: D1 is the receiver's rank), and a rank
+    generic the function returns (`-> Tensor<D2>`) is the rank the caller's code states."""
+    line = CHECK_RS.decode().splitlines().index("        if D2 < D1 {") + 1
+    rec = record(
+        "crates/burn-tensor/src/check.rs", line,
+        "Can't unsqueeze smaller tensor, got dim 2, expected > 3",
+    )  # fmt: skip
+    out = derived(D.derive(rec, guards, table, rule_id="t-unsqueeze"))
+    assert [w.call for w in out.spec.wheres] == ["burn::tensor::Tensor::unsqueeze"]
+    assert out.spec.condition == "(result.rank < receiver.rank)"
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-unsqueeze")
+    src = """\
+fn f(x: Tensor<3>) {
+    let _a: Tensor<2> = x.clone().unsqueeze();
+    let _b: Tensor<4> = x.clone().unsqueeze();
+    let _c: Tensor<2> = x.clone().unsqueeze().clone();
+    let _d = x.clone().unsqueeze::<2>();
+}
+"""
+    assert flagged(src, "t-unsqueeze") == [2, 4]
 
 
 def test_an_unconditional_panic_is_a_rule_without_condition(

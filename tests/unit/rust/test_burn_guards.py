@@ -348,3 +348,23 @@ pub fn f(x: Tensor<3>, blank: usize) {
 
     (kept,) = prune(found).values()
     assert set(kept["lets"]) == {"limit", "classes"}  # `classes` is read by `limit` only
+
+
+def test_return_types_generics_and_check_turbofish_are_kept() -> None:
+    src = b"""
+impl<const D: usize> Tensor<D> {
+    pub fn unsqueeze<'a, const D2: usize, S: Into<Shape>>(self, s: S) -> Tensor<D2> {
+        check!(TensorCheck::unsqueeze::<D, D2>());
+        self
+    }
+    pub fn plain(self) {
+        assert!(D > 0, "rank");
+    }
+}
+"""
+    by_name = {f["name"]: f for f in fns(src).values()}
+    unsqueeze, plain = by_name["unsqueeze"], by_name["plain"]
+    assert unsqueeze["returns"] == "Tensor<D2>" and unsqueeze["generics"] == ["D2", "S"]
+    assert unsqueeze["panics"][0]["generics"] == ["D", "D2"]
+    assert plain["returns"] is None and plain["generics"] == []
+    assert "generics" not in plain["panics"][0]

@@ -281,6 +281,11 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
         if tensor is not None:
             data["receiver"] = tensor.value
             origins["receiver"] = tensor
+    if "result" in plan.reads:
+        result = V.result_value(site.node, facts)
+        if result is not None:
+            data["result"] = result.value
+            origins["result"] = result
     data["context"] = _context(facts, site, plan)
     for name, expr in where.lets:
         outcome = evaluate(expr, plan.names, data)

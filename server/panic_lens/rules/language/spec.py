@@ -22,7 +22,7 @@ IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 HOLE = re.compile(r"\{\{|\}\}|\{([^{}]+)\}")
 PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+")
 # Names a condition may read besides the `args` and `let` names of its `[[where]]`s.
-BUILTIN_NAMES = ("config", "receiver", "context")
+BUILTIN_NAMES = ("config", "receiver", "result", "context")
 RESERVED = frozenset(BUILTIN_NAMES) | {"true", "false", "null", "in", "_"}
 
 

@@ -259,9 +259,10 @@ def _tensor(shape: Any) -> Value | None:
 def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
     """`{"dims": [..], "numel": n, "rank": r}` for a tensor expression whose whole shape the
     file shows; `{"rank": r}` for one whose type states its rank (`x: Tensor<B, 3>`,
-    `Tensor::<3>::zeros(shape, d)`) and whose shape the file does not show."""
+    `Tensor::<3>::zeros(shape, d)`) and whose shape the file does not show. An array literal
+    is no tensor (the shape `[1, n]` an argument names is a list, known when its items are)."""
     node = strip_wrappers(node)
-    if node is None:
+    if node is None or node.type == "array_expression":
         return None
     return _memo("tensor", node, facts, lambda: _tensor_value(node, facts))
 
@@ -302,6 +303,44 @@ def _declared_rank(node: Node | None, facts: FileFacts, depth: int) -> Value | N
             args = tensor_type_args(f"Tensor<{turbofish.group(1)}>") if turbofish else None
             return _rank_value(args, callee)
     return None
+
+
+def result_value(call: Node, facts: FileFacts) -> Value | None:
+    """`{"rank": r}` of the tensor a call returns, where the code states it: the constructor's
+    turbofish (`Tensor::<B, 2>::ones(..)`), or the declared type of the `let` the call's value
+    goes to (`let y: Tensor<B, 2> = Tensor::ones(..);`), also through methods that return
+    `Self` (`TENSOR_SELF_METHODS`: `let y: Tensor<B, 2> = x.flatten(0, 1).clone();`)."""
+    return _memo("result", call, facts, lambda: _result_value(call, facts))
+
+
+def _result_value(call: Node, facts: FileFacts) -> Value | None:
+    if method_call(call) is None:
+        found = _declared_rank(call, facts, 0)
+        if found is not None:
+            return found
+    node = call
+    for _ in range(_MAX_DEPTH):
+        parent = node.parent
+        while parent is not None and parent.type in _WRAPPERS:
+            node, parent = parent, parent.parent
+        if parent is None:
+            return None
+        if parent.type == "let_declaration":
+            if child_by_field(parent, "value") != node:
+                return None
+            kind = child_by_field(parent, "type")
+            return _rank_value(tensor_type_args(facts.text(kind)), kind) if kind else None
+        outer = parent.parent if parent.type == "field_expression" else None
+        method = method_call(outer) if outer is not None else None
+        if outer is None or method is None or method[0] != node:
+            return None
+        if facts.text(method[1]) not in TENSOR_SELF_METHODS:
+            return None
+        node = outer  # `node.method(..)` of the same rank
+    return None
+
+
+_WRAPPERS = frozenset({"parenthesized_expression", "reference_expression", "try_expression"})
 
 
 def _rank_value(args: list[str] | None, where: Node) -> Value | None:

@@ -324,3 +324,40 @@ fn f<B: Backend, const D: usize>(x: Tensor<B, 2>, w: Tensor<B, 2>, g: Tensor<B, 
 }
 """
     assert flagged(src, "t-low-rank") == lines_of(src, "// bad")
+
+
+RANK_MISMATCH = (
+    'id = "t-shape-rank"\ntitle = "shape rank"\nsummary = "a shape of another rank"\n'
+    + SITE
+    + """
+[[where]]
+call = "burn::tensor::Tensor::zeros"
+args = ["shape", "device"]
+[when]
+condition = "size(shape) != result.rank"
+message = "{size(shape)} dims for a tensor of rank {result.rank}"
+"""
+)
+
+
+def test_the_rank_of_what_a_call_returns_is_the_one_the_code_states(add_rule: AddRule) -> None:
+    """`result`: the rank of the tensor the call returns, from the constructor's turbofish or
+    the type of the `let` its value goes to (also through methods that return `Self`); a
+    shape written as an array is a list (known when its items are), never a tensor."""
+    add_rule(RANK_MISMATCH)
+    src = """\
+fn f<B: Backend, const D: usize>(device: &B::Device, n: usize) {
+    let _a = Tensor::<B, 2>::zeros([2, 3, 4], device); // bad
+    let _b: Tensor<B, 3> = Tensor::zeros([2, 3], device); // bad
+    let _c: Tensor<B, 3> = Tensor::zeros([2, 3], device).detach(); // bad
+    let _d = Tensor::<B, 2>::zeros([2, 3], device); // fine
+    let _e = Tensor::<B, 2>::zeros([1, n], device); // fine: two dims, one unknown
+    let _f = Tensor::<B, 2>::zeros([1, n, 2], device); // fine: a list with an unknown item
+    let _g: Tensor<B, D> = Tensor::zeros([2, 3], device); // fine: D unknown
+    let _h = Tensor::zeros([2, 3], device); // fine: no rank stated
+    let _i: Tensor<B, 3> = Tensor::zeros([2, 3], device).sum(); // fine: not the let's value
+}
+"""
+    assert flagged(src, "t-shape-rank") == lines_of(src, "// bad")
+    found = [f for f in analyze(HEAD + src, "src/lib.rs").findings if f.rule == "t-shape-rank"]
+    assert found[0].message == "3 dims for a tensor of rank 2"
