@@ -499,3 +499,44 @@ def test_the_first_mention_of_any_rule_word_falls_back(word: str, tmp_path: Path
     assert not partial, word
     _, partial = step(start(path), src[:at] + b"// unrelated\n    " + src[at:])
     assert partial  # the same edit without a rule's word stays per function
+
+
+QUOTING_RULE = """id = "t-quoting"
+title = "quoting"
+summary = "a message that quotes a line"
+[[panic_site]]
+file = "crates/burn-tensor/src/tensor/api/check.rs"
+guard = "dim check"
+message = "dim check"
+[[where]]
+call = "burn::tensor::Tensor::sum_dim"
+args = ["dim"]
+[when]
+condition = "dim == 7"
+message = "dim 7, as on line 9"
+"""
+
+
+def test_a_rule_language_finding_in_a_requoted_function_is_found_again(tmp_path: Path) -> None:
+    """Lines added in one function re-run another whose finding quotes a line below: the rules
+    in the language find that function's calls afresh (the calls found for the first function
+    re-run are not the second's)."""
+    from panic_lens.rules import meta
+    from panic_lens.rules.language.spec import read_rule_file
+
+    rule_file = tmp_path / "quoting.toml"
+    rule_file.write_text(QUOTING_RULE, encoding="utf-8")
+    meta.add_rule(meta.info_from_spec(read_rule_file(rule_file)))
+    try:
+        path = tmp_path / "lib.rs"
+        src = b"use burn::tensor::Tensor;\n\nfn a() {\n    let x = 1;\n}\n\n"
+        src += b"fn b<B: Backend>(t: Tensor<B, 2>) {\n    let y = t.sum_dim(7);\n}\n"
+        path.write_bytes(src)
+        snap = start(path)
+        assert [f.rule for f in snap.analysis.findings] == ["t-quoting"]
+        at = src.index(b"let x = 1;") + len(b"let x = 1;")
+        after, partial = step(snap, src[:at] + b"\n    let z = 2;" + src[at:])
+        assert partial and after is not None
+        assert [(f.rule, f.span.start.row) for f in after.analysis.findings] == [("t-quoting", 8)]
+    finally:
+        meta.remove_rule("t-quoting")

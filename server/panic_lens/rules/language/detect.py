@@ -170,8 +170,9 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
 
 def _sites(facts: FileFacts) -> tuple[dict[str, list[CallSite]], list[CallSite]]:
     """The file's calls of every rule in the language, by name, found once per file (every
-    rule asks the same question), and the calls by other names a `use .. as` may bind."""
-    key = ("language", "sites")
+    rule asks the same question), and the calls by other names a `use .. as` may bind. Kept
+    per `facts.only`: a re-analysis runs the rules over several function bodies of one text."""
+    key = ("language", "sites", facts.only)
     found = facts.memo.get(key)
     if found is None:
         names = _all_call_names()
