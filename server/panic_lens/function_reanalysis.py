@@ -11,6 +11,7 @@ their own function).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -323,10 +324,11 @@ def _requoting(
     have moved; re-running the rules there quotes it afresh), in source order; a body inside
     another is left to it. None: one is in no function body, or there are too many."""
     first = shift.start_point[0] + 1  # the first line number the edit may move
+    own = os.path.basename(shift.path) if shift.path else None
     bodies: dict[tuple[int, int], tuple[int, int]] = {}
     items: list[Finding | HoverFact] = [f for _, found in old.findings for f in found]
     for item in (*items, *old.hovers):
-        if _inside(item.span, old_body) or not _quotes_from(item, first):
+        if _inside(item.span, old_body) or not _quotes_from(item, first, own):
             continue
         span = _shift_span(item.span, shift)
         body = _body_around(tree, span.start_byte, span.end_byte)
@@ -351,15 +353,30 @@ def _requoting(
     return outermost
 
 
-def _quotes_from(item: Any, first: int) -> bool:
-    """Whether a string anywhere in `item` quotes a line numbered `first` or later."""
+def _quotes_from(item: Any, first: int, own: str | None) -> bool:
+    """Whether a string anywhere in `item` quotes a line numbered `first` or later of the file
+    named `own`: a quote of another file's line (`base.rs:243`, burn's panic site in every
+    derived rule's facts) does not move with this file's lines."""
     if isinstance(item, str):
-        return any(int(n) >= first for n in LINE_QUOTE.findall(item))
+        return any(
+            int(found.group(1)) >= first and _of_this_file(item, found.start(), own)
+            for found in LINE_QUOTE.finditer(item)
+        )
     if isinstance(item, tuple):
-        return any(_quotes_from(x, first) for x in item)
+        return any(_quotes_from(x, first, own) for x in item)
     if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        return any(_quotes_from(getattr(item, name), first) for name in _field_names(item))
+        return any(_quotes_from(getattr(item, name), first, own) for name in _field_names(item))
     return False
+
+
+_FILE_BEFORE = re.compile(r"([\w.-]+\.rs)\Z")
+
+
+def _of_this_file(text: str, at: int, own: str | None) -> bool:
+    """A quote at `at` (its "line " or ":") is of the file named `own` unless a `.rs` file of
+    another name is written right before its ":"."""
+    named = _FILE_BEFORE.search(text, 0, at) if text.startswith(":", at) else None
+    return named is None or named.group(1) == own
 
 
 def _merge(
