@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Analysis, Finding, HoverFact, Settings, Severity
 from panic_lens.rules import rule_detectors, suppress
+from panic_lens.rules.language.detect import rules_with_sites
 from panic_lens.rules.meta import added_rule_examples, rule_by_id
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts
@@ -130,6 +131,7 @@ def rule_run(
     findings: list[tuple[str, tuple[Finding, ...]]] = []
     hovers: list[HoverFact] = []
     failures: list[str] = []
+    live: frozenset[str] | None = None  # the rules in the language with a call here
     for info, detect in rule_detectors():
         rule = info.id
         override = facts.settings.severity_for(rule)
@@ -138,6 +140,12 @@ def rule_run(
         if may_fire is not None and rule not in may_fire:
             findings.append((rule, ()))
             continue
+        if info.spec is not None and info.spec.hook is None:
+            if live is None:
+                live = rules_with_sites(facts)
+            if rule not in live:
+                findings.append((rule, ()))
+                continue
         try:
             results = list(detect(facts))
         except Exception as exc:  # one broken rule must not hide the others' findings

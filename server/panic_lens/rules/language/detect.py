@@ -187,6 +187,37 @@ def _sites(facts: FileFacts) -> tuple[dict[str, list[CallSite]], list[CallSite]]
     return found
 
 
+def rules_with_sites(facts: FileFacts) -> frozenset[str]:
+    """The ids of the rules in the language with a call in `facts` (in `facts.only`) that
+    `detect` would look at: no other rule in the language can find anything there."""
+    key = ("language", "live", facts.only)
+    found = facts.memo.get(key)
+    if found is None:
+        by_name, renamed = _sites(facts)
+        named, free = _rules_by_call_name()
+        live: set[str] = set(free) if renamed else set()
+        for name in by_name:
+            live |= named.get(name, frozenset())
+        found = facts.memo[key] = frozenset(live)
+    return found
+
+
+@per_rule_set
+def _rules_by_call_name() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """The ids of the rules in the language by the call names of their `where`s, and those
+    with a free function (a `use .. as` may call it by another name)."""
+    named: dict[str, set[str]] = {}
+    free: set[str] = set()
+    for info in rules():
+        if info.spec is None or info.spec.hook is not None:
+            continue
+        for where in info.spec.wheres:
+            named.setdefault(where.name, set()).add(info.id)
+            if not where.method_like:
+                free.add(info.id)
+    return {name: frozenset(ids) for name, ids in named.items()}, frozenset(free)
+
+
 def _rule_sites(
     plan: _Plan, by_name: dict[str, list[CallSite]], renamed: list[CallSite]
 ) -> Iterator[CallSite]:
