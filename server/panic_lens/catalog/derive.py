@@ -394,6 +394,7 @@ class _Entry:
     params: list[str]
     condition: str  # CEL, in the rule language's names
     holes: list[str | None] = field(default_factory=list)
+    result_generic: int | None = None  # the turbofish position of the returned tensor's rank
 
 
 @_per_guards_index
@@ -1177,7 +1178,9 @@ def _derive_site(
         if condition and not _reads(condition, {"config", "receiver", "result", *params}):
             problems.append(f"{call}: the condition reads no value a call shows")
             continue
-        built.append(_Entry(call, kind, params, condition, holes))
+        generics = entry_fn.get("generics") or []
+        position = generics.index(result) if result in generics else None
+        built.append(_Entry(call, kind, params, condition, holes, position))
     fires = _at_config_init(built, configs)
     built = _merge_same_calls(built)
     if not built:
@@ -1312,6 +1315,10 @@ def derived_toml(
         lines += ["", "[[where]]", f"call = {_q(entry.call)}"]
         if entry.params:
             lines.append(f"args = [{', '.join(_q(p) for p in entry.params)}]")
+        if entry.result_generic is not None and _reads(
+            " ".join([entry.condition, *filter(None, entry.holes)]), {"result"}
+        ):
+            lines.append(f"result_generic = {entry.result_generic}")
         lets: list[tuple[str, str]] = []
         if not shared:
             lets.append(("fires", entry.condition or "true"))

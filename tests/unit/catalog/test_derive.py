@@ -421,7 +421,8 @@ def test_a_record_at_the_checks_own_line_gets_the_rule_at_its_callers(
     """A record may name the TensorCheck's line in check.rs, where the message is written:
     the rule is at the public calls whose `check!` runs it. The check's generics are the
     turbofish of the `check!` call (`::<D, D2>`: D1 is the receiver's rank), and a rank
-    generic the function returns (`-> Tensor<D2>`) is the rank the caller's code states."""
+    generic the function returns (`-> Tensor<D2>`) is the rank the caller's code states, in
+    the call's turbofish or the type of the `let` it goes to."""
     line = CHECK_RS.decode().splitlines().index("        if D2 < D1 {") + 1
     rec = record(
         "crates/burn-tensor/src/check.rs", line,
@@ -438,9 +439,11 @@ fn f(x: Tensor<3>) {
     let _b: Tensor<4> = x.clone().unsqueeze();
     let _c: Tensor<2> = x.clone().unsqueeze().clone();
     let _d = x.clone().unsqueeze::<2>();
+    let _e = x.clone().unsqueeze::<4>();
 }
 """
-    assert flagged(src, "t-unsqueeze") == [2, 4]
+    assert flagged(src, "t-unsqueeze") == [2, 4, 5]
+    assert out.spec.wheres[0].result_generic == 0  # `D2`, the method's first generic
 
 
 def test_an_unconditional_panic_is_a_rule_without_condition(

@@ -314,7 +314,7 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
             data["receiver"] = tensor.value
             origins["receiver"] = tensor
     if "result" in plan.reads:
-        result = V.result_value(site.node, facts)
+        result = V.result_value(site.node, facts, where.result_generic)
         if result is not None:
             data["result"] = result.value
             origins["result"] = result

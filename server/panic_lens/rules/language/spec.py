@@ -59,6 +59,8 @@ class Where:
     call: str
     args: tuple[str, ...] = ()
     lets: tuple[tuple[str, str], ...] = ()
+    # which turbofish argument of the call (`x.unsqueeze::<3>()`) is the rank of what it returns
+    result_generic: int | None = None
     # read from `call` once (every call site of a file asks them)
     name: str = field(init=False, compare=False, repr=False)
     owner: str = field(init=False, compare=False, repr=False)
@@ -124,7 +126,7 @@ _TOP = {
     "panic_site", "where", "when", "severity_when", "fix", "derived_from",
 }  # fmt: skip
 _SITE = {"file", "guard", "message", "line"}
-_WHERE = {"call", "args", "let"}
+_WHERE = {"call", "args", "let", "result_generic"}
 _WHEN = {"condition", "message"}
 _SEVERITY_WHEN = {"when", "severity"}
 _FIX = {"title", "replace", "with", "changes_behaviour"}
@@ -391,7 +393,10 @@ class _Reader:
         for name, expr in lets.items():
             self.names_known(expr, known, f"{prefix}.let.{name}")
             known.add(name)
-        return Where(call, tuple(args), tuple(lets.items()))
+        generic = table.get("result_generic")
+        if generic is not None and (type(generic) is not int or generic < 0):
+            raise self.fail(f"{prefix}.result_generic", "must be a turbofish position: 0, 1, ..")
+        return Where(call, tuple(args), tuple(lets.items()), generic)
 
     def severity_rule(self, table: dict[str, Any], index: int, names: set[str]) -> SeverityWhen:
         prefix = f"severity_when[{index}]"

@@ -305,15 +305,21 @@ def _declared_rank(node: Node | None, facts: FileFacts, depth: int) -> Value | N
     return None
 
 
-def result_value(call: Node, facts: FileFacts) -> Value | None:
-    """`{"rank": r}` of the tensor a call returns, where the code states it: the constructor's
-    turbofish (`Tensor::<B, 2>::ones(..)`), or the declared type of the `let` the call's value
-    goes to (`let y: Tensor<B, 2> = Tensor::ones(..);`), also through methods that return
-    `Self` (`TENSOR_SELF_METHODS`: `let y: Tensor<B, 2> = x.flatten(0, 1).clone();`)."""
-    return _memo("result", call, facts, lambda: _result_value(call, facts))
+def result_value(call: Node, facts: FileFacts, generic: int | None = None) -> Value | None:
+    """`{"rank": r}` of the tensor a call returns, where the code states it: the call's own
+    turbofish argument at position `generic` (`x.unsqueeze::<3>()`, `Tensor::stack::<3>(..)`),
+    the constructor's turbofish (`Tensor::<B, 2>::ones(..)`), or the declared type of the
+    `let` the call's value goes to (`let y: Tensor<B, 2> = Tensor::ones(..);`), also through
+    methods that return `Self` (`TENSOR_SELF_METHODS`: `let y: Tensor<B, 2> =
+    x.flatten(0, 1).clone();`)."""
+    return _memo(("result", generic), call, facts, lambda: _result_value(call, facts, generic))
 
 
-def _result_value(call: Node, facts: FileFacts) -> Value | None:
+def _result_value(call: Node, facts: FileFacts, generic: int | None) -> Value | None:
+    if generic is not None:
+        found = _turbofish_rank(call, facts, generic)
+        if found is not None:
+            return found
     if method_call(call) is None:
         found = _declared_rank(call, facts, 0)
         if found is not None:
@@ -341,6 +347,25 @@ def _result_value(call: Node, facts: FileFacts) -> Value | None:
 
 
 _WRAPPERS = frozenset({"parenthesized_expression", "reference_expression", "try_expression"})
+
+
+def _turbofish_rank(call: Node, facts: FileFacts, generic: int) -> Value | None:
+    """The integer the call's own turbofish gives at position `generic` (`::<3, _>`)."""
+    callee = child_by_field(call, "function")
+    if callee is None or callee.type != "generic_function":
+        return None
+    kinds = child_by_field(callee, "type_arguments")
+    given = [a for a in kinds.named_children if "comment" not in a.type] if kinds else []
+    if generic >= len(given):
+        return None
+    arg = given[generic]
+    if arg.type == "type_identifier":  # `::<RANK>`: a const generic argument names a const
+        rank = _const_item(facts.text(arg), facts, 0) if _const_like(facts.text(arg)) else None
+    else:
+        rank = fold(arg, facts)
+    if rank is None or type(rank.value) is not int:
+        return None
+    return Value({"rank": rank.value}, span_of(arg), note="its turbofish")
 
 
 def _rank_value(args: list[str] | None, where: Node) -> Value | None:
@@ -449,7 +474,7 @@ def default_value(default: str | None) -> Any:
 # --- configs --------------------------------------------------------------------------------
 
 
-def _memo(kind: str, node: Node, facts: FileFacts, compute: Any) -> Any:
+def _memo(kind: object, node: Node, facts: FileFacts, compute: Any) -> Any:
     """`compute()` once per (facts, node): every rule over the same `init` call asks the same
     question about its receiver."""
     key = ("language", kind, node.id)

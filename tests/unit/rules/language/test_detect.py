@@ -361,3 +361,36 @@ fn f<B: Backend, const D: usize>(device: &B::Device, n: usize) {
     assert flagged(src, "t-shape-rank") == lines_of(src, "// bad")
     found = [f for f in analyze(HEAD + src, "src/lib.rs").findings if f.rule == "t-shape-rank"]
     assert found[0].message == "3 dims for a tensor of rank 2"
+
+
+UNSQUEEZE = (
+    'id = "t-unsqueeze"\ntitle = "unsqueeze"\nsummary = "unsqueeze to a lower rank"\n'
+    + SITE
+    + """
+[[where]]
+call = "burn::tensor::Tensor::unsqueeze"
+result_generic = 0
+[when]
+condition = "result.rank < receiver.rank"
+message = "rank {result.rank} < {receiver.rank}"
+"""
+)
+
+
+def test_the_turbofish_a_where_names_states_the_rank_of_what_the_call_returns(
+    add_rule: AddRule,
+) -> None:
+    """`result_generic = 0`: the call's first turbofish argument is the returned rank (a
+    number or a const); without one, the `let`'s type still states it."""
+    add_rule(UNSQUEEZE)
+    src = """\
+const TWO: usize = 2;
+fn f<B: Backend>(x: Tensor<B, 3>) {
+    let _a = x.clone().unsqueeze::<2>(); // bad
+    let _b = x.clone().unsqueeze::<4>(); // fine
+    let _c: Tensor<B, 1> = x.clone().unsqueeze(); // bad
+    let _d = x.clone().unsqueeze::<TWO>(); // bad
+    let _e = x.clone().unsqueeze(); // fine: no rank stated
+}
+"""
+    assert flagged(src, "t-unsqueeze") == lines_of(src, "// bad")

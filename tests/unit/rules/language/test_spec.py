@@ -88,6 +88,8 @@ def test_a_good_rule() -> None:
          "not a path"),
         (('args = ["input", "_", "groups"]', 'args = ["config"]'), 19, "where[1].args",
          "cannot name"),
+        (('args = ["input", "_", "groups"]', 'args = ["input"]\nresult_generic = -1'), 20,
+         "where[1].result_generic", "turbofish position"),
         (("channels % config.num_groups", "chanels % config.num_groups"), 22, "when.condition",
          "`chanels` is not a value"),
         (("{config.num_groups} does", "{groupz} does"), 23, "when.message", "`groupz`"),
