@@ -309,9 +309,9 @@ def result_value(call: Node, facts: FileFacts, generic: int | None = None) -> Va
     """`{"rank": r}` of the tensor a call returns, where the code states it: the call's own
     turbofish argument at position `generic` (`x.unsqueeze::<3>()`, `Tensor::stack::<3>(..)`),
     the constructor's turbofish (`Tensor::<B, 2>::ones(..)`), or the declared type of the
-    `let` the call's value goes to (`let y: Tensor<B, 2> = Tensor::ones(..);`), also through
-    methods that return `Self` (`TENSOR_SELF_METHODS`: `let y: Tensor<B, 2> =
-    x.flatten(0, 1).clone();`)."""
+    `let` the call's value goes to (`let y: Tensor<B, 2> = Tensor::ones(..);`) or of the
+    function that returns it (its body's tail expression, a `return`), also through methods
+    that return `Self` (`TENSOR_SELF_METHODS`: `let y: Tensor<B, 2> = x.flatten(0, 1).clone();`)."""
     return _memo(("result", generic), call, facts, lambda: _result_value(call, facts, generic))
 
 
@@ -336,6 +336,8 @@ def _result_value(call: Node, facts: FileFacts, generic: int | None) -> Value | 
                 return None
             kind = child_by_field(parent, "type")
             return _rank_value(tensor_type_args(facts.text(kind)), kind) if kind else None
+        if parent.type in ("block", "return_expression"):
+            return _returned_rank(parent, node, facts)
         outer = parent.parent if parent.type == "field_expression" else None
         method = method_call(outer) if outer is not None else None
         if outer is None or method is None or method[0] != node:
@@ -347,6 +349,24 @@ def _result_value(call: Node, facts: FileFacts, generic: int | None) -> Value | 
 
 
 _WRAPPERS = frozenset({"parenthesized_expression", "reference_expression", "try_expression"})
+
+
+def _returned_rank(parent: Node, node: Node, facts: FileFacts) -> Value | None:
+    """The rank the function's declared return type states, for a value it returns: the tail
+    expression of its body, or a `return` (not one of a closure)."""
+    if parent.type == "block":
+        last = [c for c in parent.named_children if "comment" not in c.type]
+        fn = parent.parent
+        if not last or last[-1] != node or fn is None or fn.type != "function_item":
+            return None
+    else:
+        fn = parent.parent
+        while fn is not None and fn.type not in ("function_item", "closure_expression"):
+            fn = fn.parent
+        if fn is None or fn.type != "function_item":
+            return None
+    kind = child_by_field(fn, "return_type")
+    return _rank_value(tensor_type_args(facts.text(kind)), kind) if kind else None
 
 
 def _turbofish_rank(call: Node, facts: FileFacts, generic: int) -> Value | None:

@@ -342,8 +342,9 @@ message = "{size(shape)} dims for a tensor of rank {result.rank}"
 
 def test_the_rank_of_what_a_call_returns_is_the_one_the_code_states(add_rule: AddRule) -> None:
     """`result`: the rank of the tensor the call returns, from the constructor's turbofish or
-    the type of the `let` its value goes to (also through methods that return `Self`); a
-    shape written as an array is a list (known when its items are), never a tensor."""
+    the type of the `let` its value goes to or of the function returning it (also through
+    methods that return `Self`); a shape written as an array is a list (known when its items
+    are), never a tensor."""
     add_rule(RANK_MISMATCH)
     src = """\
 fn f<B: Backend, const D: usize>(device: &B::Device, n: usize) {
@@ -356,6 +357,14 @@ fn f<B: Backend, const D: usize>(device: &B::Device, n: usize) {
     let _g: Tensor<B, D> = Tensor::zeros([2, 3], device); // fine: D unknown
     let _h = Tensor::zeros([2, 3], device); // fine: no rank stated
     let _i: Tensor<B, 3> = Tensor::zeros([2, 3], device).sum(); // fine: not the let's value
+    let _j = || -> Tensor<B, 2> { Tensor::zeros([2, 3, 4], device) }; // fine: a closure
+}
+fn g<B: Backend>(device: &B::Device, early: bool) -> Tensor<B, 2> {
+    if early {
+        return Tensor::zeros([2, 3, 4], device); // bad
+    }
+    let _k = { Tensor::zeros([2, 3, 4], device) }; // fine: a block's value, no type
+    Tensor::zeros([2, 3, 4], device) // bad
 }
 """
     assert flagged(src, "t-shape-rank") == lines_of(src, "// bad")
