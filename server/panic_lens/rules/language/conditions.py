@@ -8,6 +8,8 @@ zero, a type mismatch) is `Failed`: no finding, and the reason for `rules test`.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -55,9 +57,17 @@ def _first_error(message: str) -> str:
     return head.removeprefix("INVALID_ARGUMENT: ").removeprefix("ERROR: <input>:")
 
 
-def evaluate(expr: str, names: tuple[str, ...], data: dict[str, Any]) -> Outcome:
+def evaluate(
+    expr: str,
+    names: tuple[str, ...],
+    data: dict[str, Any],
+    lengths: Mapping[str, int] | None = None,
+) -> Outcome:
     """The value of `expr` over `data` (names absent from `data` are unknown): a Python
-    value, None when unknown, or Failed."""
+    value, None when unknown, or Failed. `lengths`: lists absent from `data` whose length is
+    known (`[batch, 3]`): `size(x)` of one of them is that number."""
+    if lengths:
+        expr = with_lengths(expr, lengths)
     compiled = compile_expr(expr, names)
     try:
         result = compiled.eval(data=data)
@@ -74,11 +84,40 @@ def evaluate(expr: str, names: tuple[str, ...], data: dict[str, Any]) -> Outcome
     return result.plain_value() if hasattr(result, "plain_value") else result.value()
 
 
-def holds(expr: str, names: tuple[str, ...], data: dict[str, Any]) -> bool | Failed | None:
+def holds(
+    expr: str,
+    names: tuple[str, ...],
+    data: dict[str, Any],
+    lengths: Mapping[str, int] | None = None,
+) -> bool | Failed | None:
     """True only when the condition is definitely true; None when unknown."""
-    outcome = evaluate(expr, names, data)
+    outcome = evaluate(expr, names, data, lengths)
     if isinstance(outcome, Failed) or outcome is None:
         return outcome
     if not isinstance(outcome, bool):
         return Failed(f"the condition gave {outcome!r}, not true or false")
     return outcome
+
+
+# `size(x)`, `size((x))`, `x.size()`: what a list's length alone answers
+_SIZE_OF = re.compile(r"\bsize\(\s*((?:\(\s*)*)([A-Za-z_]\w*)((?:\s*\))*)\s*\)")
+_SIZE_METHOD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*size\(\s*\)")
+
+
+def with_lengths(expr: str, lengths: Mapping[str, int]) -> str:
+    """`expr` with `size(x)` (or `x.size()`) of each list `x` of `lengths` written as its
+    length; every other use of `x` stays, unknown. Strings are left alone."""
+
+    def size_of(found: re.Match[str]) -> str:
+        name = found.group(2)
+        balanced = found.group(1).count("(") == found.group(3).count(")")
+        return str(lengths[name]) if name in lengths and balanced else found.group(0)
+
+    def method(found: re.Match[str]) -> str:
+        name = found.group(1)
+        return str(lengths[name]) if name in lengths else found.group(0)
+
+    parts = re.split(r'("(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\')', expr)
+    for i in range(0, len(parts), 2):  # the odd parts are string literals
+        parts[i] = _SIZE_METHOD.sub(method, _SIZE_OF.sub(size_of, parts[i]))
+    return "".join(parts)

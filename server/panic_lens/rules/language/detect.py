@@ -144,6 +144,7 @@ class _Bound:
     data: dict[str, Any]
     origins: dict[str, V.Value]
     api: str
+    lengths: dict[str, int]  # lists not in `data` whose length is known (`[batch, 3]`)
 
 
 def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
@@ -301,6 +302,7 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
         origins.update({f"config.{name}": v for name, v in config.fields.items()})
     elif config_info is not None or module_of is not None:
         data["config"] = {}
+    lengths: dict[str, int] = {}
     for name, arg in zip(where.args, args, strict=False):
         if name == "_":
             continue
@@ -308,6 +310,8 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
         if value is not None:
             data[name] = value.value
             origins[name] = value
+        elif (length := V.list_length(arg, facts)) is not None:
+            lengths[name] = length
     if receiver is not None and "receiver" in plan.reads:
         tensor = V.tensor_value(receiver, facts)
         if tensor is not None:
@@ -320,10 +324,10 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
             origins["result"] = result
     data["context"] = _context(facts, site, plan)
     for name, expr in where.lets:
-        outcome = evaluate(expr, plan.names, data)
+        outcome = evaluate(expr, plan.names, data, lengths)
         if outcome is not None and not isinstance(outcome, Failed):
             data[name] = outcome
-    return _Bound(data, origins, where.call)
+    return _Bound(data, origins, where.call, lengths)
 
 
 def _context(facts: FileFacts, site: CallSite, plan: _Plan) -> dict[str, Any]:
@@ -349,7 +353,7 @@ def _judge(
     if spec.condition is None:
         verdict: bool | Failed | None = True
     else:
-        verdict = holds(spec.condition, plan.names, bound.data)
+        verdict = holds(spec.condition, plan.names, bound.data, bound.lengths)
     if isinstance(verdict, Failed):
         where_failed = f"{facts.path or '<text>'}:{span.start.row + 1}: {verdict.reason}"
         for recorder in _RECORDERS:
@@ -366,7 +370,7 @@ def _judge(
         expected = "panics here, as this #[should_panic] test expects"
         yield HoverFact(spec.id, span, bound.api, (*known, expected), flagged=False)
         return
-    message = _fill(spec.message, plan, bound.data) if spec.message else spec.title
+    message = _fill(spec.message, plan, bound.data, bound.lengths) if spec.message else spec.title
     if spec.fires:
         message = f"{message} (burn panics {spec.fires})"
     lines = (*known, f"panics: {spec.summary}")
@@ -400,7 +404,7 @@ def _known_lines(bound: _Bound, plan: _Plan) -> tuple[str, ...]:
 
 def _severity(spec: RuleSpec, plan: _Plan, bound: _Bound) -> Severity:
     for rule in spec.severity_when:
-        if holds(rule.when, plan.names, bound.data) is True:
+        if holds(rule.when, plan.names, bound.data, bound.lengths) is True:
             return rule.severity
     return spec.severity
 
@@ -420,7 +424,7 @@ def _fixes(spec: RuleSpec, plan: _Plan, bound: _Bound, facts: FileFacts) -> Iter
         value = bound.origins.get(fix.replace)
         if value is None or value.written is None:
             continue  # a default nobody wrote, or a value from elsewhere: no guessed edit
-        text = _fill(fix.with_, plan, bound.data)
+        text = _fill(fix.with_, plan, bound.data, bound.lengths)
         if "?" in text and "?" not in fix.with_:
             continue  # a hole that is not known: no edit
         edit = Edit(facts.span(value.written), text)
@@ -430,11 +434,13 @@ def _fixes(spec: RuleSpec, plan: _Plan, bound: _Bound, facts: FileFacts) -> Iter
         )  # fmt: skip
 
 
-def _fill(template: str, plan: _Plan, data: dict[str, Any]) -> str:
+def _fill(
+    template: str, plan: _Plan, data: dict[str, Any], lengths: dict[str, int] | None = None
+) -> str:
     def hole(found: re.Match[str]) -> str:
         if found.group(1) is None:
             return found.group(0)[0]
-        outcome = evaluate(found.group(1), plan.names, data)
+        outcome = evaluate(found.group(1), plan.names, data, lengths)
         return "?" if outcome is None or isinstance(outcome, Failed) else show(outcome)
 
     return HOLE.sub(hole, template)

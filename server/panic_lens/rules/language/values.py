@@ -259,12 +259,24 @@ def _tensor(shape: Any) -> Value | None:
 def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
     """`{"dims": [..], "numel": n, "rank": r}` for a tensor expression whose whole shape the
     file shows; `{"rank": r}` for one whose type states its rank (`x: Tensor<B, 3>`,
-    `Tensor::<3>::zeros(shape, d)`) and whose shape the file does not show. An array literal
-    is no tensor (the shape `[1, n]` an argument names is a list, known when its items are)."""
+    `Tensor::<3>::zeros(shape, d)`) and whose shape the file does not show. An array literal,
+    or a local bound to one, is no tensor (the shape `[1, n]` an argument names is a list,
+    known when its items are)."""
     node = strip_wrappers(node)
-    if node is None or node.type == "array_expression":
+    if node is None or _an_array(node, facts, 0):
         return None
     return _memo("tensor", node, facts, lambda: _tensor_value(node, facts))
+
+
+def _an_array(node: Node | None, facts: FileFacts, depth: int) -> bool:
+    """An array literal (`vec![..]` included), directly or as what a local was bound to."""
+    node = strip_wrappers(node)
+    if node is None or depth > _MAX_DEPTH:
+        return False
+    if node.type == "identifier":
+        binding = facts.binding(node)
+        return binding is not None and _an_array(binding.value, facts, depth + 1)
+    return node.type == "array_expression"
 
 
 def _tensor_value(node: Node, facts: FileFacts) -> Value | None:
@@ -412,6 +424,23 @@ def _sequence(node: Node, facts: FileFacts, depth: int) -> Value | None:
     if any(v is None for v in values):
         return None
     return Value([v.value for v in values if v is not None], span_of(node))
+
+
+def list_length(node: Node | None, facts: FileFacts, depth: int = 0) -> int | None:
+    """The length of a list written as an array (`[batch, 3]`, `vec![x; 4]`), directly or
+    through a `let` nothing may change, whatever its items are."""
+    node = strip_wrappers(node)
+    if node is None or depth > _MAX_DEPTH:
+        return None
+    if node.type == "identifier":
+        return list_length(_bound_value(node, facts), facts, depth + 1)
+    if node.type != "array_expression":
+        return None
+    length = child_by_field(node, "length")
+    if length is not None:  # `[x; n]`
+        count = facts.int_value(length)
+        return count.value if count is not None and count.value >= 0 else None
+    return len([c for c in node.named_children if "comment" not in c.type])
 
 
 def _vec(node: Node, facts: FileFacts) -> Value | None:

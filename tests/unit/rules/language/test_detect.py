@@ -344,7 +344,7 @@ def test_the_rank_of_what_a_call_returns_is_the_one_the_code_states(add_rule: Ad
     """`result`: the rank of the tensor the call returns, from the constructor's turbofish or
     the type of the `let` its value goes to or of the function returning it (also through
     methods that return `Self`); a shape written as an array is a list (known when its items
-    are), never a tensor."""
+    are; its `size()` when its length is), never a tensor."""
     add_rule(RANK_MISMATCH)
     src = """\
 fn f<B: Backend, const D: usize>(device: &B::Device, n: usize) {
@@ -353,7 +353,13 @@ fn f<B: Backend, const D: usize>(device: &B::Device, n: usize) {
     let _c: Tensor<B, 3> = Tensor::zeros([2, 3], device).detach(); // bad
     let _d = Tensor::<B, 2>::zeros([2, 3], device); // fine
     let _e = Tensor::<B, 2>::zeros([1, n], device); // fine: two dims, one unknown
-    let _f = Tensor::<B, 2>::zeros([1, n, 2], device); // fine: a list with an unknown item
+    let _f = Tensor::<B, 2>::zeros([1, n, 2], device); // bad
+    let dims = [n, n, n];
+    let _l = Tensor::<B, 2>::zeros(dims, device); // bad
+    let _m = Tensor::<B, 3>::zeros(dims, device); // fine
+    let mut grown = vec![n];
+    grown.push(n);
+    let _n = Tensor::<B, 1>::zeros(grown, device); // fine: a `let mut` may change
     let _g: Tensor<B, D> = Tensor::zeros([2, 3], device); // fine: D unknown
     let _h = Tensor::zeros([2, 3], device); // fine: no rank stated
     let _i: Tensor<B, 3> = Tensor::zeros([2, 3], device).sum(); // fine: not the let's value
@@ -370,6 +376,7 @@ fn g<B: Backend>(device: &B::Device, early: bool) -> Tensor<B, 2> {
     assert flagged(src, "t-shape-rank") == lines_of(src, "// bad")
     found = [f for f in analyze(HEAD + src, "src/lib.rs").findings if f.rule == "t-shape-rank"]
     assert found[0].message == "3 dims for a tensor of rank 2"
+    assert found[3].message == "3 dims for a tensor of rank 2"  # `[1, n, 2]`: its length
 
 
 UNSQUEEZE = (
