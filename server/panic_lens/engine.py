@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Analysis, Finding, HoverFact, Settings, Severity
 from panic_lens.rules import rule_detectors, suppress
-from panic_lens.rules.language.detect import rules_with_sites
 from panic_lens.rules.meta import added_rule_examples, rule_by_id
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts
@@ -141,7 +140,9 @@ def rule_run(
             findings.append((rule, ()))
             continue
         if info.spec is not None and info.spec.hook is None:
-            if live is None:
+            if live is None:  # imported with the rules' detectors, when rules first run
+                from panic_lens.rules.language.detect import rules_with_sites
+
                 live = rules_with_sites(facts)
             if rule not in live:
                 findings.append((rule, ()))
