@@ -102,11 +102,13 @@ def holds(
 # `size(x)`, `size((x))`, `x.size()`: what a list's length alone answers
 _SIZE_OF = re.compile(r"\bsize\(\s*((?:\(\s*)*)([A-Za-z_]\w*)((?:\s*\))*)\s*\)")
 _SIZE_METHOD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*size\(\s*\)")
+_TYPE_OF = re.compile(r"\btype\(\s*([A-Za-z_]\w*)\s*\)")
 
 
 def with_lengths(expr: str, lengths: Mapping[str, int]) -> str:
     """`expr` with `size(x)` (or `x.size()`) of each list `x` of `lengths` written as its
-    length; every other use of `x` stays, unknown. Strings are left alone."""
+    length, and `type(x)` as `list`; every other use of `x` stays, unknown. Strings are left
+    alone."""
 
     def size_of(found: re.Match[str]) -> str:
         name = found.group(2)
@@ -117,7 +119,10 @@ def with_lengths(expr: str, lengths: Mapping[str, int]) -> str:
         name = found.group(1)
         return str(lengths[name]) if name in lengths else found.group(0)
 
+    def kind(found: re.Match[str]) -> str:
+        return "list" if found.group(1) in lengths else found.group(0)
+
     parts = re.split(r'("(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\')', expr)
     for i in range(0, len(parts), 2):  # the odd parts are string literals
-        parts[i] = _SIZE_METHOD.sub(method, _SIZE_OF.sub(size_of, parts[i]))
+        parts[i] = _TYPE_OF.sub(kind, _SIZE_METHOD.sub(method, _SIZE_OF.sub(size_of, parts[i])))
     return "".join(parts)

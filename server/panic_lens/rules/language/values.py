@@ -104,8 +104,10 @@ def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
         return _call(node, facts, depth)
     if kind in ("array_expression", "tuple_expression"):
         return _sequence(node, facts, depth)
+    if kind == "range_expression":
+        return _range(node, facts, depth)
     if kind == "macro_invocation":
-        return _vec(node, facts)
+        return _vec(node, facts) or _slices(node, facts)
     return None
 
 
@@ -461,6 +463,70 @@ def _vec(node: Node, facts: FileFacts) -> Value | None:
 
 
 _UNKNOWN = object()
+
+
+# -- burn's slices: ranges and `s![..]` -------------------------------------------------------
+
+
+def _range(node: Node, facts: FileFacts, depth: int) -> Value | None:
+    """`a..b`, `a..=b`, `a..`, `..b`, `..=b`, `..` as the burn `Slice` it converts to:
+    `{"start", "end", "step": 1}` with the bounds the source shows (`end` null: to the end)."""
+    op = next((c for c in node.children if c.type in ("..", "..=")), None)
+    if op is None:
+        return None
+    start = next((c for c in node.named_children if c.end_byte <= op.start_byte), None)
+    end = next((c for c in node.named_children if c.start_byte >= op.end_byte), None)
+    low = fold(start, facts, depth + 1) if start is not None else Value(0, span_of(node))
+    high = fold(end, facts, depth + 1) if end is not None else None
+    bound = high.value if high is not None else _UNKNOWN
+    if end is None:
+        bound = None
+    return Value(_slice(low.value if low else _UNKNOWN, bound, op.type == "..=", 1), span_of(node))
+
+
+def _slice(start: Any, end: Any, inclusive: bool, step: Any) -> dict[str, Any]:
+    """burn's `Slice` of a range (`From<Range..>`): an inclusive end `b` is `b + 1`, or no end
+    for `-1`; the parts not known (`_UNKNOWN`) are left out."""
+    if inclusive and isinstance(end, int):
+        end = None if end == -1 else end + 1
+    parts = {"start": start, "end": end, "step": step}
+    return {k: v for k, v in parts.items() if v is not _UNKNOWN and type(v) in (int, type(None))}
+
+
+def _slices(node: Node, facts: FileFacts) -> Value | None:
+    """burn's `s![..]`: one slice per comma-separated part, `range;step` giving the step, a
+    single index `i` being `i..=i`. The list's length is always known; each slice has the
+    parts the text shows as literals or consts."""
+    macro = child_by_field(node, "macro")
+    if macro is None or facts.text(macro).rsplit("::", 1)[-1] != "s":
+        return None
+    body = facts.text(node).split("!", 1)[1].strip()[1:-1]
+    if not body.strip():
+        return None
+    out = []
+    for part in _split(body):
+        spec, _, step_text = part.partition(";")
+        step = _literal(step_text, facts) if step_text.strip() else 1
+        found = re.fullmatch(r"\s*(.*?)\s*\.\.(=?)\s*(.*?)\s*", spec, re.S)
+        if found is None:  # an index
+            at = _literal(spec, facts)
+            out.append(_slice(at, at, True, step))
+            continue
+        low, inclusive, high = found.groups()
+        start = _literal(low, facts) if low else 0
+        end = _literal(high, facts) if high else None
+        out.append(_slice(start, end, bool(inclusive), step))
+    return Value(out, span_of(node))
+
+
+def _literal(text: str, facts: FileFacts) -> Any:
+    """An integer written as a literal or a crate const, else `_UNKNOWN`."""
+    text = text.strip()
+    value = parse_default(text)
+    if value is _UNKNOWN and IDENT.fullmatch(text) and _const_like(text):
+        const = _const_item(text, facts, 0)
+        value = const.value if const is not None else _UNKNOWN
+    return value if type(value) is int else _UNKNOWN
 
 
 def parse_default(text: str) -> Any:

@@ -410,3 +410,33 @@ fn f<B: Backend>(x: Tensor<B, 3>) {
 }
 """
     assert flagged(src, "t-unsqueeze") == lines_of(src, "// bad")
+
+
+def test_ranges_and_the_slice_macro_read_as_burns_slices() -> None:
+    """A range is the `Slice` burn converts it to (an inclusive end is one more; `..=-1` and
+    an open end: no end); `s![..]` is the list of its parts, `;k` giving the step and a bare
+    index `i` being `i..=i`; what the text does not show is left out."""
+    from panic_lens.rules.language.values import fold
+    from panic_lens.rust.facts import FileFacts
+    from panic_lens.rust.syntax import walk
+
+    src = b"""const K: isize = 3;
+fn f(n: usize) {
+    a(0..2); a(1..=3); a(2..); a(..5); a(..); a(0..n);
+    b(s![0..4;2, .., 3, -1..;K, 1..=-1]);
+}
+"""
+    facts = FileFacts.build(src, "src/lib.rs")
+    values = [
+        fold(n.child_by_field_name("arguments").named_children[0], facts)
+        for n in walk(facts.tree.root_node)
+        if n.type == "call_expression"
+    ]
+    assert [v.value if v else None for v in values] == [
+        {"start": 0, "end": 2, "step": 1}, {"start": 1, "end": 4, "step": 1},
+        {"start": 2, "end": None, "step": 1}, {"start": 0, "end": 5, "step": 1},
+        {"start": 0, "end": None, "step": 1}, {"start": 0, "step": 1},
+        [{"start": 0, "end": 4, "step": 2}, {"start": 0, "end": None, "step": 1},
+         {"start": 3, "end": 4, "step": 1}, {"start": -1, "end": None, "step": 3},
+         {"start": 1, "end": None, "step": 1}],
+    ]  # fmt: skip
