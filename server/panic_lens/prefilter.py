@@ -111,7 +111,7 @@ def _group_masks() -> tuple[dict[bytes, int], dict[bytes, tuple[int, ...]]]:
     bits = {word: 1 << i for i, word in enumerate(words)}
     by_word: dict[bytes, set[int]] = {}
     for group in rule_groups() or ():
-        mask = sum(bits[w] for w in group)
+        mask = sum(bits[w] for w in set(group))
         by_word.setdefault(words[(mask & -mask).bit_length() - 1], set()).add(mask)
     return bits, {word: tuple(sorted(masks)) for word, masks in by_word.items()}
 
@@ -131,7 +131,7 @@ def _rule_masks() -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Each rule's id and its groups as masks of `_group_masks`' word bits."""
     bits = _group_masks()[0]
     return tuple(
-        (rule.id, tuple(sum(bits[w.encode()] for w in group) for group in rule.prefilter_groups))
+        (rule.id, tuple(sum(bits[w.encode()] for w in set(g)) for g in rule.prefilter_groups))
         for rule in rules()
     )
 

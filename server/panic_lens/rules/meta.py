@@ -130,7 +130,8 @@ def _call_groups(spec: RuleSpec) -> tuple[tuple[str, ...], ...]:
                 base.append((call, config.rsplit("::", 1)[-1]))
         if needs_tensor_shape(spec, where):  # and a shape is only known from these words
             shapes = [w + CALL_MARK if w in SHAPE_CALLS else w for w in SHAPE_WORDS]
-            base = [(*group, word) for group in base for word in shapes]
+            # (a call that is itself a shape source, `reshape(`, is one word of its group)
+            base = [tuple(dict.fromkeys((*group, word))) for group in base for word in shapes]
         groups.update(base)
     return tuple(sorted(groups))
 

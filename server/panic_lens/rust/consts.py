@@ -331,6 +331,8 @@ def _call_shape(call: Node, ctx: _Ctx, depth: int) -> ShapeFact | None:
     if len(segments) < 2 or not items:
         return None
     owner, fn = segments[-2], segments[-1]
+    if owner == "Tensor" and fn == "arange":  # its argument is a range, not a shape
+        return _arange(items[0], ctx, depth, call)
     if owner == "Tensor" and fn in _TENSOR_CTORS:
         return _dims_arg(items[0], ctx, depth, f"Tensor::{fn}", call)
     if owner == "Tensor" and fn in TENSOR_FROM:
@@ -376,6 +378,25 @@ def _unsqueezed(
         return None
     dims = (one,) * (rank.value - len(inner.dims)) + inner.dims
     return ShapeFact(dims, inner.origin, inner.note, inner.path)
+
+
+def _arange(item: Node, ctx: _Ctx, depth: int, call: Node) -> ShapeFact | None:
+    """`Tensor::arange(a..b, d)`: one dimension of b - a elements (none when b < a)."""
+    arg: Node | None = item
+    while arg is not None and arg.type == "parenthesized_expression":
+        arg = _first_inner(arg)
+    if arg is None or arg.type != "range_expression" or "..=" in node_text(arg, ctx.src):
+        return None
+    bounds = list(arg.named_children)
+    if len(bounds) != 2:
+        return None
+    start, end = (_int(b, ctx, depth + 1) for b in bounds)
+    if start is None or end is None:
+        return None
+    count = max(end.value - start.value, 0)
+    return ShapeFact(
+        (IntFact(count, span_of(arg), path=ctx.path),), span_of(call), "Tensor::arange", ctx.path
+    )
 
 
 def _dims_arg(

@@ -8,6 +8,7 @@ zero, a type mismatch) is `Failed`: no finding, and the reason for `rules test`.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -47,8 +48,41 @@ _ENVS: dict[tuple[str, ...], Any] = {}
 def _env(names: tuple[str, ...]) -> Any:
     env = _ENVS.get(names)
     if env is None:
-        env = _ENVS[names] = cel.NewEnv(variables={name: cel.Type.DYN for name in names})
+        variables = {name: cel.Type.DYN for name in names}
+        env = _ENVS[names] = cel.NewEnv(variables=variables, functions=_functions())
     return env
+
+
+@lru_cache(maxsize=1)
+def _functions() -> list[Any]:
+    """The functions the rule language adds to CEL's, for shapes: `sum(list)`,
+    `product(list)` (a shape's number of elements) and `indices(list)` (`[0, .., size - 1]`, to
+    walk two lists together: `indices(a).exists(i, a[i] != b[i])`). A list that is not known
+    makes them unknown, as any other use of it; items that are not numbers are an error."""
+
+    def one(name: str, result: Any, impl: Any) -> Any:
+        overload = cel.Overload(f"{name}_list", result, [cel.Type.LIST], impl=impl)
+        return cel.FunctionDecl(name, [overload])
+
+    return [
+        one("sum", cel.Type.DYN, _sum),
+        one("product", cel.Type.DYN, _product),
+        one("indices", cel.Type.LIST, lambda items: list(range(len(items)))),
+    ]
+
+
+def _sum(items: list[Any]) -> Any:
+    return sum(_numbers(items))
+
+
+def _product(items: list[Any]) -> Any:
+    return math.prod(_numbers(items))
+
+
+def _numbers(items: list[Any]) -> list[Any]:
+    if not all(type(x) in (int, float) for x in items):
+        raise TypeError("sum and product take a list of numbers")
+    return items
 
 
 def _first_error(message: str) -> str:

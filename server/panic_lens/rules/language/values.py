@@ -240,6 +240,9 @@ def _call(node: Node, facts: FileFacts, depth: int) -> Value | None:
     name = facts.text(callee)
     if name == "Some" and len(args) == 1:
         return fold(args[0], facts, depth + 1)
+    if name.replace(" ", "").rsplit("::", 2)[-2:] in (["Shape", "new"], ["Shape", "from"]):
+        found = fold(args[0], facts, depth + 1) if len(args) == 1 else None
+        return found if found is not None and isinstance(found.value, list) else None  # dims
     if callee.type == "scoped_identifier" and _variant(callee, facts) is not None:
         return _variant(callee, facts)  # a tuple variant: `PaddingConfig2d::Explicit(1, 1)`
     if method_call(node) is not None:

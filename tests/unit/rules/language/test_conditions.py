@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from panic_lens.rules.language.conditions import ConditionError, Failed, compile_expr, holds
+from panic_lens.rules.language.conditions import (
+    ConditionError,
+    Failed,
+    compile_expr,
+    evaluate,
+    holds,
+)
 
 NAMES = ("a", "b", "xs", "config")
 KNOWN = {"a": 3, "xs": [1, 2, 3], "config": {"p": 0.5}}  # `b` is unknown: absent
@@ -48,3 +54,17 @@ def test_other_errors_fail_instead_of_firing() -> None:
 def test_a_syntax_error_names_the_column() -> None:
     with pytest.raises(ConditionError, match="1:4"):
         compile_expr("a +", NAMES)
+
+
+def test_the_shape_functions_and_their_unknowns() -> None:
+    """`sum`, `product` and `indices` over known lists; a list that is not known makes them
+    unknown; items that are not numbers are an error, not a finding."""
+    names = ("s", "r")
+    data = {"s": [2, 0, 3], "r": [1, 5, 1]}
+    assert evaluate("product(s)", names, data) == 0
+    assert evaluate("sum(s)", names, data) == 5
+    assert evaluate("indices(s)", names, data) == [0, 1, 2]
+    assert evaluate("product(indices(s).map(i, s[i] == 0 ? r[i] : s[i]))", names, data) == 30
+    assert evaluate("product(s) == 0", names, {}) is None
+    assert holds("product(s) == 0 || true", names, {}) is True
+    assert isinstance(evaluate("sum(s)", names, {"s": [True]}), Failed)
