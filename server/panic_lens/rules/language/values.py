@@ -281,6 +281,9 @@ def _an_array(node: Node | None, facts: FileFacts, depth: int) -> bool:
     if node.type == "identifier":
         binding = facts.binding(node)
         return binding is not None and _an_array(binding.value, facts, depth + 1)
+    inner = _transparent(node, facts)
+    if inner is not None:  # `xs.clone()`
+        return _an_array(inner, facts, depth + 1)
     return node.type == "array_expression"
 
 
@@ -439,6 +442,9 @@ def list_length(node: Node | None, facts: FileFacts, depth: int = 0) -> int | No
         return None
     if node.type == "identifier":
         return list_length(_bound_value(node, facts), facts, depth + 1)
+    inner = _transparent(node, facts)
+    if inner is not None:  # `xs.clone()`
+        return list_length(inner, facts, depth + 1)
     if node.type != "array_expression":
         return None
     length = child_by_field(node, "length")
@@ -446,6 +452,15 @@ def list_length(node: Node | None, facts: FileFacts, depth: int = 0) -> int | No
         count = facts.int_value(length)
         return count.value if count is not None and count.value >= 0 else None
     return len([c for c in node.named_children if "comment" not in c.type])
+
+
+def _transparent(node: Node, facts: FileFacts) -> Node | None:
+    """The receiver of `x.clone()` and the other calls that give back their receiver's
+    value (`_TRANSPARENT_CALLS`), else None."""
+    found = method_call(node)
+    if found is None or found[2] or facts.text(found[1]) not in _TRANSPARENT_CALLS:
+        return None
+    return found[0]
 
 
 def _vec(node: Node, facts: FileFacts) -> Value | None:

@@ -440,3 +440,21 @@ fn f(n: usize) {
          {"start": 3, "end": 4, "step": 1}, {"start": -1, "end": None, "step": 3},
          {"start": 1, "end": None, "step": 1}],
     ]  # fmt: skip
+
+
+def test_an_array_stays_a_list_through_clone() -> None:
+    """`xs.clone()` of an array is the array: its length is known (also past the 64 items a
+    list value holds), and it is never read as a tensor (whose `size()` would count keys)."""
+    from panic_lens.rules.language.values import fold, list_length, tensor_value
+    from panic_lens.rust.facts import FileFacts
+    from panic_lens.rust.syntax import walk
+
+    src = b"fn f() {\n    let xs = vec![0.0f32; 784];\n    g(xs.clone());\n}\n"
+    facts = FileFacts.build(src, "src/lib.rs")
+    arg = next(
+        n.child_by_field_name("arguments").named_children[0]
+        for n in walk(facts.tree.root_node)
+        if n.type == "call_expression" and facts.text(n).startswith("g(")
+    )
+    assert list_length(arg, facts) == 784
+    assert tensor_value(arg, facts) is None and fold(arg, facts) is None
