@@ -132,6 +132,8 @@ def _call_groups(spec: RuleSpec) -> tuple[tuple[str, ...], ...]:
             shapes = [w + CALL_MARK if w in SHAPE_CALLS else w for w in SHAPE_WORDS]
             # (a call that is itself a shape source, `reshape(`, is one word of its group)
             base = [tuple(dict.fromkeys((*group, word))) for group in base for word in shapes]
+        if where.words:  # what the rule file says its values need besides
+            base = [tuple(dict.fromkeys((*group, *where.words))) for group in base]
         groups.update(base)
     return tuple(sorted(groups))
 

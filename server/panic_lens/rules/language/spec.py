@@ -61,6 +61,8 @@ class Where:
     lets: tuple[tuple[str, str], ...] = ()
     # which turbofish argument of the call (`x.unsqueeze::<3>()`) is the rank of what it returns
     result_generic: int | None = None
+    # words a file must also write for this call to be flagged (what makes its values known)
+    words: tuple[str, ...] = ()
     # read from `call` once (every call site of a file asks them)
     name: str = field(init=False, compare=False, repr=False)
     owner: str = field(init=False, compare=False, repr=False)
@@ -126,7 +128,7 @@ _TOP = {
     "panic_site", "where", "when", "severity_when", "fix", "derived_from",
 }  # fmt: skip
 _SITE = {"file", "guard", "message", "line"}
-_WHERE = {"call", "args", "let", "result_generic"}
+_WHERE = {"call", "args", "let", "result_generic", "words"}
 _WHEN = {"condition", "message"}
 _SEVERITY_WHEN = {"when", "severity"}
 _FIX = {"title", "replace", "with", "changes_behaviour"}
@@ -396,7 +398,12 @@ class _Reader:
         generic = table.get("result_generic")
         if generic is not None and (type(generic) is not int or generic < 0):
             raise self.fail(f"{prefix}.result_generic", "must be a turbofish position: 0, 1, ..")
-        return Where(call, tuple(args), tuple(lets.items()), generic)
+        words = table.get("words", [])
+        if not isinstance(words, list) or not all(
+            isinstance(w, str) and len(w) >= 2 and not any(c.isspace() for c in w) for w in words
+        ):
+            raise self.fail(f"{prefix}.words", "must be a list of words (2 characters or more)")
+        return Where(call, tuple(args), tuple(lets.items()), generic, tuple(words))
 
     def severity_rule(self, table: dict[str, Any], index: int, names: set[str]) -> SeverityWhen:
         prefix = f"severity_when[{index}]"

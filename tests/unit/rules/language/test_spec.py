@@ -90,6 +90,8 @@ def test_a_good_rule() -> None:
          "cannot name"),
         (('args = ["input", "_", "groups"]', 'args = ["input"]\nresult_generic = -1'), 20,
          "where[1].result_generic", "turbofish position"),
+        (('args = ["input", "_", "groups"]', 'args = ["input"]\nwords = ["a b"]'), 20,
+         "where[1].words", "a list of words"),
         (("channels % config.num_groups", "chanels % config.num_groups"), 22, "when.condition",
          "`chanels` is not a value"),
         (("{config.num_groups} does", "{groupz} does"), 23, "when.message", "`groupz`"),
@@ -158,3 +160,16 @@ def test_every_shipped_rule_file_reads(tmp_path: Path) -> None:
     assert len(files) >= 4
     for file in files:
         assert read_rule_file(file).id == file.stem
+
+
+def test_a_wheres_words_join_its_prefilter_groups() -> None:
+    """`words` are added to every prefilter group of their `where` (and to no other's)."""
+    from panic_lens.rules.meta import rule_by_id
+
+    rule = rule_by_id("tensor-data-shape-mismatch")
+    assert rule is not None and rule.prefilter_groups
+    assert all("vec!" in group for group in rule.prefilter_groups)
+    steps = rule_by_id("slice-step-zero")
+    assert steps is not None
+    assert ("new(", "Slice") in steps.prefilter_groups  # Slice::new needs no `s!`
+    assert ("slice(", "Tensor", "s!") in steps.prefilter_groups
