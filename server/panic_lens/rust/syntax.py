@@ -194,14 +194,10 @@ def _edited_bangs(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> 
     if before is None:
         return macro_bangs(new)
     windows = []
-    delta = 0
-    for start, end, inserted in edits:
-        lo = start + delta
-        hi = lo + inserted
+    for lo, hi in _inserted(edits):
         while hi < len(new) and new[hi] in WORD_BYTES:
             hi += 1
         windows.append((max(lo - 1, 0), hi + 1))
-        delta += inserted - (end - start)
     found = []
     for at in before:
         moved = _moved(at, edits)
@@ -217,16 +213,22 @@ def _edited_bangs(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> 
 def _same_views(old: bytes, new: bytes, edits: list[tuple[int, int, int]]) -> bool:
     """Whether `code_view` rewrote the same bytes of `old` and `new` outside `edits`."""
     moved = [at for at in (_moved(at, edits) for at in macro_bangs(old)) if at is not None]
-    inside = []
-    delta = 0
-    for start, end, inserted in edits:
-        inside.append((start + delta, start + delta + inserted))
-        delta += inserted - (end - start)
+    inside = _inserted(edits)
     after = _kept_bangs(new)
     if after is None:
         after = _edited_bangs(old, new, edits)
     kept = [at for at in after if not any(a <= at < b for a, b in inside)]
     return moved == kept
+
+
+def _inserted(edits: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """Where each edit's inserted text lies in the new text: [start, end) byte ranges."""
+    out = []
+    delta = 0
+    for start, end, inserted in edits:
+        out.append((start + delta, start + delta + inserted))
+        delta += inserted - (end - start)
+    return out
 
 
 def _moved(at: int, edits: list[tuple[int, int, int]]) -> int | None:
