@@ -231,12 +231,7 @@ def _rule_sites(
 @per_rule_set
 def _all_call_names() -> frozenset[str]:
     """The call names of every rule in the language that is registered."""
-    return frozenset(
-        where.name
-        for info in rules()
-        if info.spec is not None and info.spec.hook is None
-        for where in info.spec.wheres
-    )
+    return frozenset(_rules_by_call_name()[0])
 
 
 def _renamed(site: CallSite, plan: _Plan) -> tuple[Where, ...]:
