@@ -901,13 +901,9 @@ def _tensor_ranks(params: list[list[str]]) -> dict[str, str]:
     `Tensor<D, Int>`) or `Tensor<B, D>` (0.21) makes `D` `x`'s rank."""
     ranks: dict[str, str] = {}
     for name, type_ in params:
-        args = tensor_type_args(type_)
-        if args is None or not re.fullmatch(r"[a-z_]\w*", name):
-            continue
-        if len(args) >= 2 and args[0] == "B":
-            args = args[1:]
-        if args and re.fullmatch(r"[A-Z]\w*", args[0]) and args[0] not in _KINDS:
-            ranks.setdefault(args[0], f"{name}.rank")
+        generic = _rank_generic(type_)
+        if generic is not None and re.fullmatch(r"[a-z_]\w*", name):
+            ranks.setdefault(generic, f"{name}.rank")
     return ranks
 
 
@@ -918,7 +914,13 @@ def _result_rank(fn: dict[str, Any]) -> str | None:
     returns = str(fn.get("returns") or "")
     if returns == "Self":
         return "D" if fn["owner"] == "Tensor" else None
-    args = tensor_type_args(returns)
+    return _rank_generic(returns)
+
+
+def _rank_generic(type_text: str) -> str | None:
+    """The const generic naming a Tensor type's rank (`D` of `Tensor<D, Int>` or of
+    `Tensor<B, D>`), None for another type or a rank written as a number."""
+    args = tensor_type_args(type_text)
     if args is None:
         return None
     if len(args) >= 2 and args[0] == "B":
