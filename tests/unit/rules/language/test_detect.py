@@ -39,6 +39,18 @@ changes_behaviour = true
 )
 HEAD = "use burn::nn::conv::{Conv2d, Conv2dConfig};\nuse burn::prelude::*;\n"
 
+
+def one_call_rule(head: tuple[str, str, str], where: str, condition: str, message: str = "") -> str:
+    """A rule file (`head`: its id, title and summary) with one `[[where]]` (its lines) and the
+    condition and message of its `[when]`."""
+    rule_id, title, summary = head
+    lines = [f'id = "{rule_id}"', f'title = "{title}"', f'summary = "{summary}"', SITE]
+    lines += ["[[where]]", where, "[when]", f'condition = "{condition}"']
+    if message:
+        lines.append('message = "' + message + '"')
+    return "\n".join(lines) + "\n"
+
+
 AddRule = Callable[[str], RuleInfo]
 
 
@@ -252,16 +264,10 @@ def test_a_crate_locking_another_burn_gets_a_note(add_rule: AddRule, tmp_path: P
     assert analyze(fine, str(crate / "src" / "lib.rs")).notes == ()  # nothing found: no note
 
 
-EMPTY_STACK = (
-    'id = "t-empty-stack"\ntitle = "empty stack"\nsummary = "stack of no tensors"\n'
-    + SITE
-    + """
-[[where]]
-call = "burn::tensor::Tensor::stack"
-args = ["tensors", "dim"]
-[when]
-condition = "size(tensors) == 0"
-"""
+EMPTY_STACK = one_call_rule(
+    ("t-empty-stack", "empty stack", "stack of no tensors"),
+    'call = "burn::tensor::Tensor::stack"\nargs = ["tensors", "dim"]',
+    "size(tensors) == 0",
 )
 
 
@@ -290,17 +296,11 @@ fn f(x: Tensor<2>, n: usize) {
     assert flagged(src, "t-empty-stack") == lines_of(src, "// bad")
 
 
-LOW_RANK = (
-    'id = "t-low-rank"\ntitle = "low rank"\nsummary = "a rank under 3"\n'
-    + SITE
-    + """
-[[where]]
-call = "burn::tensor::Tensor::sum_dim"
-args = ["dim"]
-[when]
-condition = "receiver.rank < 3"
-message = "{receiver} is of rank {receiver.rank}"
-"""
+LOW_RANK = one_call_rule(
+    ("t-low-rank", "low rank", "a rank under 3"),
+    'call = "burn::tensor::Tensor::sum_dim"\nargs = ["dim"]',
+    "receiver.rank < 3",
+    "{receiver} is of rank {receiver.rank}",
 )
 
 
@@ -326,17 +326,11 @@ fn f<B: Backend, const D: usize>(x: Tensor<B, 2>, w: Tensor<B, 2>, g: Tensor<B, 
     assert flagged(src, "t-low-rank") == lines_of(src, "// bad")
 
 
-RANK_MISMATCH = (
-    'id = "t-shape-rank"\ntitle = "shape rank"\nsummary = "a shape of another rank"\n'
-    + SITE
-    + """
-[[where]]
-call = "burn::tensor::Tensor::zeros"
-args = ["shape", "device"]
-[when]
-condition = "size(shape) != result.rank"
-message = "{size(shape)} dims for a tensor of rank {result.rank}"
-"""
+RANK_MISMATCH = one_call_rule(
+    ("t-shape-rank", "shape rank", "a shape of another rank"),
+    'call = "burn::tensor::Tensor::zeros"\nargs = ["shape", "device"]',
+    "size(shape) != result.rank",
+    "{size(shape)} dims for a tensor of rank {result.rank}",
 )
 
 
@@ -379,17 +373,11 @@ fn g<B: Backend>(device: &B::Device, early: bool) -> Tensor<B, 2> {
     assert found[3].message == "3 dims for a tensor of rank 2"  # `[1, n, 2]`: its length
 
 
-UNSQUEEZE = (
-    'id = "t-unsqueeze"\ntitle = "unsqueeze"\nsummary = "unsqueeze to a lower rank"\n'
-    + SITE
-    + """
-[[where]]
-call = "burn::tensor::Tensor::unsqueeze"
-result_generic = 0
-[when]
-condition = "result.rank < receiver.rank"
-message = "rank {result.rank} < {receiver.rank}"
-"""
+UNSQUEEZE = one_call_rule(
+    ("t-unsqueeze", "unsqueeze", "unsqueeze to a lower rank"),
+    'call = "burn::tensor::Tensor::unsqueeze"\nresult_generic = 0',
+    "result.rank < receiver.rank",
+    "rank {result.rank} < {receiver.rank}",
 )
 
 
