@@ -4,9 +4,9 @@ A file is analysed when, for one of a rule's condition groups (`RuleInfo.prefilt
 any-of groups of all-of words), it mentions every word or a name its crate gives that word
 (`pub use burn::tensor::module::ctc_loss as ctc;`, `type L = CTCLoss<B>;`), since rules resolve
 names through the crate's own modules; or it mentions the suppression marker. A word marked as
-a call (`CALL`) counts where the file calls it. A file's own words count outside its line
-comments (`code_words`). A rule that declares no words turns
-the prefilter off: then nothing can be skipped soundly.
+a call (`CALL`) counts where the file calls it. Words count in comments too: lexing them out
+cost more than the few files it dropped. A rule that declares no words turns the prefilter off:
+then nothing can be skipped soundly.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from panic_lens.model import ALLOW_WORD
 from panic_lens.rules.meta import CALL_MARK, per_rule_set, rules
-from panic_lens.rust.lexical import CHAR_LITERAL, STRING_LITERAL, WORD_BYTES
+from panic_lens.rust.lexical import WORD_BYTES
 
 # `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
 SUPPRESSION_MARKER = ALLOW_WORD
@@ -95,11 +95,6 @@ def _calls(data: bytes, marked: bytes) -> bool:
 def _call_of(marked: bytes) -> re.Pattern[bytes]:
     # a literal first (no leading \b, checked by hand) lets `re` jump between candidates
     return re.compile(re.escape(marked.removesuffix(CALL)) + rb"\s*(?:\(|::\s*<)")
-
-
-def _written(text: bytes, word: bytes) -> bool:
-    """`text` mentions `word` (calls it, for a CALL-marked word)."""
-    return _calls(text, word) if word.endswith(CALL) else word in text
 
 
 @per_rule_set
@@ -256,70 +251,6 @@ def _in_comment(text: bytes, match: re.Match[bytes]) -> bool:
     return line.lstrip().startswith(b"//")
 
 
-# A line comment, or a string or char literal, which may hold a `//` that starts none: a
-# literal first lets `re` jump between candidates.
-_LITERAL = STRING_LITERAL + b"|" + CHAR_LITERAL
-# A string left open swallows the rest of the text (last alternative): otherwise every later
-# `"` would start a new scan to the end, which took 77 s on 80 KB of `\"`.
-_NOT_CODE = re.compile(rb"//[^\n]*|" + _LITERAL + rb'|".*', re.DOTALL)
-# The same, telling literals (group 1) from comments: a group makes `sub` 3x slower, so
-# `_blanked`, which runs on every kept file, uses the pattern without it.
-_COMMENT_OR_LITERAL = re.compile(rb"//[^\n]*|(" + _LITERAL + rb")", re.DOTALL)
-# Block comments nest and raw strings end at a `"#..` of their own: the lexing skips them.
-_UNLEXED = (b"/*", b'r"', b"r#")
-
-
-def code_words(data: bytes, groups: Groups, own: frozenset[bytes]) -> frozenset[bytes] | None:
-    """None when some group all of whose words `data` mentions (`own`) may name code, else
-    the group words left once its line comments are dropped. burn's sources have 219 KB files
-    that mention `interpolate` in doc comments alone, where no call, type or alias can be.
-
-    Only comments are dropped, and only when the lexing is sure: no block comment or raw
-    string, no string left open or over several lines. A word in a string keeps the file: in
-    a region it cannot parse, the parser may read a string's text as code. The words are
-    first looked for outside comments and literals in the text up to their first mentions
-    (most kept files name them in code early), then in the whole text; the comments are cut
-    out only when neither finds them."""
-    if any(marker in data for marker in _UNLEXED):
-        return None
-    for group in groups:
-        if all(w in own for w in group):
-            end = max(_line_end(data, data.find(w.removesuffix(CALL))) for w in group)
-            head = _blanked(data[:end])
-            if head is not None and all(_written(head, w) for w in group):
-                return None
-    if _blanked(data) is None:
-        return None
-    found = own_words(_without_comments(data))
-    return None if any(all(w in found for w in group) for group in groups) else found
-
-
-def _blanked(data: bytes) -> bytes | None:
-    """`data` with comments and string and char literals made spaces; None when unsure."""
-    # The added line end is swallowed by a string left open, even one on the last line, so
-    # the line count below tells that case too.
-    code = _NOT_CODE.sub(b" ", data + b"\n")
-    if b'"' in code or code.count(b"\n") != data.count(b"\n") + 1:
-        return None  # a string left open, or over several lines
-    return code[:-1]
-
-
-def _without_comments(data: bytes) -> bytes:
-    """`data` without its line comments (their `//` as the lexer finds them)."""
-    kept, at = [], 0
-    for token in _COMMENT_OR_LITERAL.finditer(data):
-        if token.group(1) is None:  # a comment
-            kept.append(data[at : token.start()])
-            at = token.end()
-    kept.append(data[at:])
-    return b"".join(kept)
-
-
-def _line_end(data: bytes, at: int) -> int:
-    end = data.find(b"\n", at)
-    return len(data) if end < 0 else end
-
-
 class Prefilter:
     """One run's prefilter; `contents` are the bytes already read, by absolute path."""
 
@@ -343,9 +274,8 @@ class Prefilter:
         self._words: dict[str, frozenset[bytes]] = {}
 
     def keeps(self, path: str, data: bytes) -> bool:
-        """Some group has every word in `data` or named there by a crate alias, the file's own
-        words counted in its code only (`code_words`); the crate's aliases are read only when
-        the file's own words complete no group."""
+        """Some group has every word in `data` (comments included) or named there by a crate
+        alias; the crate's aliases are read only when the file's own words complete no group."""
         groups = rule_groups()
         if groups is None:
             return True
@@ -353,10 +283,7 @@ class Prefilter:
         if SUPPRESSION_MARKER in own:
             return True  # a suppression comment gets its hint: comments count here
         if any_group(own):
-            in_code = code_words(data, groups, own)
-            if in_code is None:
-                return True
-            own = in_code  # the words were in comments: only a crate alias can keep it
+            return True
         named = self._crate_aliases(path)
         return named is not None and any_group(own | named(data))
 
