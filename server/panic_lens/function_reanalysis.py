@@ -29,7 +29,7 @@ from panic_lens.model import (
     Span,
 )
 from panic_lens.prefilter import substring_finder
-from panic_lens.rules.meta import CALL_MARK, per_rule_set, rules
+from panic_lens.rules.meta import per_rule_set, plain_word, rules
 from panic_lens.rust.burn_api import CRATE_ROOTS
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
@@ -52,12 +52,7 @@ if TYPE_CHECKING:
 def file_words() -> tuple[bytes, ...]:
     return tuple(
         sorted(
-            {
-                w.removesuffix(CALL_MARK).encode()
-                for r in rules()
-                for g in r.prefilter_groups
-                for w in g
-            }
+            {plain_word(w).encode() for r in rules() for g in r.prefilter_groups for w in g}
             | {ALLOW_WORD}
             | {crate.encode() for crate in CRATE_ROOTS}
         )

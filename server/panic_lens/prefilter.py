@@ -4,9 +4,10 @@ A file is analysed when, for one of a rule's condition groups (`RuleInfo.prefilt
 any-of groups of all-of words), it mentions every word or a name its crate gives that word
 (`pub use burn::tensor::module::ctc_loss as ctc;`, `type L = CTCLoss<B>;`), since rules resolve
 names through the crate's own modules; or it mentions the suppression marker. A word marked as
-a call (`CALL`) counts where the file calls it. Words count in comments too: lexing them out
-cost more than the few files it dropped. A rule that declares no words turns the prefilter off:
-then nothing can be skipped soundly.
+a call (`CALL`) counts where the file calls it, a method's (`METHOD`) where it calls it as a
+method, a qualifier (`QUALIFIER`) where it qualifies a path. Words count in comments too:
+lexing them out cost more than the few files it dropped. A rule that declares no words turns
+the prefilter off: then nothing can be skipped soundly.
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from panic_lens.model import ALLOW_WORD
-from panic_lens.rules.meta import CALL_MARK, per_rule_set, rules
+from panic_lens.rules.meta import (
+    CALL_MARK,
+    METHOD_MARK,
+    QUALIFIER_MARK,
+    per_rule_set,
+    plain_word,
+    rules,
+)
 from panic_lens.rust.lexical import WORD_BYTES
 
 # `// panic-lens: allow(..)` comments yield hints even in files without a rule's call.
@@ -39,7 +47,11 @@ AliasMap = Mapping[bytes, frozenset[bytes]]
 # A group word ending in CALL must be written as a call: the name, then `(` or `::<` (spaces
 # between allowed). The engine finds rules' calls as call expressions only, whose name is
 # followed by its arguments' `(` or its turbofish; comments in between are not looked for.
+# One that starts with METHOD is a method call's (`.name(`), and one ending in QUALIFIER a
+# type's name written as a path's qualifier (`Owner::`, `Owner<`, `Owner>::`, `Owner as`).
 CALL = CALL_MARK.encode()
+METHOD = METHOD_MARK.encode()
+QUALIFIER = QUALIFIER_MARK.encode()
 
 
 def rule_groups() -> Groups | None:
@@ -49,21 +61,25 @@ def rule_groups() -> Groups | None:
 
 
 def group_words() -> tuple[bytes, ...]:
-    """The words the groups name, as searched for (a call's name without its CALL mark)."""
+    """The words the groups name, as searched for (without their marks)."""
     return _tables()[1]
 
 
 @per_rule_set
-def _tables() -> tuple[Groups | None, tuple[bytes, ...], dict[bytes, bytes]]:
-    """The tables above, and each called word's CALL-marked form, for the registry's rules."""
+def _tables() -> tuple[Groups | None, tuple[bytes, ...], dict[bytes, tuple[bytes, ...]]]:
+    """The tables above, and each word's marked forms, for the registry's rules."""
     if not all(rule.prefilter_groups for rule in rules()):
         return None, (), {}
     found = {tuple(w.encode() for w in g) for rule in rules() for g in rule.prefilter_groups}
     groups = tuple(sorted(found | {(SUPPRESSION_MARKER,)}))
-    marked = {w for g in groups for w in g}
-    calls = {w.removesuffix(CALL): w for w in marked if w.endswith(CALL)}
-    words = tuple(sorted({w.removesuffix(CALL) for w in marked}))
-    return groups, words, calls
+    forms: dict[bytes, set[bytes]] = {}
+    for word in {w for g in groups for w in g}:
+        plain = plain_word(word.decode()).encode()
+        forms.setdefault(plain, set())
+        if word != plain:
+            forms[plain].add(word)
+    words = tuple(sorted(forms))
+    return groups, words, {w: tuple(sorted(marked)) for w, marked in forms.items() if marked}
 
 
 @per_rule_set
@@ -74,27 +90,34 @@ def _word_finder() -> Callable[[bytes], frozenset[bytes]]:
 
 
 def own_words(data: bytes) -> frozenset[bytes]:
-    """The group words `data` mentions itself, and the CALL-marked form of each it calls."""
+    """The group words `data` mentions itself, and each marked form of them it writes."""
     if rule_groups() is None:
         return frozenset()
     found = _word_finder()(data)
-    calls = _tables()[2]
-    called = [calls[w] for w in found if w in calls and _calls(data, calls[w])]
-    return found.union(called) if called else found
+    forms = _tables()[2]
+    written = [m for w in found if w in forms for m in forms[w] if _writes(data, m)]
+    return found.union(written) if written else found
 
 
-def _calls(data: bytes, marked: bytes) -> bool:
-    """`data` calls the word: the word, not inside a longer one, then `(` or `::<`."""
-    for found in _call_of(marked).finditer(data):
-        if found.start() == 0 or data[found.start() - 1] not in WORD_BYTES:
+def _writes(data: bytes, marked: bytes) -> bool:
+    """`data` writes the marked form: the word, not inside a longer one, as its marks say."""
+    for found in _form_of(marked).finditer(data):
+        if marked.startswith(METHOD) or found.start() == 0:
+            return True
+        if data[found.start() - 1] not in WORD_BYTES:
             return True
     return False
 
 
 @lru_cache(maxsize=256)
-def _call_of(marked: bytes) -> re.Pattern[bytes]:
+def _form_of(marked: bytes) -> re.Pattern[bytes]:
     # a literal first (no leading \b, checked by hand) lets `re` jump between candidates
-    return re.compile(re.escape(marked.removesuffix(CALL)) + rb"\s*(?:\(|::\s*<)")
+    if marked.endswith(QUALIFIER):
+        name = re.escape(marked.removesuffix(QUALIFIER))
+        return re.compile(name + rb"(?:\s*(?:::|<|>)|\s+as\b)")
+    name = re.escape(marked.removeprefix(METHOD).removesuffix(CALL))
+    call = rb"\s*(?:\(|::\s*<)"
+    return re.compile(rb"\.\s*" + name + call if marked.startswith(METHOD) else name + call)
 
 
 @per_rule_set
@@ -346,10 +369,11 @@ class Prefilter:
 
 def _alias_finder(aliases: AliasMap) -> Callable[[bytes], frozenset[bytes]] | None:
     """The group words a text names by one of their aliases; None when there are none."""
-    calls = _tables()[2]
+    marked = _tables()[2]
     words_of: dict[bytes, set[bytes]] = {}
     for word, names in aliases.items():
-        forms = {word, calls[word]} if word in calls else {word}  # an alias counts as a call
+        # an alias counts as a call or a qualifier (a method's name cannot be renamed)
+        forms = {word, *(m for m in marked.get(word, ()) if not m.startswith(METHOD))}
         for name in names:
             words_of.setdefault(name, set()).update(forms)
     if not words_of:

@@ -319,3 +319,38 @@ def test_rules_for_adds_the_rules_a_crate_alias_names(make_crate: Callable[..., 
     assert "ctc-target-capacity" in (filt.rules_for(str(uses), uses.read_bytes()) or ())
     plain = b"pub fn f() { shrink(a, b, c, d, 0); }\n"
     assert "ctc-target-capacity" not in (prefilter.Prefilter({}).rules_for("x.rs", plain) or ())
+
+
+# A type's function called by path needs the type written as the path's qualifier; called as a
+# method, the type's name anywhere (a receiver's type). `Slice::new` is slice-step-zero's.
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (b"fn f() { let s = Slice::new(0, None, 0); }", True),
+        (b"fn f() { let s = burn::tensor::Slice :: new(0, None, 0); }", True),
+        (b"fn f() { let s = <Slice as Clone>::new(0, None, 0); }", True),
+        (b"fn f() { let s = <Slice>::new(0, None, 0); }", True),
+        (b"fn f(s: Slice) { s\n    .new(0) }", True),  # a method form, if one existed
+        (b"fn f() -> Vec<Slice> { Vec::new() }", True),  # `Slice>` may close a qualifier
+        (b"fn f(s: &[Slice]) -> Vec<u8> { Vec::new() }", False),  # another type's `new`
+        (b"fn f(s: SliceArg) { let v = Vec::new(); }", False),
+        (b"// Slice::new(0, None, 0)\nfn f() {}", True),  # comments count
+    ],
+)
+def test_a_qualified_call_needs_its_owner_as_qualifier(text: bytes, kept: bool) -> None:
+    assert prefilter.Prefilter({}).keeps("x.rs", text) is kept
+
+
+def test_an_alias_of_the_owner_keeps_its_path_calls(make_crate: Callable[..., Path]) -> None:
+    body = "pub fn f() -> usize {{ let s = {}::new(0, Some(4), 0); 1 }}\n"
+    crate = make_crate(
+        "app",
+        {
+            "src/lib.rs": "pub mod names;\nmod a;\nmod b;\n",
+            "src/names.rs": "pub use burn::tensor::Slice as Sl;\n",
+            "src/a.rs": "use crate::names::Sl;\n" + body.format("Sl"),
+            "src/b.rs": "use burn::tensor::Slice as S2;\n" + body.format("S2"),
+        },
+    )
+    kept, found = kept_and_equal(crate)
+    assert {"a.rs", "b.rs"} <= kept and found == 2

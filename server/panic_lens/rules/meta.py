@@ -35,7 +35,8 @@ class RuleInfo:
     # Sharper, still sound: any-of groups of all-of words. The rule can only fire in a file
     # that, for some group, mentions every word or a name the crate gives it (the engine
     # resolves names through `use .. as` and `type` across the crate's files, never others).
-    # A word ending in CALL_MARK must be called: `name(` or `name::<`.
+    # A word ending in CALL_MARK must be called: `name(` or `name::<`; one that also starts
+    # with METHOD_MARK, as a method (`.name(`); one ending in QUALIFIER_MARK must qualify a path.
     # Empty: each trigger is a group on its own.
     conditions: tuple[tuple[str, ...], ...] = ()
     panic_sites: tuple[BurnSite, ...] = ()
@@ -106,6 +107,16 @@ LANGUAGE_DETECTOR = "panic_lens.rules.language.detect"
 
 # Marks a prefilter word that the file must call (`prefilter.CALL`): the rule finds calls only.
 CALL_MARK = "("
+# Marks, before a called word, a method call: `.name(`, `.name::<`.
+METHOD_MARK = "."
+# Marks a type's name that the file writes as a path's qualifier: `Owner::`, `Owner<..>` or
+# `<Owner as ..>` / `<.. as Owner>` (what a path or a trait-qualified call of its function needs).
+QUALIFIER_MARK = "::"
+
+
+def plain_word(word: str) -> str:
+    """A prefilter word as a byte search finds it: without its marks."""
+    return word.removeprefix(METHOD_MARK).removesuffix(CALL_MARK).removesuffix(QUALIFIER_MARK)
 
 
 @lru_cache(maxsize=1024)
@@ -124,10 +135,17 @@ def _call_groups(spec: RuleSpec) -> tuple[tuple[str, ...], ...]:
         if not where.method_like:
             base: list[tuple[str, ...]] = [(call,)]
         else:
-            base = [(call, where.owner_name)]
+            owners = [where.owner_name]
             config = config_of_module(where.owner)
             if config is not None and where.owner_name not in config.rsplit("::", 1)[-1]:
-                base.append((call, config.rsplit("::", 1)[-1]))
+                owners.append(config.rsplit("::", 1)[-1])
+            # a path or trait-qualified call writes the owner as its qualifier; a method call
+            # needs the owner's name anywhere (a receiver's type, a config's constructor)
+            base = [
+                group
+                for owner in owners
+                for group in ((call, owner + QUALIFIER_MARK), (METHOD_MARK + call, owner))
+            ]
         if needs_tensor_shape(spec, where):  # and a shape is only known from these words
             shapes = [w + CALL_MARK if w in SHAPE_CALLS else w for w in SHAPE_WORDS]
             # (a call that is itself a shape source, `reshape(`, is one word of its group)

@@ -171,5 +171,8 @@ def test_a_wheres_words_join_its_prefilter_groups() -> None:
     assert all("vec!" in group for group in rule.prefilter_groups)
     steps = rule_by_id("slice-step-zero")
     assert steps is not None
-    assert ("new(", "Slice") in steps.prefilter_groups  # Slice::new needs no `s!`
-    assert ("slice(", "Tensor", "s!") in steps.prefilter_groups
+    # Slice::new needs no `s!`; a path call writes its owner as the path's qualifier
+    assert ("new(", "Slice::") in steps.prefilter_groups
+    assert (".new(", "Slice") in steps.prefilter_groups
+    assert ("slice(", "Tensor::", "s!") in steps.prefilter_groups
+    assert (".slice(", "Tensor", "s!") in steps.prefilter_groups
