@@ -101,12 +101,11 @@ def own_words(data: bytes) -> frozenset[bytes]:
 
 def _writes(data: bytes, marked: bytes) -> bool:
     """`data` writes the marked form: the word, not inside a longer one, as its marks say."""
-    for found in _form_of(marked).finditer(data):
-        if marked.startswith(METHOD) or found.start() == 0:
-            return True
-        if data[found.start() - 1] not in WORD_BYTES:
-            return True
-    return False
+    method = marked.startswith(METHOD)  # its pattern starts at the `.`
+    return any(
+        method or at.start() == 0 or data[at.start() - 1] not in WORD_BYTES
+        for at in _form_of(marked).finditer(data)
+    )
 
 
 @lru_cache(maxsize=256)
@@ -299,8 +298,7 @@ class Prefilter:
     def keeps(self, path: str, data: bytes) -> bool:
         """Some group has every word in `data` (comments included) or named there by a crate
         alias; the crate's aliases are read only when the file's own words complete no group."""
-        groups = rule_groups()
-        if groups is None:
+        if rule_groups() is None:
             return True
         own = self._scanned(os.path.abspath(path), data)
         if SUPPRESSION_MARKER in own:
