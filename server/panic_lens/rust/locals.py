@@ -6,7 +6,9 @@ the answer says so (`value is None`) rather than looking further back.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from panic_lens.rust.syntax import Node, ancestors, child_by_field, walk
 
@@ -77,7 +79,7 @@ def _in_block(block: Node, child: Node, name: str, pos: int, src: bytes) -> Loca
     for stmt in reversed(block.named_children):
         if stmt.start_byte >= child.start_byte or stmt.end_byte > pos:
             continue
-        if needle not in src[stmt.start_byte : stmt.end_byte]:
+        if src.find(needle, stmt.start_byte, stmt.end_byte) < 0:
             continue
         if stmt.type == "let_declaration":
             found = _from_let(stmt, name, src)
@@ -113,12 +115,24 @@ def _direct_assignment(stmt: Node, name: str, src: bytes) -> LocalBinding | None
 
 
 def _assigns_somewhere(stmt: Node, name: str, src: bytes) -> bool:
+    text = src[stmt.start_byte : stmt.end_byte]
+    if b"/*" not in text and b"//" not in text and not _assignment_of(name).search(text):
+        return False  # `name` is never followed by `=` or `op=`: no assignment of it here
     for sub in walk(stmt):
         if sub.type in _ASSIGN_KINDS:
             left = child_by_field(sub, "left")
             if left is not None and left.type == "identifier" and _text(left, src) == name:
                 return True
     return False
+
+
+@lru_cache(maxsize=1024)
+def _assignment_of(name: str) -> re.Pattern[bytes]:
+    """`name` written as an assignment's left side (`name =`, `name +=`, `name <<=`): a byte
+    test that spares walking a statement that cannot assign it. Comments between the name
+    and the operator would hide one, so a statement with a comment is walked anyway."""
+    word = re.escape(name.encode())
+    return re.compile(rb"(?<![A-Za-z0-9_])" + word + rb"\s*(?:<<|>>|[-+*/%&|^])?=(?!=)")
 
 
 def _in_params(params: Node | None, name: str, src: bytes, kind: str) -> LocalBinding | None:

@@ -18,19 +18,29 @@ _SHOULD_PANIC = re.compile(r"#\[\s*should_panic\b")
 
 def in_test_code(node: Node, facts: FileFacts) -> bool:
     """A file under the crate's tests/ or benches/, or code in a #[test] fn / #[cfg(test)] mod."""
-    manifest = facts.crate.manifest
-    if manifest is not None and facts.path is not None:
-        parts = Path(facts.path).resolve().parts
-        root = Path(manifest).resolve().parent.parts
-        top = parts[len(root)] if parts[: len(root)] == root and len(parts) > len(root) + 1 else ""
-        if top in ("tests", "benches"):
-            return True
+    if _in_test_folder(facts):
+        return True
     cur = node.parent
     while cur is not None:
         if cur.type in ("function_item", "mod_item") and has_attribute(cur, facts, TEST_ATTRIBUTE):
             return True
         cur = cur.parent
     return False
+
+
+def _in_test_folder(facts: FileFacts) -> bool:
+    """The file is under its crate's tests/ or benches/ (looked up once per file)."""
+    key = ("testcode", "folder")
+    found = facts.memo.get(key)
+    if found is None:
+        found = facts.memo[key] = False
+        manifest = facts.crate.manifest
+        if manifest is not None and facts.path is not None:
+            parts = Path(facts.path).resolve().parts
+            root = Path(manifest).resolve().parent.parts
+            inside = parts[: len(root)] == root and len(parts) > len(root) + 1
+            found = facts.memo[key] = inside and parts[len(root)] in ("tests", "benches")
+    return bool(found)
 
 
 def in_should_panic_test(node: Node, facts: FileFacts) -> bool:

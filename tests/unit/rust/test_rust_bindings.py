@@ -64,6 +64,16 @@ def test_branch_reassignment_and_patterns_are_unknown() -> None:
     assert receiver_types(body) == [None, None]
 
 
+def test_an_assignment_is_seen_however_it_is_written() -> None:
+    """A branch that assigns the name makes its value unknown: also with a comment between
+    the name and `=`, or a compound assignment; a comparison assigns nothing."""
+    head = "fn f(c: bool) { let mut p = AsyncPolicy::new(1, b); "
+    assert receiver_types(head + "if c { p /* again */ = other(); } p.load_record(r); }") == [None]
+    assert receiver_types(head + "if c {\n p // again\n = other(); } p.load_record(r); }") == [None]
+    assert receiver_types(head + "if c { p <<= 1; } p.load_record(r); }") == [None]
+    assert receiver_types(head + "if c { p == q; p >= q; q = p; } p.load_record(r); }") == [AP]
+
+
 def test_state_of_a_policy_is_not_a_policy() -> None:
     assert receiver_types(
         "fn f() { let p = AsyncPolicy::new(1, b); p.state().load_record(r); }"
