@@ -625,7 +625,10 @@ def _analyse_one(
     """One file's findings and notes (all `check` reports), stored under `key` when given."""
     from panic_lens.engine import analyze
 
-    analysis = analyze(data, path, settings=settings, catalog=catalog, memo=memo, may_fire=may_fire)
+    analysis = analyze(
+        data, path, settings=settings, catalog=catalog, memo=memo, may_fire=may_fire,
+        findings_only=True,
+    )  # fmt: skip
     reported = Analysis(analysis.findings, (), analysis.notes)
     wrote = False
     if cache is not None and key is not None:

@@ -38,6 +38,7 @@ def analyze(
     tree: Tree | None = None,
     memo: CrateMemo | None = None,
     may_fire: frozenset[str] | None = None,
+    findings_only: bool = False,
 ) -> Analysis:
     """Analyse one Rust source text. `path` locates the crate (Cargo.toml) and names findings.
 
@@ -46,7 +47,8 @@ def analyze(
     memoises crate lookups and lets the rules skip resolving calls that cannot be theirs: the
     same Analysis, faster. `may_fire` (the prefilter's `rules_for` the text) are the only
     rules that can find anything in it; the others count as run and finding nothing: the same
-    Analysis again, faster.
+    Analysis again, faster. `findings_only`: the caller reads the findings and notes only;
+    the hovers may then be missing some calls (the findings and notes are the same).
     """
     src = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
     if is_binary(src):
@@ -62,6 +64,7 @@ def analyze(
         facts = build_facts(src, name, settings=settings, tree=tree, memo=memo)
     except Exception as exc:  # a broken manifest or parser must not take the editor down
         return Analysis(notes=(f"{name or '<text>'}: analysis failed: {exc!r}",))
+    facts.findings_only = findings_only
     return run_rules(facts, catalog, may_fire)
 
 

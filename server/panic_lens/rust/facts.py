@@ -93,6 +93,9 @@ class FileFacts:
     renames: frozenset[str] | None = field(default=None, repr=False)
     # whether the text writes `crate` or `super` (None: not looked for yet)
     _crate_words: bool | None = field(default=None, repr=False)
+    # the caller reads findings only (`check`), never hovers: a rule may then stop at a call
+    # as soon as it knows there is no finding, before working out what a hover would show
+    findings_only: bool = field(default=False, repr=False)
     # what the layers above computed about this text, by their own keys (e.g. the config a
     # receiver builds, asked by every rule over the same call); new facts start empty
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)

@@ -160,3 +160,38 @@ def with_lengths(expr: str, lengths: Mapping[str, int]) -> str:
     for i in range(0, len(parts), 2):  # the odd parts are string literals
         parts[i] = _TYPE_OF.sub(kind, _SIZE_METHOD.sub(method, _SIZE_OF.sub(size_of, parts[i])))
     return "".join(parts)
+
+
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def conjuncts(expr: str) -> tuple[str, ...]:
+    """The parts of `expr` joined by its top-level `&&`s: the condition is true only when
+    every part is. `(expr,)` when it is no such conjunction: a top-level `||` or `?:` binds
+    looser than `&&` (so splitting there would change the meaning), or an escape, a
+    triple-quoted string or a comment, which this scan does not read."""
+    if any(mark in expr for mark in ('"""', "'''", "\\", "//")):
+        return (expr,)
+    parts, depth, start, at, quote = [], 0, 0, 0, ""
+    while at < len(expr):
+        ch = expr[at]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        elif depth == 0 and (expr.startswith("||", at) or ch == "?"):
+            return (expr,)
+        elif depth == 0 and expr.startswith("&&", at):
+            parts.append(expr[start:at].strip())
+            start = at + 2
+            at += 1
+        at += 1
+    if quote or depth != 0:
+        return (expr,)
+    parts.append(expr[start:].strip())
+    return tuple(parts)

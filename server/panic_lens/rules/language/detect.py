@@ -5,7 +5,7 @@ report a finding where the condition is definitely true (docs/rule-language.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
 from panic_lens.rules.language import configs
 from panic_lens.rules.language import values as V
-from panic_lens.rules.language.conditions import Failed, evaluate, holds
+from panic_lens.rules.language.conditions import Failed, conjuncts, evaluate, holds
 from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
 from panic_lens.rules.meta import per_rule_set, rules
 from panic_lens.rust.burn_api import canonical
@@ -23,6 +23,7 @@ from panic_lens.rust.testcode import in_should_panic_test, in_test_code
 if TYPE_CHECKING:
     from panic_lens.rules.meta import RuleInfo
     from panic_lens.rust.facts import CallSite, FileFacts
+    from panic_lens.rust.syntax import Node
 
 __all__ = ["detect", "recorded_failures"]
 
@@ -56,6 +57,10 @@ class _Plan:
     # of a config it builds, ("module", path) of the config a module was made from, or
     # ("type", None) of its type (one of `owners`)
     receivers: dict[Where, tuple[str, str | None]]
+    # the condition's top-level conjuncts that read only a `where`'s arguments: when one of
+    # them is not true at a call, neither is the condition, whatever the other values are
+    # (`_args_rule_out`)
+    arg_conjuncts: dict[Where, tuple[str, ...]]
 
 
 def _plan(spec: RuleSpec) -> _Plan:
@@ -91,9 +96,22 @@ def _make_plan(spec: RuleSpec) -> _Plan:
     others = [r.when for r in spec.severity_when] + [f.with_ for f in spec.fixes]
     text = " ".join(filter(None, (spec.condition, spec.message, *lets, *others)))
     reads = set(re.findall(r"\b(config\.\w+|receiver|[a-z_]\w*)\b", text))
+    arg_conjuncts = {where: _arg_conjuncts(spec.condition, where) for where in spec.wheres}
     return _Plan(tuple(sorted(names)), {k: tuple(v) for k, v in by_name.items()}, targets,
                  owners, frozenset(reads), any(not w.method_like for w in spec.wheres),
-                 receivers)  # fmt: skip
+                 receivers, arg_conjuncts)  # fmt: skip
+
+
+def _arg_conjuncts(condition: str | None, where: Where) -> tuple[str, ...]:
+    """The conjuncts of `condition` that name none of the values a call gives besides its
+    arguments (the receiver, result, config, context and the `where`'s lets), as words:
+    evaluated over the arguments alone, such a conjunct has its value at the call."""
+    if condition is None:
+        return ()
+    others = {*BUILTIN_NAMES, *(name for name, _ in where.lets)}
+    return tuple(
+        part for part in conjuncts(condition) if not others & set(re.findall(r"[A-Za-z_]\w*", part))
+    )
 
 
 def _receiver_kind(owner: str) -> tuple[str, str | None]:
@@ -156,13 +174,19 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
         return
     plan = _plan(spec)
     by_name, renamed = _sites(facts)
+    quick = facts.findings_only and not _RECORDERS
     for site in _rule_sites(plan, by_name, renamed):
         wheres = plan.by_name.get(site.name) or _renamed(site, plan)
         for where in wheres:
             method = site.kind == "method" and where.method_like
             if method and not _receiver_fits(where, site, plan, facts):
                 continue
-            bound = _bind(where, site, plan, facts)
+            args = None
+            if method and quick and plan.arg_conjuncts[where]:
+                args = _arg_values(where, site.args, facts)
+                if _args_rule_out(where, plan, args):
+                    break  # no finding, whatever the receiver's shape: not worth working out
+            bound = _bind(where, site, plan, facts, args)
             if bound is None:
                 continue
             yield from _judge(spec, where, site, bound, plan, facts)
@@ -246,8 +270,43 @@ def _renamed(site: CallSite, plan: _Plan) -> tuple[Where, ...]:
     return tuple(out)
 
 
-def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound | None:
-    """The call's values when `site` is a call of `where`'s burn function; else None."""
+def _args_rule_out(where: Where, plan: _Plan, args: _Args) -> bool:
+    """Some conjunct of the condition that reads only arguments is not true over them: the
+    condition is not true at this call either (three-valued: an unknown conjunct leaves it
+    unknown at best), so there is no finding. Only `check`, which reads findings alone,
+    asks: the hover of such a call would still show its values."""
+    data, _, lengths = args
+    return any(
+        holds(part, plan.names, data, lengths) is not True for part in plan.arg_conjuncts[where]
+    )
+
+
+_Args = tuple[dict[str, Any], dict[str, V.Value], dict[str, int]]
+
+
+def _arg_values(where: Where, args: Sequence[Node], facts: FileFacts) -> _Args:
+    """The values of a call's arguments by the `where`'s names, where they came from, and
+    the lengths of the lists among them whose items are not all known."""
+    data: dict[str, Any] = {}
+    origins: dict[str, V.Value] = {}
+    lengths: dict[str, int] = {}
+    for name, arg in zip(where.args, args, strict=False):
+        if name == "_":
+            continue
+        value = V.fold(arg, facts) or V.tensor_value(arg, facts)
+        if value is not None:
+            data[name] = value.value
+            origins[name] = value
+        elif (length := V.list_length(arg, facts)) is not None:
+            lengths[name] = length
+    return data, origins, lengths
+
+
+def _bind(
+    where: Where, site: CallSite, plan: _Plan, facts: FileFacts, known: _Args | None = None
+) -> _Bound | None:
+    """The call's values when `site` is a call of `where`'s burn function; else None.
+    `known`: the values of `site.args` already worked out (`_arg_values`)."""
     args = site.args
     receiver = None
     config: V.ConfigValue | None = None
@@ -290,23 +349,14 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
                 config = V.module_config(receiver, facts)
     else:
         return None
-    data: dict[str, Any] = {}
-    origins: dict[str, V.Value] = {}
+    if known is None or args is not site.args:
+        known = _arg_values(where, args, facts)
+    data, origins, lengths = dict(known[0]), dict(known[1]), known[2]
     if config is not None:
         data["config"] = {name: v.value for name, v in config.fields.items()}
         origins.update({f"config.{name}": v for name, v in config.fields.items()})
     elif config_info is not None or module_of is not None:
         data["config"] = {}
-    lengths: dict[str, int] = {}
-    for name, arg in zip(where.args, args, strict=False):
-        if name == "_":
-            continue
-        value = V.fold(arg, facts) or V.tensor_value(arg, facts)
-        if value is not None:
-            data[name] = value.value
-            origins[name] = value
-        elif (length := V.list_length(arg, facts)) is not None:
-            lengths[name] = length
     if receiver is not None and "receiver" in plan.reads:
         tensor = V.tensor_value(receiver, facts)
         if tensor is not None:

@@ -9,6 +9,7 @@ from panic_lens.rules.language.conditions import (
     ConditionError,
     Failed,
     compile_expr,
+    conjuncts,
     evaluate,
     holds,
 )
@@ -68,3 +69,39 @@ def test_the_shape_functions_and_their_unknowns() -> None:
     assert evaluate("product(s) == 0", names, {}) is None
     assert holds("product(s) == 0 || true", names, {}) is True
     assert isinstance(evaluate("sum(s)", names, {"s": [True]}), Failed)
+
+
+@pytest.mark.parametrize(
+    ("expr", "parts"),
+    [
+        ("a > 1 && b < 2", ("a > 1", "b < 2")),
+        ("type(s) == list && s.all(d, d >= 0 && d < 9) && size(s) > 1",
+         ("type(s) == list", "s.all(d, d >= 0 && d < 9)", "size(s) > 1")),
+        ("(a || b) && c", ("(a || b)", "c")),
+        ("[a && b, c][0] && d", ("[a && b, c][0]", "d")),
+        ('m == "x && y" && n', ('m == "x && y"', "n")),
+        ("m == 'a||b' && n", ("m == 'a||b'", "n")),
+        ("a || b && c", ("a || b && c",)),  # `||` binds looser: not a conjunction
+        ("a && b || c", ("a && b || c",)),
+        ("a ? b && c : d", ("a ? b && c : d",)),
+        ('m == "q\\" && p" && n', ('m == "q\\" && p" && n',)),  # escapes are not read
+        ("a && b // && c", ("a && b // && c",)),
+        ("(a && b", ("(a && b",)),  # unbalanced: left whole
+        ("a", ("a",)),
+    ],
+)  # fmt: skip
+def test_conjuncts_split_only_at_a_top_level_and(expr: str, parts: tuple[str, ...]) -> None:
+    assert conjuncts(expr) == parts
+
+
+def test_a_conjunct_that_is_not_true_makes_the_condition_not_true() -> None:
+    """What `check` relies on to skip a call: over any values, the condition is true only
+    when each of its conjuncts is."""
+    values = [{}, {"a": 3}, {"b": 0}, {"a": 3, "b": 1}, {"a": 0, "b": 2}, {"a": "x", "b": 1}]
+    expr = "a > 1 && b > 0 && a % b == 0"
+    for data in values:
+        whole = holds(expr, ("a", "b"), data)
+        if any(holds(part, ("a", "b"), data) is not True for part in conjuncts(expr)):
+            assert whole is not True
+        else:
+            assert whole is True

@@ -7,8 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from panic_lens.engine import analyze
-from panic_lens.model import Severity
+from panic_lens.model import Analysis, Severity
+from panic_lens.rules import meta
 from panic_lens.rules.meta import RuleInfo
+
+RESHAPE = "reshape-incompatible-shape"
 
 SITE = """
 [[panic_site]]
@@ -446,3 +449,38 @@ def test_an_array_stays_a_list_through_clone() -> None:
     )
     assert list_length(arg, facts) == 784
     assert tensor_value(arg, facts) is None and fold(arg, facts) is None
+
+
+def test_check_skips_a_call_whose_arguments_already_rule_the_condition_out() -> None:
+    """`findings_only` (what `check` asks): a call whose arguments make a conjunct of the
+    condition unknown or false gets no finding whatever its receiver is, so its receiver's
+    shape is never worked out and it has no hover; the findings are the same."""
+    src = """use burn::prelude::*;
+fn f<B: Backend>(d: &B::Device, n: usize) {
+    let t = Tensor::<B, 2>::zeros([2, 3], d);
+    let a = t.clone().reshape([n, 2]);
+    let b = t.clone().reshape([7]);
+    let c = t.reshape([3, 2]);
+}
+"""
+    full = analyze(src, "src/lib.rs")
+    quick = analyze(src, "src/lib.rs", findings_only=True)
+    assert quick.findings == full.findings
+    assert [f.span.start.row + 1 for f in full.findings if f.rule == RESHAPE] == [5]
+
+    def hovered(analysis: Analysis) -> list[int]:
+        return sorted(h.span.start.row + 1 for h in analysis.hovers if h.rule == RESHAPE)
+
+    assert hovered(full) == [4, 5, 6]
+    assert hovered(quick) == [5, 6]  # `[n, 2]`: `n` unknown, so the condition cannot hold
+
+
+def test_findings_only_finds_what_the_full_analysis_finds_in_every_rule_example() -> None:
+    """Over each shipped rule's examples (look-alikes, unknowns and panics), `check`'s
+    shortcut changes no finding."""
+    examples = sorted((Path(meta.__file__).parent / "defs").glob("*.rs"))
+    assert len(examples) >= 40
+    for example in examples:
+        src = example.read_text()
+        full = analyze(src, "src/lib.rs").findings
+        assert analyze(src, "src/lib.rs", findings_only=True).findings == full, example.name
