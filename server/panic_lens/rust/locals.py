@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from panic_lens.rust.lexical import WORD_BYTES
 from panic_lens.rust.syntax import Node, ancestors, child_by_field, walk
 
 _PATTERN_OWNERS = {"for_expression": "pattern", "match_arm": "pattern", "let_condition": "pattern"}
@@ -116,7 +116,7 @@ def _direct_assignment(stmt: Node, name: str, src: bytes) -> LocalBinding | None
 
 def _assigns_somewhere(stmt: Node, name: str, src: bytes) -> bool:
     text = src[stmt.start_byte : stmt.end_byte]
-    if b"/*" not in text and b"//" not in text and not _assignment_of(name).search(text):
+    if b"/*" not in text and b"//" not in text and not _writes_assignment(text, name.encode()):
         return False  # `name` is never followed by `=` or `op=`: no assignment of it here
     for sub in walk(stmt):
         if sub.type in _ASSIGN_KINDS:
@@ -126,13 +126,24 @@ def _assigns_somewhere(stmt: Node, name: str, src: bytes) -> bool:
     return False
 
 
-@lru_cache(maxsize=1024)
-def _assignment_of(name: str) -> re.Pattern[bytes]:
-    """`name` written as an assignment's left side (`name =`, `name +=`, `name <<=`): a byte
-    test that spares walking a statement that cannot assign it. Comments between the name
-    and the operator would hide one, so a statement with a comment is walked anyway."""
-    word = re.escape(name.encode())
-    return re.compile(rb"(?<![A-Za-z0-9_])" + word + rb"\s*(?:<<|>>|[-+*/%&|^])?=(?!=)")
+# what follows the name an assignment assigns: `=` or a compound operator's `op=`
+_ASSIGN_OPERATOR = re.compile(rb"\s*(?:<<|>>|[-+*/%&|^])?=(?!=)")
+
+
+def _writes_assignment(text: bytes, name: bytes) -> bool:
+    """`name`, as a whole word, followed by `=` or `op=` somewhere in `text`: a byte test that
+    spares walking a statement that cannot assign it. Comments between the name and the
+    operator would hide one: the caller walks a statement with a comment anyway."""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        whole = (at == 0 or text[at - 1] not in WORD_BYTES) and (
+            end == len(text) or text[end] not in WORD_BYTES
+        )
+        if whole and _ASSIGN_OPERATOR.match(text, end):
+            return True
+        at = text.find(name, at + 1)
+    return False
 
 
 def _in_params(params: Node | None, name: str, src: bytes, kind: str) -> LocalBinding | None:
