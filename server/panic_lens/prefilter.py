@@ -349,7 +349,11 @@ class Prefilter:
         return found
 
     def _mentions_a_word(self, path: str, data: bytes) -> bool:
-        return bool(self._scanned(path, data))
+        """Whether `data` mentions a group word (its own words then name one, and only
+        then): the crate's other files need no more than this, the marked forms are
+        looked for in the files whose verdicts are asked."""
+        found = self._words.get(path) if self._contents.get(path) is data else None
+        return bool(found) if found is not None else bool(_word_finder()(data))
 
     def _sources(self, src: Path) -> Iterable[tuple[str, bytes]]:
         for dirpath, dirnames, filenames in os.walk(src):
