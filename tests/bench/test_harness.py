@@ -33,6 +33,22 @@ def test_measure_counts_the_cpu_of_worker_processes() -> None:
     assert measure.run([sys.executable, "-c", code]).cpu >= 0.3
 
 
+def test_peak_memory_counts_a_worker_started_after_the_tree_was_listed() -> None:
+    """The tree is listed every LIST_SECONDS, not at every sample: a process forked later
+    (as `check` forks its workers) is still counted."""
+    code = (
+        "import os, time\n"
+        "time.sleep(0.25)\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    block = bytearray(300 * 2**20)\n"
+        "    time.sleep(0.5)\n"
+        "    os._exit(0)\n"
+        "os.waitpid(pid, 0)\n"
+    )
+    assert measure.run([sys.executable, "-c", code]).peak_mb >= 300
+
+
 def test_percentile_is_nearest_rank() -> None:
     values = [float(v) for v in range(1, 101)]
     assert measure.percentile(values, 50) == 50
