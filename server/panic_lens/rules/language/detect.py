@@ -5,7 +5,7 @@ report a finding where the condition is definitely true (docs/rule-language.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -57,10 +57,10 @@ class _Plan:
     # of a config it builds, ("module", path) of the config a module was made from, or
     # ("type", None) of its type (one of `owners`)
     receivers: dict[Where, tuple[str, str | None]]
-    # the condition's top-level conjuncts that read only a `where`'s arguments: when one of
-    # them is not true at a call, neither is the condition, whatever the other values are
-    # (`_args_rule_out`)
-    arg_conjuncts: dict[Where, tuple[str, ...]]
+    # the condition's top-level conjuncts that read only a `where`'s arguments (and its
+    # config), each with the arguments it reads: when one of them is not true at a call,
+    # neither is the condition, whatever the other values are (`_bind`)
+    arg_conjuncts: dict[Where, tuple[tuple[str, tuple[str, ...]], ...]]
 
 
 def _plan(spec: RuleSpec) -> _Plan:
@@ -102,16 +102,20 @@ def _make_plan(spec: RuleSpec) -> _Plan:
                  receivers, arg_conjuncts)  # fmt: skip
 
 
-def _arg_conjuncts(condition: str | None, where: Where) -> tuple[str, ...]:
-    """The conjuncts of `condition` that name none of the values a call gives besides its
-    arguments (the receiver, result, config, context and the `where`'s lets), as words:
-    evaluated over the arguments alone, such a conjunct has its value at the call."""
+def _arg_conjuncts(condition: str | None, where: Where) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The conjuncts of `condition` that name, as words, none of the values a call gives
+    after its arguments and config (the receiver, the result, the context and the `where`'s
+    lets), with the arguments each names: evaluated over those arguments and the config,
+    such a conjunct has the value it has at the call."""
     if condition is None:
         return ()
-    others = {*BUILTIN_NAMES, *(name for name, _ in where.lets)}
-    return tuple(
-        part for part in conjuncts(condition) if not others & set(re.findall(r"[A-Za-z_]\w*", part))
-    )
+    later = {"receiver", "result", "context", *(name for name, _ in where.lets)}
+    out = []
+    for part in conjuncts(condition):
+        words = set(re.findall(r"[A-Za-z_]\w*", part))
+        if not later & words:
+            out.append((part, tuple(a for a in where.args if a != "_" and a in words)))
+    return tuple(out)
 
 
 def _receiver_kind(owner: str) -> tuple[str, str | None]:
@@ -174,22 +178,17 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
         return
     plan = _plan(spec)
     by_name, renamed = _sites(facts)
-    quick = facts.findings_only and not _RECORDERS
     for site in _rule_sites(plan, by_name, renamed):
         wheres = plan.by_name.get(site.name) or _renamed(site, plan)
         for where in wheres:
             method = site.kind == "method" and where.method_like
             if method and not _receiver_fits(where, site, plan, facts):
                 continue
-            args = None
-            if method and quick and plan.arg_conjuncts[where]:
-                args = _arg_values(where, site.args, facts)
-                if _args_rule_out(where, plan, args):
-                    break  # no finding, whatever the receiver's shape: not worth working out
-            bound = _bind(where, site, plan, facts, args)
+            bound = _bind(where, site, plan, facts)
             if bound is None:
                 continue
-            yield from _judge(spec, where, site, bound, plan, facts)
+            if bound is not RULED_OUT:
+                yield from _judge(spec, where, site, bound, plan, facts)
             break
 
 
@@ -270,43 +269,36 @@ def _renamed(site: CallSite, plan: _Plan) -> tuple[Where, ...]:
     return tuple(out)
 
 
-def _args_rule_out(where: Where, plan: _Plan, args: _Args) -> bool:
-    """Some conjunct of the condition that reads only arguments is not true over them: the
-    condition is not true at this call either (three-valued: an unknown conjunct leaves it
-    unknown at best), so there is no finding. Only `check`, which reads findings alone,
-    asks: the hover of such a call would still show its values."""
-    data, _, lengths = args
-    return any(
-        holds(part, plan.names, data, lengths) is not True for part in plan.arg_conjuncts[where]
-    )
-
-
-_Args = tuple[dict[str, Any], dict[str, V.Value], dict[str, int]]
-
-
-def _arg_values(where: Where, args: Sequence[Node], facts: FileFacts) -> _Args:
-    """The values of a call's arguments by the `where`'s names, where they came from, and
-    the lengths of the lists among them whose items are not all known."""
-    data: dict[str, Any] = {}
-    origins: dict[str, V.Value] = {}
-    lengths: dict[str, int] = {}
-    for name, arg in zip(where.args, args, strict=False):
-        if name == "_":
+def _add_args(
+    where: Where, args: Sequence[Node], names: Iterable[str], facts: FileFacts, bound: _Bound
+) -> None:
+    """The values of the arguments `names` (of the `where`'s) into `bound`: its data and
+    origins, or the length of a list whose items are not all known."""
+    for name in names:
+        if name == "_" or name in bound.data or name in bound.lengths:
             continue
-        value = V.fold(arg, facts) or V.tensor_value(arg, facts)
+        at = where.args.index(name)
+        if at >= len(args):
+            continue
+        value = V.fold(args[at], facts) or V.tensor_value(args[at], facts)
         if value is not None:
-            data[name] = value.value
-            origins[name] = value
-        elif (length := V.list_length(arg, facts)) is not None:
-            lengths[name] = length
-    return data, origins, lengths
+            bound.data[name] = value.value
+            bound.origins[name] = value
+        elif (length := V.list_length(args[at], facts)) is not None:
+            bound.lengths[name] = length
 
 
-def _bind(
-    where: Where, site: CallSite, plan: _Plan, facts: FileFacts, known: _Args | None = None
-) -> _Bound | None:
+# `_bind`'s answer for a call of the `where`'s function at which the condition cannot be true
+RULED_OUT = _Bound({}, {}, "", {})
+
+
+def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound | None:
     """The call's values when `site` is a call of `where`'s burn function; else None.
-    `known`: the values of `site.args` already worked out (`_arg_values`)."""
+
+    For `check` (`facts.findings_only`), which reads findings and no hovers: RULED_OUT as
+    soon as a conjunct of the condition that reads only arguments and the config is not
+    true (three-valued: an unknown conjunct leaves the condition unknown at best), before
+    the other arguments, the receiver's shape and the rest are worked out."""
     args = site.args
     receiver = None
     config: V.ConfigValue | None = None
@@ -349,14 +341,19 @@ def _bind(
                 config = V.module_config(receiver, facts)
     else:
         return None
-    if known is None or args is not site.args:
-        known = _arg_values(where, args, facts)
-    data, origins, lengths = dict(known[0]), dict(known[1]), known[2]
+    bound = _Bound({}, {}, where.call, {})
+    data, origins, lengths = bound.data, bound.origins, bound.lengths
     if config is not None:
         data["config"] = {name: v.value for name, v in config.fields.items()}
         origins.update({f"config.{name}": v for name, v in config.fields.items()})
     elif config_info is not None or module_of is not None:
         data["config"] = {}
+    if facts.findings_only and not _RECORDERS:
+        for part, names in plan.arg_conjuncts[where]:
+            _add_args(where, args, names, facts, bound)
+            if holds(part, plan.names, data, lengths) is not True:
+                return RULED_OUT
+    _add_args(where, args, where.args, facts, bound)
     if receiver is not None and "receiver" in plan.reads:
         tensor = V.tensor_value(receiver, facts)
         if tensor is not None:
@@ -372,7 +369,7 @@ def _bind(
         outcome = evaluate(expr, plan.names, data, lengths)
         if outcome is not None and not isinstance(outcome, Failed):
             data[name] = outcome
-    return _Bound(data, origins, where.call, lengths)
+    return bound
 
 
 def _context(facts: FileFacts, site: CallSite, plan: _Plan) -> dict[str, Any]:

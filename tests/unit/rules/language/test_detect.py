@@ -475,6 +475,24 @@ fn f<B: Backend>(d: &B::Device, n: usize) {
     assert hovered(quick) == [5, 6]  # `[n, 2]`: `n` unknown, so the condition cannot hold
 
 
+def test_check_works_out_only_the_arguments_a_conjunct_needs_first() -> None:
+    """A path call too: `TensorData::new(values, shape)` with a shape not known is ruled out
+    by `type(shape) == list` before its values (a long `vec!`) are folded."""
+    src = """use burn::tensor::TensorData;
+fn f(shape: Vec<usize>) {
+    let a = TensorData::new(vec![1.0, 2.0, 3.0], shape);
+    let b = TensorData::new(vec![1.0, 2.0, 3.0], [2, 2]);
+}
+"""
+    rule = "tensor-data-shape-mismatch"
+    full = analyze(src, "src/lib.rs")
+    quick = analyze(src, "src/lib.rs", findings_only=True)
+    assert quick.findings == full.findings
+    assert [f.span.start.row + 1 for f in full.findings if f.rule == rule] == [4]
+    assert sorted(h.span.start.row + 1 for h in full.hovers if h.rule == rule) == [3, 4]
+    assert [h.span.start.row + 1 for h in quick.hovers if h.rule == rule] == [4]
+
+
 def test_findings_only_finds_what_the_full_analysis_finds_in_every_rule_example() -> None:
     """Over each shipped rule's examples (look-alikes, unknowns and panics), `check`'s
     shortcut changes no finding."""
