@@ -138,12 +138,10 @@ def _receiver(kind: str, site: CallSite, facts: FileFacts) -> str | None:
     key = ("language", "receiver", kind, site.node.id)
     if key in facts.memo:
         return facts.memo[key]
-    if kind == "config":
-        config = V.config_value(site.receiver, facts)
-        found = config.info.path if config is not None else None
+    if kind == "config":  # the path alone: `_bind` folds the values of the rule's config
+        found = V.config_path(site.receiver, facts)
     elif kind == "module":
-        config = V.module_config(site.receiver, facts)
-        found = config.info.path if config is not None else None
+        found = V.module_config_path(site.receiver, facts)
     else:
         typed = facts.type_of(site.receiver) if site.receiver is not None else None
         found = typed.path if typed is not None else None

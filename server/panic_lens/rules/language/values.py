@@ -656,6 +656,62 @@ def _config_value(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValu
     return _config_new(expr, facts)
 
 
+def config_path(expr: Node | None, facts: FileFacts, depth: int = 0) -> str | None:
+    """The path of the burn config `expr` builds, without its fields' values: wherever
+    `config_value(expr)` is a config, this is its path (the rules ask which config a
+    receiver is at every `init` call, and fold the values only of the one they look at)."""
+    if depth == 0 and expr is not None:
+        return _memo("config-path", expr, facts, lambda: config_path(expr, facts, 1))
+    expr = strip_wrappers(expr)
+    if expr is None or depth > _MAX_DEPTH + 1:
+        return None
+    if expr.type == "identifier":
+        bound = _bound_value(expr, facts)
+        return config_path(bound, facts, depth + 1) if bound is not None else None
+    if expr.type == "struct_expression":
+        info = config_named(child_by_field(expr, "name"), facts)
+        return info.path if info is not None else None
+    if expr.type != "call_expression":
+        return None
+    parts = method_call(expr)
+    if parts is not None:
+        receiver, name_node, args = parts
+        name = facts.text(name_node)
+        if (name == "clone" and not args) or (name.startswith("with_") and len(args) == 1):
+            return config_path(receiver, facts, depth + 1)
+        return None
+    callee, args = call_parts(expr)
+    if callee is None or callee.type != "scoped_identifier":
+        return None
+    owner, called = child_by_field(callee, "path"), child_by_field(callee, "name")
+    if owner is None or called is None or facts.text(called) != "new":
+        return None
+    info = config_named(owner, facts)
+    return info.path if info is not None and len(info.required) == len(args) else None
+
+
+def module_config_path(expr: Node | None, facts: FileFacts, depth: int = 0) -> str | None:
+    """`module_config(expr)`'s path, without its fields' values (as `config_path`)."""
+    if depth == 0 and expr is not None:
+        return _memo("module-path", expr, facts, lambda: module_config_path(expr, facts, 1))
+    expr = strip_wrappers(expr)
+    if expr is None or depth > _MAX_DEPTH + 1:
+        return None
+    if expr.type == "identifier":
+        bound = _bound_value(expr, facts)
+        return module_config_path(bound, facts, depth + 1) if bound is not None else None
+    parts = method_call(expr) if expr.type == "call_expression" else None
+    if parts is None:
+        return None
+    receiver, name_node, _ = parts
+    name = facts.text(name_node)
+    if name in ("clone", "to_device", "fork", "train", "no_grad") or name == "unwrap":
+        return module_config_path(receiver, facts, depth + 1)
+    if not name.startswith("init"):
+        return None
+    return config_path(receiver, facts, depth + 1)
+
+
 def _written(value: Value, at: Node) -> Value:
     return Value(value.value, value.origin, at, value.note, value.path)
 

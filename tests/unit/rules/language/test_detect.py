@@ -502,3 +502,29 @@ def test_findings_only_finds_what_the_full_analysis_finds_in_every_rule_example(
         src = example.read_text()
         full = analyze(src, "src/lib.rs").findings
         assert analyze(src, "src/lib.rs", findings_only=True).findings == full, example.name
+
+
+def test_the_config_path_of_a_receiver_is_its_config_values_path() -> None:
+    """A receiver's config is matched by its path before its values are folded: wherever
+    `config_value` (or `module_config`) finds a config, `config_path` (`module_config_path`)
+    gives its path. Checked on every method call's receiver of every shipped rule example
+    (configs built every way: `new`, `with_`, struct literals, `let`s, modules from `init`)."""
+    from panic_lens.rules.language import values as V
+    from panic_lens.rust.facts import FileFacts
+
+    examples = sorted((Path(meta.__file__).parent / "defs").glob("*.rs"))
+    configs = modules = 0
+    for example in examples:
+        facts = FileFacts.build(example.read_bytes(), "src/lib.rs")
+        for site in facts.calls():
+            if site.kind != "method":
+                continue
+            config = V.config_value(site.receiver, facts)
+            if config is not None:
+                configs += 1
+                assert V.config_path(site.receiver, facts) == config.info.path, example.name
+            module = V.module_config(site.receiver, facts)
+            if module is not None:
+                modules += 1
+                assert V.module_config_path(site.receiver, facts) == module.info.path
+    assert configs >= 50 and modules >= 5
