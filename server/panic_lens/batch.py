@@ -69,8 +69,6 @@ SCAN_MIN_BYTES = 2 * 1024 * 1024
 # of the work not yet handed out; then it is split into pieces of at most that, and at least
 # SCAN_PIECE_BYTES (`scan_tasks`).
 SCAN_SHARE = 2
-# The workers' collection thresholds (`_init_worker`).
-WORKER_GC_THRESHOLDS = (10_000, 20, 50)
 SCAN_PIECE_BYTES = 64 * 1024
 # path, content, cache key (None: do not store)
 # path, bytes, cache key, the rules that can fire in it (None: any rule)
@@ -669,11 +667,9 @@ def _init_worker(
     _WorkerState.contents = {}
     _WorkerState.memo = CrateMemo(_read_stored)
     _WorkerState.prefilter = None
-    # An analysis allocates many short-lived objects (a tree-sitter node per child read) and
-    # frees them by reference counting: at CPython's default threshold (700) the young
-    # generation was collected so often that a cold check of burn's repository spent a tenth
-    # of its time there; at this one it does not, and peak memory is the same (bench/RESULTS.md)
-    gc.set_threshold(*WORKER_GC_THRESHOLDS)
+    # Python's default collection thresholds (the CLI raises them for its own short run): with
+    # higher ones the analyses' cycles pile up and peak memory grows for no clear gain
+    gc.set_threshold(700, 10, 10)
 
 
 def _use_added_rules(added: tuple[RuleInfo, ...]) -> None:

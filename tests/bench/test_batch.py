@@ -349,27 +349,3 @@ def test_check_stores_what_it_reports(generated: Path, private_cache: Path) -> N
     assert len(entries) == stats.analysed > 0
     assert all(entry is not None and entry.hovers == () for entry in entries)
     assert sum(len(entry.findings) for entry in entries if entry) == len(result.findings)
-
-
-def _collector_thresholds() -> tuple[int, int, int]:
-    import gc
-
-    return gc.get_threshold()  # type: ignore[return-value]
-
-
-def test_the_workers_collect_at_their_own_thresholds() -> None:
-    """A worker's young generation is collected at WORKER_GC_THRESHOLDS, not at CPython's
-    defaults nor at the CLI's start-up ones (a fork inherits the parent's)."""
-    import gc
-
-    before = gc.get_threshold()
-    gc.set_threshold(50_000, 20, 100)  # what `cli.main` sets for `check`
-    try:
-        pool = batch.fork_pool(1, None, None, None)
-        try:
-            assert pool.submit(_collector_thresholds).result() == batch.WORKER_GC_THRESHOLDS
-        finally:
-            pool.shutdown()
-            gc.unfreeze()
-    finally:
-        gc.set_threshold(*before)
