@@ -64,7 +64,7 @@ def analyze(
         facts = build_facts(src, name, settings=settings, tree=tree, memo=memo)
     except Exception as exc:  # a broken manifest or parser must not take the editor down
         return Analysis(notes=(f"{name or '<text>'}: analysis failed: {exc!r}",))
-    facts.findings_only = findings_only
+    facts.findings_only, facts.may_fire = findings_only, may_fire
     return run_rules(facts, catalog, may_fire)
 
 

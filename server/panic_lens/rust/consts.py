@@ -92,6 +92,20 @@ def shape_of(node: Node | None, facts: Any) -> ShapeFact | None:
 
 
 def _ctx_of(facts: Any) -> _Ctx:
+    """The file as consts sees it, made once per facts (kept in their `memo`, if any)."""
+    memo = getattr(facts, "memo", None)
+    if isinstance(memo, dict):
+        found = memo.get(_CTX_KEY)
+        if found is None:
+            found = memo[_CTX_KEY] = _new_ctx(facts)
+        return found
+    return _new_ctx(facts)
+
+
+_CTX_KEY = ("consts", "ctx")
+
+
+def _new_ctx(facts: Any) -> _Ctx:
     path = getattr(facts, "path", None)
     crate = getattr(facts, "crate", None)
     manifest = getattr(crate, "manifest", None)

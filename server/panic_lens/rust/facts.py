@@ -96,6 +96,9 @@ class FileFacts:
     # the caller reads findings only (`check`), never hovers: a rule may then stop at a call
     # as soon as it knows there is no finding, before working out what a hover would show
     findings_only: bool = field(default=False, repr=False)
+    # the only rules that can find anything in this text (a `check` prefilter's verdict,
+    # `engine.analyze(may_fire=..)`); None: any rule may
+    may_fire: frozenset[str] | None = field(default=None, repr=False)
     # what the layers above computed about this text, by their own keys (e.g. the config a
     # receiver builds, asked by every rule over the same call); new facts start empty
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)

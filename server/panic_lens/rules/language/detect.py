@@ -193,14 +193,19 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
 def _sites(facts: FileFacts) -> tuple[dict[str, list[CallSite]], list[CallSite]]:
     """The file's calls of every rule in the language, by name, found once per file (every
     rule asks the same question), and the calls by other names a `use .. as` may bind. Kept
-    per `facts.only`: a re-analysis runs the rules over several function bodies of one text."""
+    per `facts.only`: a re-analysis runs the rules over several function bodies of one text.
+    With `facts.may_fire`, only the calls of those rules are looked for (a call by another
+    rule's name still counts as that rule's, not as renamed)."""
     key = ("language", "sites", facts.only)
     found = facts.memo.get(key)
     if found is None:
-        names = _all_call_names()
+        names = search = _all_call_names()
+        if facts.may_fire is not None:  # the other rules find nothing here: not their calls
+            named = _rules_by_call_name()[0]
+            search = frozenset(name for name in names if named[name] & facts.may_fire)
         by_name: dict[str, list[CallSite]] = {}
         renamed: list[CallSite] = []
-        for site in facts.calls(names, renamed=True):
+        for site in facts.calls(search, renamed=True):
             if site.name in names:
                 by_name.setdefault(site.name, []).append(site)
             elif site.kind == "path":

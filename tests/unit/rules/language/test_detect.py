@@ -528,3 +528,27 @@ def test_the_config_path_of_a_receiver_is_its_config_values_path() -> None:
                 modules += 1
                 assert V.module_config_path(site.receiver, facts) == module.info.path
     assert configs >= 50 and modules >= 5
+
+
+def test_a_check_run_looks_only_for_the_calls_of_the_rules_that_may_fire() -> None:
+    """`may_fire` (the prefilter's verdict) narrows the call search to those rules' names; a
+    call written with another rule's name that a `use .. as` also binds is classified as
+    before, so the findings are the full analysis's. Here `reshape` names the rfft function
+    and, for the reshape rule, a tensor method: a call written with a rule's own call name is
+    that rule's to judge, so the renamed rfft call is not followed (a known miss, the same on
+    every path)."""
+    src = """use burn::prelude::*;
+use burn::tensor::signal::rfft as reshape;
+fn f<B: Backend>(x: Tensor<B, 2>, d: &B::Device) {
+    let a = reshape(x.clone(), 1, Some(100));
+    let t = Tensor::<B, 2>::zeros([2, 3], d);
+    let b = t.reshape([7]);
+}
+"""
+    rules = {"rfft-n-not-power-of-two", RESHAPE}
+    full = [(f.rule, f.span.start.row + 1) for f in analyze(src, "src/lib.rs").findings]
+    for may_fire in ({"rfft-n-not-power-of-two"}, {RESHAPE}, rules):
+        quick = analyze(src, "src/lib.rs", may_fire=frozenset(may_fire), findings_only=True)
+        found = [(f.rule, f.span.start.row + 1) for f in quick.findings]
+        assert found == [item for item in full if item[0] in may_fire], may_fire
+    assert full == [(RESHAPE, 6)]
