@@ -93,10 +93,22 @@ def own_words(data: bytes) -> frozenset[bytes]:
     """The group words `data` mentions itself, and each marked form of them it writes."""
     if rule_groups() is None:
         return frozenset()
-    found = _word_finder()(data)
+    return _with_forms(data, _word_finder()(data))
+
+
+def _with_forms(data: bytes, found: frozenset[bytes]) -> frozenset[bytes]:
+    """`found` (the group words `data` mentions) and each marked form of them it writes."""
     forms = _tables()[2]
     written = [m for w in found if w in forms for m in forms[w] if _writes(data, m)]
     return found.union(written) if written else found
+
+
+def _every_form(found: frozenset[bytes]) -> frozenset[bytes]:
+    """`found` and every marked form of its words, as if each were written: what a text with
+    these words can complete at most."""
+    forms = _tables()[2]
+    marked = [m for w in found if w in forms for m in forms[w]]
+    return found.union(marked) if marked else found
 
 
 def _writes(data: bytes, marked: bytes) -> bool:
@@ -144,13 +156,14 @@ def any_group(present: Iterable[bytes]) -> bool:
 
 
 @per_rule_set
-def _rule_masks() -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """Each rule's id and its groups as masks of `_group_masks`' word bits."""
+def _rules_of_group() -> dict[int, frozenset[str]]:
+    """The ids of the rules with each group, by the group's mask of `_group_masks`' bits."""
     bits = _group_masks()[0]
-    return tuple(
-        (rule.id, tuple(sum(bits[w.encode()] for w in set(g)) for g in rule.prefilter_groups))
-        for rule in rules()
-    )
+    found: dict[int, set[str]] = {}
+    for rule in rules():
+        for group in rule.prefilter_groups:
+            found.setdefault(sum(bits[w.encode()] for w in set(group)), set()).add(rule.id)
+    return {mask: frozenset(ids) for mask, ids in found.items()}
 
 
 def possible_rules(present: Iterable[bytes]) -> frozenset[str] | None:
@@ -159,11 +172,18 @@ def possible_rules(present: Iterable[bytes]) -> frozenset[str] | None:
     `keeps` skip a file where none can. None when the prefilter is off (any rule may)."""
     if rule_groups() is None:
         return None
-    bits = _group_masks()[0]
+    bits, by_word = _group_masks()
+    words = [w for w in present if w in bits]
     mask = 0
-    for word in present:
-        mask |= bits.get(word, 0)
-    return frozenset(id for id, masks in _rule_masks() if any(m & mask == m for m in masks))
+    for word in words:
+        mask |= bits[word]
+    of_group = _rules_of_group()
+    found: set[str] = set()
+    for word in words:  # a complete group is filed under one of its words, all present
+        for group in by_word.get(word, ()):
+            if group & mask == group:
+                found.update(of_group.get(group, ()))  # the marker's group: no rule's
+    return frozenset(found)
 
 
 def crate_alias_map(
@@ -294,18 +314,27 @@ class Prefilter:
         # the group words of each file, by absolute path: a crate's alias map looks for them
         # in every source of the crate, and the files' own verdicts need not look again
         self._words: dict[str, frozenset[bytes]] = {}
+        self._plain_words: dict[str, frozenset[bytes]] = {}  # without their marked forms
 
     def keeps(self, path: str, data: bytes) -> bool:
         """Some group has every word in `data` (comments included) or named there by a crate
         alias; the crate's aliases are read only when the file's own words complete no group."""
         if rule_groups() is None:
             return True
-        own = self._scanned(os.path.abspath(path), data)
-        if SUPPRESSION_MARKER in own:
+        absolute = os.path.abspath(path)
+        plain = self._plain(absolute, data)
+        if SUPPRESSION_MARKER in plain:
             return True  # a suppression comment gets its hint: comments count here
+        named = None
+        most = _every_form(plain)  # the words it could have, were every form written
+        if not any_group(most):  # then no form need be looked for
+            named = self._crate_aliases(path)
+            if named is None or not any_group(most | named(data)):
+                return False
+        own = self._scanned(absolute, data)
         if any_group(own):
             return True
-        named = self._crate_aliases(path)
+        named = named if named is not None else self._crate_aliases(path)
         return named is not None and any_group(own | named(data))
 
     def rules_for(self, path: str, data: bytes) -> frozenset[str] | None:
@@ -345,15 +374,23 @@ class Prefilter:
             return own_words(data)
         found = self._words.get(path)
         if found is None:
-            found = self._words[path] = own_words(data)
+            found = self._words[path] = _with_forms(data, self._plain(path, data))
+        return found
+
+    def _plain(self, path: str, data: bytes) -> frozenset[bytes]:
+        """The group words `data` mentions, without their marked forms (kept as `_scanned`)."""
+        if self._contents.get(path) is not data:
+            return _word_finder()(data)
+        found = self._plain_words.get(path)
+        if found is None:
+            found = self._plain_words[path] = _word_finder()(data)
         return found
 
     def _mentions_a_word(self, path: str, data: bytes) -> bool:
         """Whether `data` mentions a group word (its own words then name one, and only
         then): the crate's other files need no more than this, the marked forms are
         looked for in the files whose verdicts are asked."""
-        found = self._words.get(path) if self._contents.get(path) is data else None
-        return bool(found) if found is not None else bool(_word_finder()(data))
+        return bool(self._plain(path, data))
 
     def _sources(self, src: Path) -> Iterable[tuple[str, bytes]]:
         for dirpath, dirnames, filenames in os.walk(src):

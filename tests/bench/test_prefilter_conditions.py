@@ -354,3 +354,21 @@ def test_an_alias_of_the_owner_keeps_its_path_calls(make_crate: Callable[..., Pa
     )
     kept, found = kept_and_equal(crate)
     assert {"a.rs", "b.rs"} <= kept and found == 2
+
+
+def test_possible_rules_are_the_rules_with_a_complete_group() -> None:
+    """`possible_rules` (looked up by the groups filed under the words present) gives exactly
+    the rules one of whose groups has every word present, on random sets of group words."""
+    import random
+
+    words = sorted({w.encode() for rule in rules() for g in rule.prefilter_groups for w in g})
+    chooser = random.Random(21)
+    for size in (1, 2, 3, 5, 8, 13, 21, len(words)):
+        for _ in range(40):
+            present = frozenset(chooser.sample(words, min(size, len(words))))
+            expected = {
+                rule.id
+                for rule in rules()
+                if any(all(w.encode() in present for w in g) for g in rule.prefilter_groups)
+            }
+            assert prefilter.possible_rules(present | {prefilter.SUPPRESSION_MARKER}) == expected
