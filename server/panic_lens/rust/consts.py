@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,9 @@ class _Ctx:
     path: str | None
     src_root: Path | None  # None: no crate-wide const lookup from this file
     root: Node | None = None  # the parsed file, when the caller already has it
+    # the crate's files that declare a name, in walk order (a `check` run's index,
+    # `CrateMemo.declaring`); None: walk the crate's files at each lookup
+    declaring: Callable[[bytes], list[str]] | None = None
 
 
 def eval_int(node: Node | None, facts: Any) -> IntFact | None:
@@ -112,7 +116,9 @@ def _new_ctx(facts: Any) -> _Ctx:
     src_root = Path(manifest).parent / "src" if manifest else None
     tree = getattr(facts, "tree", None)
     root = tree.root_node if tree is not None else None
-    return _Ctx(facts.src, str(path) if path is not None else None, src_root, root)
+    memo = getattr(facts, "crate_memo", None)
+    declaring = partial(memo.declaring, src_root) if memo is not None and src_root else None
+    return _Ctx(facts.src, str(path) if path is not None else None, src_root, root, declaring)
 
 
 # --- integers -------------------------------------------------------------------------------
@@ -270,15 +276,36 @@ def _crate_files(ctx: _Ctx, name: str) -> Iterator[_Ctx]:
         return
     # only files that declare the name are parsed: `N` is in every file, `const N:` is not
     needle = name.encode()
-    for dirpath, dirnames, filenames in os.walk(ctx.src_root):
+    paths = ctx.declaring(needle) if ctx.declaring is not None else _sources(ctx.src_root)
+    for path in paths:
+        if _same_file(path, ctx.path):
+            continue
+        hit = _read_cached(path, needle)
+        if hit is not None:
+            yield _Ctx(hit[0], path, None, hit[1].root_node)
+
+
+def _sources(src_root: Path) -> Iterator[str]:
+    """The `.rs` files under `src_root`, hidden folders left out, in a stable order."""
+    for dirpath, dirnames, filenames in os.walk(src_root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for file in sorted(filenames):
-            path = os.path.join(dirpath, file)
-            if not file.endswith(".rs") or _same_file(path, ctx.path):
-                continue
-            hit = _read_cached(path, needle)
-            if hit is not None:
-                yield _Ctx(hit[0], path, None, hit[1].root_node)
+            if file.endswith(".rs"):
+                yield os.path.join(dirpath, file)
+
+
+def declared_index(src_root: Path, read: Callable[[str], bytes]) -> dict[bytes, list[str]]:
+    """The `.rs` files under `src_root` by each const and static name they declare, in the
+    order `_crate_files` walks them (files `read` cannot read are left out)."""
+    index: dict[bytes, list[str]] = {}
+    for path in _sources(src_root):
+        try:
+            src = read(path)
+        except OSError:
+            continue
+        for name in dict.fromkeys(m.group(1) for m in _DECLARED.finditer(src)):
+            index.setdefault(name, []).append(path)
+    return index
 
 
 def _same_file(a: str, b: str | None) -> bool:

@@ -99,6 +99,8 @@ class FileFacts:
     # the only rules that can find anything in this text (a `check` prefilter's verdict,
     # `engine.analyze(may_fire=..)`); None: any rule may
     may_fire: frozenset[str] | None = field(default=None, repr=False)
+    # a `check` run's crate lookups (`build(memo=..)`), which later questions read too
+    crate_memo: CrateMemo | None = field(default=None, repr=False)
     # what the layers above computed about this text, by their own keys (e.g. the config a
     # receiver builds, asked by every rule over the same call); new facts start empty
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -134,6 +136,7 @@ class FileFacts:
         nodes = declarations(tree, src)
         imports = Imports.from_tree(tree, src, nodes, module_path=where, loader=loader)
         facts = cls(src, tree, path, imports, crate, settings or Settings(), nodes)
+        facts.crate_memo = memo
         if renames is not None:
             facts.renames = renames
         else:

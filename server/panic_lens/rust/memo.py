@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from panic_lens.rust import modules
+from panic_lens.rust.consts import declared_index
 from panic_lens.rust.crate import (
     NO_MANIFEST,
     CrateContext,
@@ -30,6 +31,15 @@ class CrateMemo:
         self._by_manifest: dict[Path, CrateContext] = {}
         self._real: dict[str, str] = {}  # folder as given -> resolved
         self._roots: dict[Path, Path] = {}  # a crate's src/ -> resolved
+        self._declared: dict[Path, dict[bytes, list[str]]] = {}  # src/ -> const names' files
+
+    def declaring(self, src_root: Path, name: bytes) -> list[str]:
+        """The files under the crate's `src_root` that declare a const or static `name`
+        (`consts.declared_index`, read once per crate)."""
+        index = self._declared.get(src_root)
+        if index is None:
+            index = self._declared[src_root] = declared_index(src_root, self.renames.read)
+        return index.get(name, [])
 
     def crate_context(self, path: str) -> CrateContext:
         """`rust.crate.crate_context(path)`, once per folder (a symlinked file on its own)."""

@@ -173,7 +173,7 @@ class RenameIndex:
         """`read` gives a file's bytes (raising OSError like a read): a run that read the
         crate's sources already passes its store."""
         self._crates: dict[Path, frozenset[str]] = {}
-        self._read = read or _read_bytes
+        self.read = read or _read_bytes
 
     def for_file(self, src: bytes, src_root: Path | None) -> frozenset[str]:
         """`src`'s own renames, plus its crate's when the file is a module of `src_root`."""
@@ -181,7 +181,7 @@ class RenameIndex:
         if src_root is None:
             return own
         if src_root not in self._crates:
-            self._crates[src_root] = _crate_renames(src_root, self._read)
+            self._crates[src_root] = _crate_renames(src_root, self.read)
         return own | self._crates[src_root]
 
 

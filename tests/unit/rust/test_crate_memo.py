@@ -288,3 +288,43 @@ def test_the_servers_gate_changes_no_analysis(file: Path, monkeypatch: pytest.Mo
     gated = analyze(data, file)
     monkeypatch.setattr(facts_module, "self_contained_renames", lambda *args: None)
     assert analyze(data, file) == gated
+
+
+def test_a_crate_wide_const_is_the_same_through_the_runs_index(tmp_path: Path) -> None:
+    """A check run finds the crate's files that declare a const through its CrateMemo's index
+    (read once per crate), not by walking the crate at each lookup: the values, and the file
+    each comes from (the first in walk order when several agree), are the same."""
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\n')
+    src = tmp_path / "src"
+    (src / "a").mkdir(parents=True)
+    (src / "b").mkdir()
+    (src / "a" / "one.rs").write_text("pub const SAME: usize = 4;\npub const TWICE: usize = 1;\n")
+    (src / "b" / "two.rs").write_text("pub const SAME: usize = 4;\npub const TWICE: usize = 2;\n")
+    (src / "c.rs").write_text("pub const ONLY: usize = 9;\nfn f<const D: usize>() {}\n")
+    main = src / "main.rs"
+    main.write_text(
+        "fn f() {\n    g(SAME);\n    g(TWICE);\n    g(ONLY);\n    g(MISSING);\n    g(D);\n}\n"
+    )
+    text = main.read_bytes()
+
+    def values(memo: CrateMemo | None) -> list[tuple[int, str | None] | None]:
+        facts = FileFacts.build(text, str(main), memo=memo)
+        out = []
+        for site in facts.calls():
+            fact = facts.int_value(site.args[0])
+            out.append((fact.value, fact.path) if fact is not None else None)
+        return out
+
+    plain = values(None)
+    assert plain == [(4, str(src / "a" / "one.rs")), None, (9, str(src / "c.rs")), None, None]
+    reads: list[str] = []
+
+    def read(path: str) -> bytes:
+        reads.append(path)
+        return Path(path).read_bytes()
+
+    assert values(CrateMemo(read)) == plain
+    # the index reads the crate through the run's store, once for the five lookups (the
+    # rename index is the other reader)
+    assert set(reads) == {str(p) for p in src.rglob("*.rs")}
+    assert max(reads.count(r) for r in reads) == 2
