@@ -1,6 +1,7 @@
 """What one `check` run reads once and trusts until it ends: each folder's crate context, each
-file's module path, each crate's `as` names (the rename gate). A long-lived process (the
-server) never keeps one across edits; a run's files are analysed exactly as without it."""
+file's module path, each crate's `as` names (the rename gate) and the files that declare each
+const name. A long-lived process (the server) never keeps one across edits; a run's files are
+analysed exactly as without it."""
 
 from __future__ import annotations
 
