@@ -125,7 +125,7 @@ def _form_of(marked: bytes) -> re.Pattern[bytes]:
     # a literal first (no leading \b, checked by hand) lets `re` jump between candidates
     if marked.endswith(QUALIFIER):
         name = re.escape(marked.removesuffix(QUALIFIER))
-        return re.compile(name + rb"(?:\s*(?:::|<|>)|\s+as\b)")
+        return re.compile(name + rb"(?:\s*(?:::|<|>\s*::)|\s+as\b)")
     name = re.escape(marked.removeprefix(METHOD).removesuffix(CALL))
     call = rb"\s*(?:\(|::\s*<)"
     return re.compile(rb"\.\s*" + name + call if marked.startswith(METHOD) else name + call)

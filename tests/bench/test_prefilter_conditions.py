@@ -331,7 +331,9 @@ def test_rules_for_adds_the_rules_a_crate_alias_names(make_crate: Callable[..., 
         (b"fn f() { let s = <Slice as Clone>::new(0, None, 0); }", True),
         (b"fn f() { let s = <Slice>::new(0, None, 0); }", True),
         (b"fn f(s: Slice) { s\n    .new(0) }", True),  # a method form, if one existed
-        (b"fn f() -> Vec<Slice> { Vec::new() }", True),  # `Slice>` may close a qualifier
+        (b"fn f() { let s = <burn::tensor::Slice> :: new(0, None, 0); }", True),
+        (b"fn f() { let s = <X as Slice>::new(0, None, 0); }", True),  # the trait's function
+        (b"fn f() -> Vec<Slice> { Vec::new() }", False),  # `Slice>` closes no qualifier here
         (b"fn f(s: &[Slice]) -> Vec<u8> { Vec::new() }", False),  # another type's `new`
         (b"fn f(s: SliceArg) { let v = Vec::new(); }", False),
         (b"// Slice::new(0, None, 0)\nfn f() {}", True),  # comments count
