@@ -315,10 +315,12 @@ class Prefilter:
         # in every source of the crate, and the files' own verdicts need not look again
         self._words: dict[str, frozenset[bytes]] = {}
         self._plain_words: dict[str, frozenset[bytes]] = {}  # without their marked forms
+        self._crate_files: dict[Path, frozenset[str]] = {}  # the `src/` files read, by crate
 
     def keeps(self, path: str, data: bytes) -> bool:
-        """Some group has every word in `data` (comments included) or named there by a crate
-        alias; the crate's aliases are read only when the file's own words complete no group."""
+        """Some group has every word in `data` (comments included) or named there by an
+        alias (`_named`); the aliases are read only when the file's own words complete no
+        group."""
         if rule_groups() is None:
             return True
         absolute = os.path.abspath(path)
@@ -328,23 +330,34 @@ class Prefilter:
         named = None
         most = _every_form(plain)  # the words it could have, were every form written
         if not any_group(most):  # then no form need be looked for
-            named = self._crate_aliases(path)
-            if named is None or not any_group(most | named(data)):
+            named = self._named(path, data)
+            if not any_group(most | named):
                 return False
         own = self._scanned(absolute, data)
         if any_group(own):
             return True
-        named = named if named is not None else self._crate_aliases(path)
-        return named is not None and any_group(own | named(data))
+        named = named if named is not None else self._named(path, data)
+        return any_group(own | named)
 
     def rules_for(self, path: str, data: bytes) -> frozenset[str] | None:
         """The rules that can fire in `data` (`possible_rules` of its words, comments
-        included, and of the names its crate gives them); None: any rule may."""
+        included, and of the names its aliases give them); None: any rule may."""
         if rule_groups() is None:
             return None
-        words = self._scanned(os.path.abspath(path), data)
-        named = self._crate_aliases(path)
-        return possible_rules(words | named(data) if named is not None else words)
+        return possible_rules(self._scanned(os.path.abspath(path), data) | self._named(path, data))
+
+    def _named(self, path: str, data: bytes) -> frozenset[bytes]:
+        """The group words `data` names by an alias: one its crate's `src/` files give (the
+        module loader reads them all), and, for a file that is not one of them (a crate's
+        test, bench or example, a file of no crate), one its own `use .. as` or `type` gives."""
+        crate = self._crate_aliases(path)
+        found = crate(data) if crate is not None else frozenset()
+        manifest = self._manifest_of(path)
+        if manifest is None or os.path.abspath(path) not in self._crate_files[manifest]:
+            own = _alias_finder(crate_alias_map([data])) if _alias_sites(data) else None
+            if own is not None:
+                found |= own(data)
+        return found
 
     def _find_manifest(self, path: str) -> Path | None:
         from panic_lens.rust.crate import find_manifest
@@ -365,6 +378,7 @@ class Prefilter:
             seeded = [self._mentions_a_word(path, data) for path, data in sources]
             found = crate_alias_map([data for _, data in sources], seeded)
             self._aliases[manifest] = _alias_finder(found)
+            self._crate_files[manifest] = frozenset(os.path.abspath(p) for p, _ in sources)
         return self._aliases[manifest]
 
     def _scanned(self, path: str, data: bytes) -> frozenset[bytes]:

@@ -374,3 +374,28 @@ def test_possible_rules_are_the_rules_with_a_complete_group() -> None:
                 if any(all(w.encode() in present for w in g) for g in rule.prefilter_groups)
             }
             assert prefilter.possible_rules(present | {prefilter.SUPPRESSION_MARKER}) == expected
+
+
+CTC_BY_ALIAS = """use burn::prelude::*;
+use burn::tensor::module::ctc_loss as ctc;
+fn f<B: Backend>(d: &B::Device, a: Tensor<B, 3>, c: Tensor<B, 1, Int>, e: Tensor<B, 1, Int>) {
+    let targets = Tensor::<B, 2, Int>::zeros([2, 5000], d);
+    let l = ctc(a, targets, c, e, 0);
+}
+"""
+
+
+def test_a_files_own_alias_counts_where_no_crate_source_gives_it(
+    make_crate: Callable[..., Path], tmp_path: Path
+) -> None:
+    """A `use .. as` in a file that is not one of its crate's `src/` files (an integration
+    test, an example, a file of no crate) renames a call there too: `check` keeps the file
+    and finds what the engine finds."""
+    crate = make_crate("app", {"src/lib.rs": "pub fn f() {}\n", "tests/ctc.rs": CTC_BY_ALIAS})
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    (loose / "ctc.rs").write_text(CTC_BY_ALIAS)
+    for tree in (crate, loose):
+        expected = engine.check_paths([tree]).findings
+        assert [f.rule for f in expected] == ["ctc-target-capacity"], tree
+        assert batch.check_paths([tree], jobs=1).findings == expected
