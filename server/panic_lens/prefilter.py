@@ -3,7 +3,8 @@
 A file is analysed when, for one of a rule's condition groups (`RuleInfo.prefilter_groups`:
 any-of groups of all-of words), it mentions every word or a name its crate gives that word
 (`pub use burn::tensor::module::ctc_loss as ctc;`, `type L = CTCLoss<B>;`), since rules resolve
-names through the crate's own modules; or it mentions the suppression marker. A word marked as
+names through the crate's own modules (a file outside them, such as a test, through its own
+aliases too); or it mentions the suppression marker. A word marked as
 a call (`CALL`) counts where the file calls it, a method's (`METHOD`) where it calls it as a
 method, a qualifier (`QUALIFIER`) where it qualifies a path. Words count in comments too:
 lexing them out cost more than the few files it dropped. A rule that declares no words turns
