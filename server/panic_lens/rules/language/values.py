@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -662,62 +663,51 @@ def config_path(expr: Node | None, facts: FileFacts, depth: int = 0) -> str | No
     receiver is at every `init` call, and fold the values only of the one they look at)."""
     if depth == 0 and expr is not None:
         return _memo("config-path", expr, facts, lambda: config_path(expr, facts, 1))
-    expr = strip_wrappers(expr)
-    if expr is None or depth > _MAX_DEPTH + 1:
-        return None
-    if expr.type == "identifier":
-        bound = _bound_value(expr, facts)
-        return config_path(bound, facts, depth + 1) if bound is not None else None
+    while True:  # down the builder chain: `let`s, `.clone()`, `.with_x(v)`
+        expr = strip_wrappers(expr)
+        if expr is None or depth > _MAX_DEPTH + 1:
+            return None
+        parts = method_call(expr) if expr.type == "call_expression" else None
+        if expr.type == "identifier":
+            expr = _bound_value(expr, facts)
+        elif parts is not None and _builds_on(facts.text(parts[1]), parts[2]):
+            expr = parts[0]
+        else:
+            break
+        depth += 1
     if expr.type == "struct_expression":
         info = config_named(child_by_field(expr, "name"), facts)
-        return info.path if info is not None else None
-    if expr.type != "call_expression":
-        return None
-    parts = method_call(expr)
-    if parts is not None:
-        receiver, name_node, args = parts
-        name = facts.text(name_node)
-        if (name == "clone" and not args) or (name.startswith("with_") and len(args) == 1):
-            return config_path(receiver, facts, depth + 1)
-        return None
-    callee, args = call_parts(expr)
-    if callee is None or callee.type != "scoped_identifier":
-        return None
-    owner, called = child_by_field(callee, "path"), child_by_field(callee, "name")
-    if owner is None or called is None or facts.text(called) != "new":
-        return None
-    info = config_named(owner, facts)
-    return info.path if info is not None and len(info.required) == len(args) else None
+    elif expr.type == "call_expression" and parts is None:
+        info = _new_config(expr, facts)
+    else:
+        info = None
+    return info.path if info is not None else None
 
 
-def module_config_path(expr: Node | None, facts: FileFacts, depth: int = 0) -> str | None:
+def _builds_on(method: str, args: Sequence[Node]) -> bool:
+    """A builder method that gives back a config of its receiver's type: `.clone()`, or
+    `.with_x(v)` (which `config_value` reads only for a field `x` of that config)."""
+    return (method == "clone" and not args) or (method.startswith("with_") and len(args) == 1)
+
+
+def module_config_path(expr: Node | None, facts: FileFacts) -> str | None:
     """`module_config(expr)`'s path, without its fields' values (as `config_path`)."""
-    if depth == 0 and expr is not None:
-        return _memo("module-path", expr, facts, lambda: module_config_path(expr, facts, 1))
-    expr = strip_wrappers(expr)
-    if expr is None or depth > _MAX_DEPTH + 1:
+    if expr is None:
         return None
-    if expr.type == "identifier":
-        bound = _bound_value(expr, facts)
-        return module_config_path(bound, facts, depth + 1) if bound is not None else None
-    parts = method_call(expr) if expr.type == "call_expression" else None
-    if parts is None:
-        return None
-    receiver, name_node, _ = parts
-    name = facts.text(name_node)
-    if name in ("clone", "to_device", "fork", "train", "no_grad") or name == "unwrap":
-        return module_config_path(receiver, facts, depth + 1)
-    if not name.startswith("init"):
-        return None
-    return config_path(receiver, facts, depth + 1)
+
+    def compute() -> str | None:
+        found = _init_receiver(expr, facts, 0)
+        return config_path(found[0], facts, found[1] + 1) if found is not None else None
+
+    return _memo("module-path", expr, facts, compute)
 
 
 def _written(value: Value, at: Node) -> Value:
     return Value(value.value, value.origin, at, value.note, value.path)
 
 
-def _config_new(call: Node, facts: FileFacts) -> ConfigValue | None:
-    """`XConfig::new(a, b)`: the required fields in order, the others their defaults."""
+def _new_config(call: Node, facts: FileFacts) -> ConfigInfo | None:
+    """The config of `XConfig::new(a, b)`, when its arguments are the required fields."""
     callee, args = call_parts(call)
     if callee is None or callee.type != "scoped_identifier":
         return None
@@ -725,8 +715,15 @@ def _config_new(call: Node, facts: FileFacts) -> ConfigValue | None:
     if owner is None or name is None or facts.text(name) != "new":
         return None
     info = config_named(owner, facts)
-    if info is None or len(info.required) != len(args):
+    return info if info is not None and len(info.required) == len(args) else None
+
+
+def _config_new(call: Node, facts: FileFacts) -> ConfigValue | None:
+    """`XConfig::new(a, b)`: the required fields in order, the others their defaults."""
+    info = _new_config(call, facts)
+    if info is None:
         return None
+    args = call_parts(call)[1]
     fields: dict[str, Value] = {}
     for field in info.fields:
         if field.option:
@@ -793,19 +790,26 @@ def module_config(expr: Node | None, facts: FileFacts, depth: int = 0) -> Config
 
 
 def _module_config(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValue | None:
-    expr = strip_wrappers(expr)
-    if expr is None or depth > _MAX_DEPTH:
-        return None
-    if expr.type == "identifier":
-        bound = _bound_value(expr, facts)
-        return module_config(bound, facts, depth + 1) if bound is not None else None
-    parts = method_call(expr) if expr.type == "call_expression" else None
-    if parts is None:
-        return None
-    receiver, name_node, _ = parts
-    name = facts.text(name_node)
-    if name in ("clone", "to_device", "fork", "train", "no_grad") or name == "unwrap":
-        return module_config(receiver, facts, depth + 1)
-    if not name.startswith("init"):
-        return None
-    return config_value(receiver, facts, depth + 1)
+    found = _init_receiver(expr, facts, depth)
+    return config_value(found[0], facts, found[1]) if found is not None else None
+
+
+def _init_receiver(expr: Node | None, facts: FileFacts, depth: int) -> tuple[Node, int] | None:
+    """The config a module was made from (`cfg` of `cfg.init(&device)`, through `let`s and
+    the methods that give back the module), with the depth reached there."""
+    while True:
+        expr = strip_wrappers(expr)
+        if expr is None or depth > _MAX_DEPTH:
+            return None
+        if expr.type == "identifier":
+            expr, depth = _bound_value(expr, facts), depth + 1
+            continue
+        parts = method_call(expr) if expr.type == "call_expression" else None
+        if parts is None:
+            return None
+        receiver, name_node, _ = parts
+        name = facts.text(name_node)
+        if name in ("clone", "to_device", "fork", "train", "no_grad") or name == "unwrap":
+            expr, depth = receiver, depth + 1
+            continue
+        return (receiver, depth + 1) if name.startswith("init") else None
