@@ -203,15 +203,32 @@ def _sites(facts: FileFacts) -> tuple[dict[str, list[CallSite]], list[CallSite]]
         if facts.may_fire is not None:  # the other rules find nothing here: not their calls
             named = _rules_by_call_name()[0]
             search = frozenset(name for name in names if named[name] & facts.may_fire)
+        targets = _path_targets()
         by_name: dict[str, list[CallSite]] = {}
         renamed: list[CallSite] = []
         for site in facts.calls(search, renamed=True):
             if site.name in names:
+                if site.kind == "path" and site.resolves_to(targets[site.name]) is None:
+                    continue  # another type's (`Vec::new(..)`): no rule's `where` binds it
                 by_name.setdefault(site.name, []).append(site)
             elif site.kind == "path":
                 renamed.append(site)
         found = facts.memo[key] = (by_name, renamed)
     return found
+
+
+@per_rule_set
+def _path_targets() -> dict[str, frozenset[str]]:
+    """Every path that a call by path, written with a rule's call name, must resolve to for
+    some `where` of that name to bind it (`_bind`), by name."""
+    found: dict[str, set[str]] = {}
+    for info in rules():
+        if info.spec is None or info.spec.hook is not None:
+            continue
+        plan = _plan(info.spec)
+        for where in info.spec.wheres:
+            found.setdefault(where.name, set()).update(plan.targets[where])
+    return {name: frozenset(paths) for name, paths in found.items()}
 
 
 def rules_with_sites(facts: FileFacts) -> frozenset[str]:

@@ -552,3 +552,31 @@ fn f<B: Backend>(x: Tensor<B, 2>, d: &B::Device) {
         found = [(f.rule, f.span.start.row + 1) for f in quick.findings]
         assert found == [item for item in full if item[0] in may_fire], may_fire
     assert full == [(RESHAPE, 6)]
+
+
+def test_a_call_by_path_that_no_rule_can_bind_is_dropped_once() -> None:
+    """A path call written with a rule's call name whose path resolves to no rule's `where`
+    (`Vec::new`, a local type's `new`) is dropped once for all rules; one that resolves to a
+    rule's function, written any way (an alias, a full path), is kept, with its finding."""
+    from panic_lens.rules.language.detect import _sites
+    from panic_lens.rust.facts import FileFacts
+
+    src = """use burn::tensor::TensorData;
+use burn::tensor::TensorData as Td;
+struct Local;
+impl Local { fn new(a: Vec<f32>, b: [usize; 1]) -> Self { Local } }
+fn f() {
+    let v: Vec<u8> = Vec::new();
+    let l = Local::new(vec![1.0], [2]);
+    let a = TensorData::new(vec![1.0, 2.0, 3.0], [2, 2]);
+    let b = Td::new(vec![1.0, 2.0, 3.0], [2, 2]);
+    let c = burn::tensor::TensorData::new(vec![1.0], [1]);
+}
+"""
+    facts = FileFacts.build(src.encode(), "src/lib.rs")
+    by_name, _ = _sites(facts)
+    kept = sorted(s.node.start_point[0] + 1 for s in by_name.get("new", ()) if s.kind == "path")
+    assert kept == [8, 9, 10]
+    rule = "tensor-data-shape-mismatch"
+    assert [f.span.start.row + 1 for f in analyze(src, "src/lib.rs").findings
+            if f.rule == rule] == [8, 9]  # fmt: skip
