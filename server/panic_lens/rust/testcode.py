@@ -31,16 +31,16 @@ def in_test_code(node: Node, facts: FileFacts) -> bool:
 def _in_test_folder(facts: FileFacts) -> bool:
     """The file is under its crate's tests/ or benches/ (looked up once per file)."""
     key = ("testcode", "folder")
-    found = facts.memo.get(key)
-    if found is None:
-        found = facts.memo[key] = False
+    if key not in facts.memo:
         manifest = facts.crate.manifest
-        if manifest is not None and facts.path is not None:
+        if manifest is None or facts.path is None:
+            facts.memo[key] = False
+        else:
             parts = Path(facts.path).resolve().parts
             root = Path(manifest).resolve().parent.parts
             inside = parts[: len(root)] == root and len(parts) > len(root) + 1
-            found = facts.memo[key] = inside and parts[len(root)] in ("tests", "benches")
-    return bool(found)
+            facts.memo[key] = inside and parts[len(root)] in ("tests", "benches")
+    return bool(facts.memo[key])
 
 
 def in_should_panic_test(node: Node, facts: FileFacts) -> bool:

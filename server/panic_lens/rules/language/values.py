@@ -657,15 +657,20 @@ def _config_value(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValu
     return _config_new(expr, facts)
 
 
-def config_path(expr: Node | None, facts: FileFacts, depth: int = 0) -> str | None:
+def config_path(expr: Node | None, facts: FileFacts) -> str | None:
     """The path of the burn config `expr` builds, without its fields' values: wherever
     `config_value(expr)` is a config, this is its path (the rules ask which config a
     receiver is at every `init` call, and fold the values only of the one they look at)."""
-    if depth == 0 and expr is not None:
-        return _memo("config-path", expr, facts, lambda: config_path(expr, facts, 1))
+    if expr is None:
+        return None
+    return _memo("config-path", expr, facts, lambda: _config_path(expr, facts, 0))
+
+
+def _config_path(expr: Node | None, facts: FileFacts, depth: int) -> str | None:
+    """`config_path` at `depth` of `config_value`'s recursion (the same depth limit)."""
     while True:  # down the builder chain: `let`s, `.clone()`, `.with_x(v)`
         expr = strip_wrappers(expr)
-        if expr is None or depth > _MAX_DEPTH + 1:
+        if expr is None or depth > _MAX_DEPTH:
             return None
         parts = method_call(expr) if expr.type == "call_expression" else None
         if expr.type == "identifier":
@@ -697,7 +702,7 @@ def module_config_path(expr: Node | None, facts: FileFacts) -> str | None:
 
     def compute() -> str | None:
         found = _init_receiver(expr, facts, 0)
-        return config_path(found[0], facts, found[1] + 1) if found is not None else None
+        return _config_path(found[0], facts, found[1]) if found is not None else None
 
     return _memo("module-path", expr, facts, compute)
 
