@@ -19,6 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "server" / "panic_lens"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ground", ("panic_lens", "panic_lens.model", "panic_lens.positions", "panic_lens.cachedir")),
     ("rust", ("panic_lens.rust",)),
+    ("evaluate", ("panic_lens.evaluate",)),
     ("rules", ("panic_lens.rules", "panic_lens.settings")),
     ("catalog", ("panic_lens.catalog",)),
     (
