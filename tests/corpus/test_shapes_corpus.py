@@ -63,6 +63,8 @@ def read_annotations(files: list[Path]) -> Annotations:
     for file in files:
         rel = file.relative_to(HERE).as_posix()
         for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+            if "// expect:" in line and not EXPECT.search(line):
+                raise ValueError(f"{rel}:{number}: malformed `// expect:` annotation")
             if match := EXPECT.search(line):
                 note = MISS.match((match.group(2) or "").strip())
                 for rule in re.split(r"\s*,\s*", match.group(1)):
