@@ -1,5 +1,8 @@
 //! Shapes kept through activations, elementwise ops and scalar arithmetic.
-use burn::nn::{DropoutConfig, Gelu, LayerNormConfig, Relu, Sigmoid, Tanh};
+use burn::nn::{
+    BatchNormConfig, DropoutConfig, Gelu, GroupNormConfig, LayerNormConfig, LeakyReluConfig, Relu,
+    RmsNormConfig, Sigmoid, Tanh,
+};
 use burn::prelude::*;
 use burn::tensor::activation::{gelu, log_softmax, relu, sigmoid, softmax};
 
@@ -86,6 +89,19 @@ pub fn module_activations(device: &Device) -> Vec<Tensor<3>> {
     let sig = Sigmoid::new().forward(x.clone()).narrow(1, 5, 3); // expect: narrow-out-of-range (miss: the shape is lost through `Sigmoid::forward`)
     let tanh = Tanh::new().forward(x).narrow(1, 4, 3); // ok
     vec![bad, ok, sig, tanh]
+}
+
+pub fn norm_forwards(device: &Device) -> Vec<Tensor<3>> {
+    let x = Tensor::<3>::zeros([2, 16, 10], device);
+    let leaky = LeakyReluConfig::new().init();
+    let rms = RmsNormConfig::new(10).init(device);
+    let batch = BatchNormConfig::new(16).init(device);
+    let group = GroupNormConfig::new(4, 16).init(device);
+    let h = group.forward(batch.forward(rms.forward(leaky.forward(x))));
+    let a = h.clone().narrow(2, 6, 5); // expect: narrow-out-of-range (miss: the shape is lost through LeakyRelu, RmsNorm, BatchNorm, GroupNorm forwards)
+    let b = h.clone().narrow(1, 12, 4); // ok
+    let c = h.topk(11, 2); // expect: topk-k-out-of-range (miss: the shape is lost through LeakyRelu, RmsNorm, BatchNorm, GroupNorm forwards)
+    vec![a, b, c]
 }
 
 /// Look-alikes: tensors whose shape comes at run time.

@@ -7,6 +7,7 @@ pub mod float_consts;
 pub mod helpers;
 pub mod hparams;
 pub mod loops;
+pub mod module_shapes;
 pub mod modules;
 pub mod own_new;
 pub mod partial;
