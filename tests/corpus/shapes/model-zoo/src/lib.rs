@@ -1,5 +1,6 @@
 //! A model crate written the way burn 0.22 users write one; each module is one code shape.
 
+pub mod branches;
 pub mod consts;
 pub mod elementwise;
 pub mod fields;
