@@ -153,3 +153,13 @@ pub fn tensors(device: &Device) -> Vec<Tensor<2>> {
 }
 
 pub use inner::{build as inner_build, parent as inner_parent};
+
+/// A `use` in the fn brings the crate's own `GroupNormConfig`, shadowing burn's import.
+pub fn own_type_in_fn() -> usize {
+    use crate::lookalike::GroupNormConfig;
+    GroupNormConfig::new(HEADS, CHANNELS).init() // ok
+}
+
+pub fn burn_type_after(device: &Device) -> GroupNorm {
+    GroupNormConfig::new(HEADS, CHANNELS).init(device) // expect: group-norm-groups-divide-channels
+}
