@@ -18,12 +18,14 @@ from typing import Any, Protocol, Self, overload
 from panic_lens.model import Finding, Point, Severity, Span
 from panic_lens.positions import Encoding, byte_col_to, col_to_byte
 from panic_lens.rules.meta import rule_by_id
+from panic_lens.rules.suppress import is_unused_allow
 
 SOURCE = "panic-lens"
 # LSP's DiagnosticSeverity numbers
 SEVERITY_NUMBER = {
     Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFORMATION: 3, Severity.HINT: 4
 }  # fmt: skip
+UNNECESSARY = 1  # LSP's DiagnosticTag.Unnecessary: an allow that silences nothing, faded
 
 
 class ClientPosition(Protocol):
@@ -197,6 +199,8 @@ def diagnostic_json(
     ]
     if related:
         found["relatedInformation"] = related
+    if is_unused_allow(finding):
+        found["tags"] = [UNNECESSARY]
     found["data"] = diagnostic_data(finding)
     return found
 
