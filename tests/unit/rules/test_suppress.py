@@ -79,8 +79,7 @@ def test_a_misspelled_rule_id_says_did_you_mean_and_silences_nothing() -> None:
     )
     assert rows(found) == [(1, SUPPRESSION_RULE), (2, DROPOUT)]
     assert found[0].message == (
-        "panic-lens: allow(..): unknown rule id `dropout-probabilty`; "
-        f"did you mean `{DROPOUT}`?"
+        f"panic-lens: allow(..): unknown rule id `dropout-probabilty`; did you mean `{DROPOUT}`?"
     )
     assert "conv-groups" not in found[0].message  # not every id
 
