@@ -193,14 +193,14 @@ def diagnostic_json(
     if href:
         found["codeDescription"] = {"href": href}
     found["source"] = SOURCE
+    if is_unused_allow(finding):  # lsprotocol's field order: tags before relatedInformation
+        found["tags"] = [UNNECESSARY]
     related = [
         {"location": {"uri": target, "range": other.range_json(rel.span)}, "message": rel.message}
         for rel, other, target in related_evidence(finding, index, uri, lines_for, uri_of)
     ]
     if related:
         found["relatedInformation"] = related
-    if is_unused_allow(finding):
-        found["tags"] = [UNNECESSARY]
     found["data"] = diagnostic_data(finding)
     return found
 
