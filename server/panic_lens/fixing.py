@@ -1,6 +1,6 @@
 """Applying the rules' fixes to files on disk: what `check --fix` and `check --diff` do.
 
-Which fixes: a fix is *safe* when it keeps what the program computes (`Fix.safe`, i.e. not
+Which fixes: a fix is *safe* when it keeps what the program computes (`Fix.safe`: not
 `behavior_change`: loading a record on the inner policy is what the wrapped call meant); any
 fix that picks a value the author did not write (a group count, a probability, an
 interpolation mode) changes behaviour and is *unsafe*, applied only with `unsafe=True`. One fix
@@ -38,15 +38,10 @@ MAX_ROUNDS = 4
 CHANGED_ON_DISK = "changed on disk since it was checked; not written"
 
 
-def is_safe(fix: Fix) -> bool:
-    """A fix that keeps what the program computes (see the module's docstring)."""
-    return not fix.behavior_change
-
-
 def chosen_fix(finding: Finding, unsafe: bool) -> Fix | None:
     """The fix `--fix` applies for `finding`: the preferred one first, safe ones only unless
     `unsafe`."""
-    allowed = [f for f in finding.fixes if f.edits and (unsafe or is_safe(f))]
+    allowed = [f for f in finding.fixes if f.edits and (unsafe or f.safe)]
     return next((f for f in allowed if f.preferred), allowed[0] if allowed else None)
 
 
