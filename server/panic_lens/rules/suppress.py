@@ -5,17 +5,17 @@ never do). At the end of a line of code it covers that line only; on a line of i
 covers the next line (allows stacked on lines of their own all cover the first line after
 them). A missing reason, an unknown rule id (with the closest ids) and a rule the comment
 silences nothing of each yield a hint; the one for nothing silenced is `unnecessary` (editors
-fade the comment).
+fade the comment) and carries a safe fix that removes the comment (or the unused ids).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from panic_lens.model import Finding, Severity, Span
+from panic_lens.model import Edit, Finding, Fix, Severity, Span
 from panic_lens.rules.meta import SUPPRESSION_RULE, rule_by_id
 from panic_lens.settings import unknown_rule
 
@@ -35,6 +35,8 @@ class Allow:
     own_line: bool = False  # nothing but whitespace around it on its lines
     target: int = -1  # the row it covers
     used: set[str] = field(default_factory=set)
+    ids: tuple[int, int] = (0, 0)  # the bytes of the ids between `allow(` and `)`
+    removal: tuple[int, int] = (0, 0)  # the bytes that go when the whole comment goes
 
     def covers(self, finding: Finding) -> bool:
         return finding.rule in self.rules and finding.span.start.row == self.target
@@ -52,9 +54,26 @@ def find_allows(comments: Iterable[Node], src: bytes) -> list[Allow]:
         rules = tuple(r.strip() for r in match.group(1).split(",") if r.strip())
         reason = match.group(2).strip().rstrip("*/").strip()
         own_line = _alone(src, node.start_byte, node.end_byte)
-        allows.append(Allow(span_of(node), rules, reason, own_line))
+        body = node_text(node, src)[2:]
+        ids_start = node.start_byte + 2 + len(body[: match.start(1)].encode())
+        ids = (ids_start, ids_start + len(match.group(1).encode()))
+        removal = _removal(src, node.start_byte, node.end_byte, own_line)
+        allows.append(Allow(span_of(node), rules, reason, own_line, ids=ids, removal=removal))
     _set_targets(allows)
     return allows
+
+
+def _removal(src: bytes, start: int, end: int, own_line: bool) -> tuple[int, int]:
+    """What removing the comment at `src[start:end]` removes: its whole line when it is alone
+    there; else the blanks before it at the end of a line, or after it before code."""
+    line_start = src.rfind(b"\n", 0, start) + 1
+    line_end = src.find(b"\n", end)
+    line_end = len(src) if line_end < 0 else line_end
+    if own_line:
+        return line_start, min(line_end + 1, len(src))
+    if src[end:line_end].strip():  # `/* allow(..) */ code`
+        return start, end + len(src[end:line_end]) - len(src[end:line_end].lstrip())
+    return len(src[:start].rstrip(b" \t")), line_end
 
 
 def _alone(src: bytes, start: int, end: int) -> bool:
@@ -86,9 +105,10 @@ def _comment_body(text: str) -> str:
 
 
 def apply(
-    findings: Iterable[Finding], allows: list[Allow], active: frozenset[str]
+    findings: Iterable[Finding], allows: list[Allow], active: frozenset[str], src: bytes = b""
 ) -> tuple[list[Finding], list[Finding]]:
-    """Split findings into (kept, suppression hints). `active`: rules that ran (not turned off)."""
+    """Split findings into (kept, suppression hints). `active`: rules that ran (not turned off);
+    `src` (the text the allows are in) gives the unused ones a fix that removes them."""
     kept = []
     for finding in findings:
         allow = next((a for a in allows if a.covers(finding)), None)
@@ -96,7 +116,7 @@ def apply(
             kept.append(finding)
         else:
             allow.used.add(finding.rule)
-    return kept, [hint for allow in allows for hint in _hints(allow, active)]
+    return kept, [hint for allow in allows for hint in _hints(allow, active, src)]
 
 
 def is_unused_allow(finding: Finding) -> bool:
@@ -108,17 +128,35 @@ def is_unused_allow(finding: Finding) -> bool:
 _UNUSED = "unused suppression"
 
 
-def _hints(allow: Allow, active: frozenset[str]) -> Iterable[Finding]:
+def _hints(allow: Allow, active: frozenset[str], src: bytes) -> Iterable[Finding]:
     where = "on the next line" if allow.own_line else "on this line"
+    unused = [r for r in allow.rules if rule_by_id(r) is not None and r not in allow.used
+              and r in active]  # fmt: skip
+    fixes = (_removal_fix(allow, unused, src),) if unused and src else ()
     for rule in allow.rules:
         if rule_by_id(rule) is None:
             yield _hint(allow, f"panic-lens: allow(..): {unknown_rule(rule)}")
-        elif rule not in allow.used and rule in active:
-            yield _hint(allow, f"{_UNUSED}: no `{rule}` finding {where}")
+        elif rule in unused:
+            yield replace(_hint(allow, f"{_UNUSED}: no `{rule}` finding {where}"), fixes=fixes)
     if not allow.rules:
         yield _hint(allow, "panic-lens: allow() names no rule")
     elif allow.used and not allow.reason:
         yield _hint(allow, "add a reason after panic-lens: allow(..) saying why this call is safe")
+
+
+def _removal_fix(allow: Allow, unused: list[str], src: bytes) -> Fix:
+    """Remove the comment, or the unused ids from it when it silences something else (or names
+    an unknown id, which its own hint is about): a safe fix, the program stays as it is."""
+    from panic_lens.rust.edits import span_between
+
+    keep = [r for r in allow.rules if r not in unused]
+    if keep:
+        edit = Edit(span_between(src, *allow.ids), ", ".join(keep))
+        title = f"Remove {', '.join(f'`{r}`' for r in unused)} from the suppression"
+    else:
+        edit = Edit(span_between(src, *allow.removal), "")
+        title = "Remove the unused suppression"
+    return Fix(f"{SUPPRESSION_RULE}.remove", title, (edit,), preferred=True)
 
 
 def _hint(allow: Allow, message: str) -> Finding:

@@ -112,3 +112,30 @@ def test_check_reports_the_stale_allow_and_strict_makes_it_an_error(
     assert f"{source}:3:45: hint[{SUPPRESSION_RULE}] unused suppression" in out
     assert main(["check", str(source), "--strict"]) == 1
     assert f"error[{SUPPRESSION_RULE}] unused suppression" in capsys.readouterr().out
+
+
+def test_check_fix_removes_unused_allows_or_their_unused_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "lib.rs"
+    body = (
+        f"    let a = DropoutConfig::new(0.5).init(); // panic-lens: allow({DROPOUT}) ok\n"
+        f"    // panic-lens: allow({DROPOUT}, bleu-max-n-zero) swept\n"
+        "    let b = DropoutConfig::new(5.0).init();\n"
+        "    /* panic-lens: allow(bleu-max-n-zero) none */ let c = 1;\n"
+        "    // panic-lens: allow(bleu-max-n-zero) none\n"
+        "    let d = 2;\n"
+    )
+    source.write_text(HEAD + body + "}\n")
+    assert main(["check", str(source), "--fix"]) == 0  # safe fixes: the program is the same
+    assert source.read_text() == HEAD + (
+        "    let a = DropoutConfig::new(0.5).init();\n"
+        f"    // panic-lens: allow({DROPOUT}) swept\n"
+        "    let b = DropoutConfig::new(5.0).init();\n"
+        "    let c = 1;\n"
+        "    let d = 2;\n"
+        "}\n"
+    )
+    out = capsys.readouterr().out
+    assert "panic-lens: fixed 4 findings in 1 file" in out
+    assert out.rstrip().endswith("panic-lens: no findings in 1 file")
