@@ -18,7 +18,6 @@ from typing import Any, Protocol, Self, overload
 from panic_lens.model import Finding, Point, Severity, Span
 from panic_lens.positions import Encoding, byte_col_to, col_to_byte
 from panic_lens.rules.meta import rule_by_id
-from panic_lens.rules.suppress import is_unused_allow
 
 SOURCE = "panic-lens"
 # LSP's DiagnosticSeverity numbers
@@ -193,7 +192,9 @@ def diagnostic_json(
     if href:
         found["codeDescription"] = {"href": href}
     found["source"] = SOURCE
-    if is_unused_allow(finding):  # lsprotocol's field order: tags before relatedInformation
+    if finding.severity is Severity.HINT and _unused_allow(
+        finding
+    ):  # before related, as lsprotocol
         found["tags"] = [UNNECESSARY]
     related = [
         {"location": {"uri": target, "range": other.range_json(rel.span)}, "message": rel.message}
@@ -203,6 +204,12 @@ def diagnostic_json(
         found["relatedInformation"] = related
     found["data"] = diagnostic_data(finding)
     return found
+
+
+def _unused_allow(finding: Finding) -> bool:
+    from panic_lens.rules.suppress import is_unused_allow
+
+    return is_unused_allow(finding)
 
 
 def related_evidence(

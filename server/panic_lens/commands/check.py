@@ -14,7 +14,6 @@ import contextlib
 import io
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +42,6 @@ from panic_lens.settings import parse_settings
 if TYPE_CHECKING:
     from panic_lens.commands.fix import FixOutcome
     from panic_lens.commands.progress import Bar
-    from panic_lens.walk import CheckResult
 
 FAIL_ON = ("error", "warning", "information", "hint", "never")
 FAIL_ON_ALIASES = {"info": "information", "warn": "warning"}  # what Severity.parse also takes
@@ -120,13 +118,10 @@ def check_command(args: argparse.Namespace) -> int:
     extra = manifest_records(args.paths)
     loaded = load_records(args, extra=extra)
 
-    def run_check() -> CheckResult:
-        with progress_bar() as bar:  # gone (the line blanked) before anything below prints
-            return check_paths(
-                args.paths, settings=settings, catalog=loaded.catalog, cache=cache, progress=bar
-            )
-
-    result = run_check()
+    with progress_bar() as bar:  # gone (the line blanked) before anything below prints
+        result = check_paths(
+            args.paths, settings=settings, catalog=loaded.catalog, cache=cache, progress=bar
+        )
     fixed: FixOutcome | None = None
     if args.fix or args.diff:
         from panic_lens.commands import fix
@@ -138,7 +133,11 @@ def check_command(args: argparse.Namespace) -> int:
         if args.diff:
             return report_diff(fixed, [*result.errors, *rule_errors, *loaded.errors])
         if fixed.files:  # the report is of the files as they are now
-            result = run_check()
+            with progress_bar() as bar:
+                result = check_paths(
+                    args.paths, settings=settings, catalog=loaded.catalog, cache=cache,
+                    progress=bar,
+                )  # fmt: skip
     findings = strict_findings(result.findings) if args.strict else result.findings
     fix_errors = fixed.errors if fixed is not None else []
     errors: list[ReportError] = [*result.errors, *fix_errors, *rule_errors, *loaded.errors]
@@ -196,6 +195,8 @@ def text_with_fixes(out: str, findings: tuple[Finding, ...], fixed: FixOutcome |
 def strict_findings(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
     """Under `--strict` a suppression hint (an allow that silences nothing, names an unknown
     rule or gives no reason) is an error."""
+    from dataclasses import replace
+
     return tuple(
         replace(f, severity=Severity.ERROR) if f.rule == SUPPRESSION_RULE else f for f in findings
     )
