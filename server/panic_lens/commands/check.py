@@ -117,7 +117,6 @@ def check_command(args: argparse.Namespace) -> int:
     cache = AnalysisCache.from_env()
     extra = manifest_records(args.paths)
     loaded = load_records(args, extra=extra)
-
     with progress_bar() as bar:  # gone (the line blanked) before anything below prints
         result = check_paths(
             args.paths, settings=settings, catalog=loaded.catalog, cache=cache, progress=bar
