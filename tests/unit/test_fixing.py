@@ -179,3 +179,54 @@ def test_fix_on_the_example_crate_leaves_only_findings_without_a_fix(
             original.read_bytes()
         ), path
     assert os.listdir(crate / "src") == os.listdir(APP / "src")
+
+
+def test_diff_of_the_example_crate_holds_only_its_safe_fix(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Without --unsafe-fixes only the AsyncPolicy fix (load the record on the inner policy
+    before wrapping it) is safe; the interpolation modes would change the results."""
+    code, out, err = run(capsys, "check", str(APP), "--diff")
+    assert code == 1
+    assert [line for line in out.splitlines() if line.startswith(("+", "-"))] == [
+        f"--- a/{APP / 'src' / 'rl.rs'}",
+        f"+++ b/{APP / 'src' / 'rl.rs'}",
+        "+    let policy = policy.load_record(record);",
+        "-    actors.load_record(record)",
+        "+    actors",
+    ]
+    assert err.splitlines()[-1] == "panic-lens: would fix 1 finding in 1 file"
+
+
+def test_fixes_left_out_for_overlapping_get_a_later_round_and_a_cycle_stops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rounds: analyse, apply what does not overlap, analyse the result again. Here each
+    round's findings are made from the text: `g(` -> `h(` and `(1, 1)` -> `(0)` share the
+    `(`; and a rule that flips `x` and `y` forever."""
+    from panic_lens.model import Analysis
+
+    def rule(text: bytes, path: object, **_: object) -> Analysis:
+        found = []
+        for needle, new in ((b"g(", "h("), (b"(1, 1)", "(0)"), (b"x", "y"), (b"y", "x")):
+            at = text.find(needle)
+            if at >= 0:
+                found.append(fix_of(text, at, at + len(needle), new, needle.decode()))
+        return Analysis(findings=tuple(replace_fixes(f, fix) for f, fix in found))
+
+    monkeypatch.setattr(fixing, "analyze", rule)
+    path = tmp_path / "a.rs"
+    path.write_bytes(b"fn f() { g(1, 1); }\n")
+    plan = fixing.plan_file(str(path))
+    assert plan.fixed == b"fn f() { h(0); }\n"  # `(1, 1)` waited for the second round
+    assert [a.fix.id for a in plan.applied] == ["g(", "(1, 1)"]
+    path.write_bytes(b"fn f() { k(x); }\n")
+    plan = fixing.plan_file(str(path))
+    assert plan.fixed == b"fn f() { k(y); }\n"  # flipping back repeats the text: stop
+    assert [a.fix.id for a in plan.applied] == ["x"]
+
+
+def replace_fixes(finding: Finding, fix: Fix) -> Finding:
+    from dataclasses import replace
+
+    return replace(finding, fixes=(fix,))
