@@ -191,7 +191,7 @@ def write_plan(plan: FilePlan) -> str | None:
 
 def unified_diff(plan: FilePlan, name: str | None = None) -> str:
     """The plan's edits as a unified diff (`a/<name>`, `b/<name>`)."""
-    shown = name or plan.path
+    shown = (name or plan.path).lstrip("/")  # `a/tmp/x.rs`, as git prints an absolute path
     before = plan.original.decode("utf-8", errors="replace").splitlines(keepends=True)
     after = plan.fixed.decode("utf-8", errors="replace").splitlines(keepends=True)
     lines = difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}")
