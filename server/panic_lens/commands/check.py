@@ -42,6 +42,7 @@ from panic_lens.settings import parse_settings
 if TYPE_CHECKING:
     from panic_lens.commands.fix import FixOutcome
     from panic_lens.commands.progress import Bar
+    from panic_lens.walk import CheckResult
 
 FAIL_ON = ("error", "warning", "information", "hint", "never")
 FAIL_ON_ALIASES = {"info": "information", "warn": "warning"}  # what Severity.parse also takes
@@ -140,20 +141,32 @@ def check_command(args: argparse.Namespace) -> int:
     findings = strict_findings(result.findings) if args.strict else result.findings
     fix_errors = fixed.errors if fixed is not None else []
     errors: list[ReportError] = [*result.errors, *fix_errors, *rule_errors, *loaded.errors]
+    report(args.format, findings, errors, result, fixed)
+    if result.errors or fix_errors or rule_errors or (args.strict and loaded.errors):
+        return EXIT_USAGE
+    return EXIT_FINDINGS if fails(findings, args.fail_on) else EXIT_OK
+
+
+def report(
+    fmt: str,
+    findings: tuple[Finding, ...],
+    errors: list[ReportError],
+    result: CheckResult,
+    fixed: FixOutcome | None,
+) -> None:
+    """The report on stdout; errors, notes and (beside a JSON or SARIF report, which stays
+    what it is) what --fix changed on stderr."""
     err = io.StringIO()
     print_errors(errors, err)
     for note in result.notes:  # e.g. a file skipped for its size: never silently unchecked
         print(f"panic-lens check: note: {note}", file=err)
-    out = render(args.format, findings, errors, result.files)
-    if args.format == "text":
+    out = render(fmt, findings, errors, result.files)
+    if fmt == "text":
         out = text_with_fixes(out, findings, fixed)
-    elif fixed is not None:  # a JSON or SARIF report stays what it is: the rest on stderr
+    elif fixed is not None:
         err.write("".join(f"{line}\n" for line in fix_lines(fixed)))
     sys.stderr.write(err.getvalue())
     sys.stdout.write(out)
-    if result.errors or fix_errors or rule_errors or (args.strict and loaded.errors):
-        return EXIT_USAGE
-    return EXIT_FINDINGS if fails(findings, args.fail_on) else EXIT_OK
 
 
 def fix_flag_problems(args: argparse.Namespace) -> list[str]:
