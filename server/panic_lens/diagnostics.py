@@ -24,6 +24,7 @@ SOURCE = "panic-lens"
 SEVERITY_NUMBER = {
     Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFORMATION: 3, Severity.HINT: 4
 }  # fmt: skip
+UNNECESSARY = 1  # LSP's DiagnosticTag.Unnecessary: an allow that silences nothing, faded
 
 
 class ClientPosition(Protocol):
@@ -191,6 +192,10 @@ def diagnostic_json(
     if href:
         found["codeDescription"] = {"href": href}
     found["source"] = SOURCE
+    if finding.severity is Severity.HINT and _unused_allow(
+        finding
+    ):  # before related, as lsprotocol
+        found["tags"] = [UNNECESSARY]
     related = [
         {"location": {"uri": target, "range": other.range_json(rel.span)}, "message": rel.message}
         for rel, other, target in related_evidence(finding, index, uri, lines_for, uri_of)
@@ -199,6 +204,12 @@ def diagnostic_json(
         found["relatedInformation"] = related
     found["data"] = diagnostic_data(finding)
     return found
+
+
+def _unused_allow(finding: Finding) -> bool:
+    from panic_lens.rules.suppress import is_unused_allow
+
+    return is_unused_allow(finding)
 
 
 def related_evidence(

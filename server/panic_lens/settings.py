@@ -14,6 +14,7 @@ Invalid values produce a message and fall back to the default for that key.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -112,11 +113,21 @@ def _read_severity(s: Settings, value: Any) -> Settings:
     merged = dict(s.severity)
     for rule, sev in value.items():
         if rule_by_id(rule) is None:
-            raise ValueError(f"unknown rule {rule!r} (known: {', '.join(rule_ids())})")
+            raise ValueError(unknown_rule(str(rule)))
         if not isinstance(sev, str):
             raise TypeError(f"severity of {rule} must be a string, got {sev!r}")
         merged[rule] = None if sev.strip().lower() == "off" else _severity(sev)
     return replace(s, severity=tuple(sorted(merged.items())))
+
+
+def unknown_rule(rule: str) -> str:
+    """`unknown rule id `x`; did you mean `y`?`: the closest rule ids in use, not all of them."""
+    close = difflib.get_close_matches(rule, rule_ids(), n=2, cutoff=0.6)
+    if not close:  # a prefix or a fragment of an id (`dropout`) is a guess too
+        close = [r for r in rule_ids() if rule and rule.lower() in r][:2]
+    if close:
+        return f"unknown rule id `{rule}`; did you mean {' or '.join(f'`{c}`' for c in close)}?"
+    return f"unknown rule id `{rule}` (`panic-lens rules list` prints the rules in use)"
 
 
 def _severity(text: str) -> Severity:
