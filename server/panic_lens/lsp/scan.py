@@ -238,9 +238,10 @@ def folders_changed(ls: PanicLensServer, removed: list[str]) -> None:
 def on_watched_files(ls: PanicLensServer, changes: list[types.FileEvent]) -> None:
     """React to file events: a record or crate file reanalyses everything; `.rs` just itself."""
     paths = [(Path(p), c.type) for c in changes if (p := to_fs_path(c.uri))]
-    if any(p.name == "Cargo.toml" or rule_files.is_rule_file(ls, p) for p, _ in paths):
+    manifest = any(p.name == "Cargo.toml" for p, _ in paths)
+    if manifest or any(rule_files.is_rule_file(ls, p) for p, _ in paths):
         reload_rules(ls)  # a manifest's `rules` may name other folders
-    if any(is_record_file(ls, p) for p, _ in paths):
+    if manifest or any(is_record_file(ls, p) for p, _ in paths):  # and its `records`
         reload_catalog(ls)
         ls.reanalyze_all()
         return
@@ -288,8 +289,7 @@ async def settings_changed(ls: PanicLensServer, old: Settings) -> None:
     if ls.settings.rules != old.rules:  # read by config.refresh_settings
         rule_files.publish(ls)
     if ls.settings.records != old.records or ls.settings.rules != old.rules:
-        if ls.settings.records != old.records:
-            reload_catalog(ls)
+        reload_catalog(ls)  # records bind to the rules in use, derived ones are made again
         await register_watchers(ls)
     if ls.settings.scope != "workspace":
         for uri in [u for u in ls.disk if u not in ls.open]:
@@ -303,7 +303,8 @@ def reload_rules(ls: PanicLensServer) -> None:
     """Read the rule folders again (lsp/rule_files.py) and publish the rule files'
     diagnostics; when the folders changed (a Cargo.toml's `rules`), watch the new ones."""
     folders = ls.rule_folders
-    rule_files.load(ls)
+    if rule_files.load(ls):  # a hand-written rule may now cover a record a rule was derived
+        reload_catalog(ls)  # from: derive again, as `check` does after reading the rules
     rule_files.publish(ls)
     if ls.rule_folders != folders:
         task = asyncio.ensure_future(register_watchers(ls))

@@ -1,4 +1,8 @@
-"""The SARIF 2.1.0 report: one run, the four rules with their docs, results, fixes.
+"""The SARIF 2.1.0 report: one run, every rule in use with its docs, results, fixes.
+
+Each rule's `help.markdown` is its page, or made from the rule when it has none
+(`catalog.ruledocs`); `helpUri` is given only for a page on the web (a report is read on
+another machine: a local file would not be there).
 
 Columns are 1-based code points (`columnKind: unicodeCodePoints`). Related locations come
 from a finding's evidence; `fixes` carry the finding's machine-applicable edits only.
@@ -13,6 +17,8 @@ from typing import Any
 from urllib.parse import quote
 
 from panic_lens import __version__
+from panic_lens.catalog.coverage import origin_of
+from panic_lens.catalog.ruledocs import rule_markdown, web_link
 from panic_lens.model import Finding, Fix, Related, Severity, Span
 from panic_lens.report.errors import ReportError, error_text
 from panic_lens.report.jsontext import indented
@@ -59,15 +65,16 @@ def driver() -> dict[str, Any]:
 
 
 def rule_descriptor(rule: RuleInfo) -> dict[str, Any]:
-    doc = _read_doc(rule.doc_path)
+    link = web_link(rule)
     return {
         "id": rule.id,
         "name": "".join(part.capitalize() for part in rule.id.split("-")),
         "shortDescription": {"text": rule.title},
         "fullDescription": {"text": rule.summary},
-        "help": {"text": rule.summary, **({"markdown": doc} if doc else {})},
+        "help": {"text": rule.summary, "markdown": rule_markdown(rule)},
+        **({"helpUri": link} if link else {}),
         "defaultConfiguration": {"level": LEVELS[rule.default_severity]},
-        "properties": {"docs": f"docs/rules/{rule.id}.md"},
+        "properties": {"source": origin_of(rule)},
     }
 
 
@@ -151,10 +158,3 @@ def artifact_uri(path: str | None) -> str:
     if path and Path(path).is_absolute():
         return Path(path).as_uri()
     return quote(name.replace("\\", "/"))
-
-
-def _read_doc(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        return None
