@@ -72,7 +72,10 @@ def test_records_check_reports_invalid_and_unbound_records(capsys, write_records
     path = write_records("dump.jsonl", [record("lonely"), record("bad", lineNumber="x")])
     code, out, _ = run(capsys, "records", "check", str(path))
     assert code == 1
-    assert "unbound (no rule at all, neither hand-written nor derived; still used by explain): lonely" in out
+    assert (
+        "unbound (no rule at all, neither hand-written nor derived; still used by explain): lonely"
+        in out
+    )
     assert "dump.jsonl:2: record bad field lineNumber" in out
 
 

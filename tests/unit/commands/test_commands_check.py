@@ -53,6 +53,6 @@ def test_a_key_spelled_with_an_escape_is_read(tmp_path: Path) -> None:
 
 
 def test_a_bad_value_and_no_manifest_add_nothing(tmp_path: Path) -> None:
-    app = crate(tmp_path / "app", PACKAGE + '\n[package.metadata.panic-lens]\nrecords = [1]\n')
+    app = crate(tmp_path / "app", PACKAGE + "\n[package.metadata.panic-lens]\nrecords = [1]\n")
     assert in_use([], [], None, [str(app)]).records == ()
     assert in_use([], [], None, [str(tmp_path / "elsewhere.rs")]).records == ()
