@@ -86,22 +86,24 @@ def test_a_hand_written_rule_of_cargo_toml_covers_the_record_in_every_command(
 
     code, out, err = run(capsys, "check", "src", "--format", "json")
     [finding] = json.loads(out)["findings"]
+    assert code == 1
     assert (finding["rule"], finding["records"]) == (RULE, [RECORD]), err
 
     code, out, _ = run(capsys, "rules", "list", "--format", "json")
     rows = {row["id"]: row for row in json.loads(out)["rules"]}
-    assert rows[RULE]["records"] == [RECORD]
+    assert code == 0 and rows[RULE]["records"] == [RECORD]
     assert not [r for r in rows if r.startswith("derived-") and RECORD in rows[r]["records"]]
 
     for argv in (("records", "check"), ("records", "check", "myrecords")):
         code, out, _ = run(capsys, *argv)
+        assert code == 0
         row, check = records_check_row(out)
         assert row[1] == RULE and row[5] == "bound", out  # panic half, status
         assert check.split()[1:3] == ["hand-written", RULE]
         assert not [x for x in out.splitlines() if x.startswith("unbound (") and RECORD in x]
 
     code, out, _ = run(capsys, "records", "derive", RECORD)
-    assert out.strip() == f"# record {RECORD}: covered by the rule {RULE}"
+    assert code == 0 and out.strip() == f"# record {RECORD}: covered by the rule {RULE}"
 
     code, out, _ = run(capsys, "explain", str(tmp_path / "log.txt"))
     assert code == 0 and out.startswith(f"record {RECORD}  (line 5)")
@@ -131,6 +133,7 @@ def test_without_the_hand_written_rule_every_command_says_derived_never_unbound(
     assert "unbound (" not in out
 
     code, out, _ = run(capsys, "explain", str(tmp_path / "log.txt"))
+    assert code == 0
     assert f"panic half: checked by the derived rule {derived} (burn crates/" in out
 
 
@@ -141,8 +144,9 @@ def test_explain_and_records_check_take_rules(
     app = crate(tmp_path, "package", monkeypatch, rules=False)
     rules = str(app / "my-rules")
     code, out, _ = run(capsys, "records", "check", "--rules", rules, "myrecords")
-    assert records_check_row(out)[0][1] == RULE
+    assert code == 0 and records_check_row(out)[0][1] == RULE
     code, out, _ = run(capsys, "explain", "--rules", rules, str(tmp_path / "log.txt"))
+    assert code == 0
     assert f"panic half: checked by the hand-written rule {RULE} (" in out
 
 
