@@ -31,11 +31,16 @@ class Coverage:
     kind: str
     rules: tuple[str, ...] = ()
     detail: str = ""
+    why: str = ""  # for none: the kind of reason (`site not found`, ...), `detail` the reason
 
     def describe(self) -> str:
         """One phrase, the same in every front end."""
         if self.kind == NONE:
-            return f"no rule checks it ({self.detail})" if self.detail else "no rule checks it"
+            return (
+                f"no rule checks it ({self.why}): {self.detail}"
+                if self.why
+                else "no rule checks it"
+            )
         if self.kind == DERIVED:
             where = f" ({self.detail})" if self.detail else ""
             return f"checked by the derived rule {', '.join(self.rules)}{where}"
@@ -52,7 +57,7 @@ def coverage_of(
     rules = catalog.binding(record_id).panic_rules
     outcome = (outcomes or {}).get(record_id)
     if not rules:
-        return Coverage(NONE, (), _why_not(outcome))
+        return _none(outcome)
     hand = tuple(r for r in rules if not is_derived(r))
     if hand:
         return Coverage(HAND, hand)
@@ -69,15 +74,15 @@ def from_outcome(outcome: object) -> Coverage:
         return Coverage(HAND, outcome.rules)
     if isinstance(outcome, Derived):
         return Coverage(DERIVED, (outcome.spec.id,), f"burn {outcome.site}")
-    return Coverage(NONE, (), _why_not(outcome))
+    return _none(outcome)
 
 
-def _why_not(outcome: object) -> str:
+def _none(outcome: object) -> Coverage:
     from panic_lens.catalog.derive import NotDerived
 
     if isinstance(outcome, NotDerived):
-        return f"{outcome.kind}: {outcome.reason}"
-    return ""
+        return Coverage(NONE, (), outcome.reason, outcome.kind)
+    return Coverage(NONE)
 
 
 def is_derived(rule_id: str) -> bool:

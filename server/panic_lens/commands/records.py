@@ -232,7 +232,7 @@ def coverage_lines(catalog: Catalog, outcomes: Mapping[str, object]) -> list[str
         found = coverage_of(catalog, record.id, outcomes)
         counts[found.kind] += 1
         if found.kind == NONE:
-            text = found.detail or "its panic site is no rule's"
+            text = f"{found.why}: {found.detail}" if found.why else "its panic site is no rule's"
         else:
             text = ", ".join(f"{rid} ({rule_origin(rid)})" for rid in found.rules)
             text += f" ({found.detail})" if found.detail else ""

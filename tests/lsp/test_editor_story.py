@@ -1,0 +1,56 @@
+"""The editor tells the story the commands tell (tests/unit/commands/test_one_story.py): with
+a hand-written rule in `my-rules` and a record of its panic site in `myrecords`, both named
+only in Cargo.toml, the finding is the hand-written rule's and cites the record, the hover
+shows the record's panic site and the rule inline (a user rule has no page: nothing links
+one), and the records file says the same coverage as `records check`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from lsp_helpers import diagnostics, initialize, open_doc
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+DATA = Path(__file__).parents[1] / "unit" / "commands" / "data" / "one_story"
+RECORD = "a5a5a5a5a5a5a5a5"
+RULE = "swap-dims-bounds"
+MANIFEST = (
+    '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n'
+    '[package.metadata.panic-lens]\nrules = ["my-rules"]\nrecords = ["myrecords"]\n'
+)
+
+
+async def test_the_editor_reads_cargo_tomls_rules_and_records(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    app = Path(shutil.copytree(DATA, tmp_path / "app"))
+    (app / "Cargo.toml").write_text(MANIFEST)
+    await initialize(client, app, {"scope": "openFiles"})
+    uri = open_doc(client, app / "src" / "main.rs")
+    [diag] = await diagnostics(client, uri, lambda ds: len(ds) == 1)
+    assert diag.code == RULE
+    assert isinstance(diag.data, dict) and diag.data["records"] == [RECORD]
+    assert diag.code_description is None  # the rule has no page: no link to one
+
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=diag.range.start
+        )
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    text = hover.contents.value
+    assert f"**Panic site** (record `{RECORD}`)" in text
+    assert f"**Rule `{RULE}`:** Tensor::swap_dims panics" in text
+    assert "panic site in burn: crates/burn-tensor/src/tensor/api/check.rs" in text
+    assert "docs/rules/" not in text and "file://" not in text
+
+    records_file = app / "myrecords" / "dim-bounds.json"
+    uri = open_doc(client, records_file)
+    [coverage] = await diagnostics(client, uri, lambda ds: len(ds) == 1)
+    assert coverage.code == "record-coverage"
+    assert coverage.message == (
+        f"record {RECORD}: checked by the hand-written rule {RULE}"
+        f" ({app / 'my-rules' / (RULE + '.toml')})"
+    )
