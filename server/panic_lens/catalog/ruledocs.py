@@ -11,16 +11,13 @@ exist.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
 from panic_lens.catalog.coverage import origin_of
 from panic_lens.rules.language.spec import WEB_ADDRESS
 from panic_lens.rules.meta import RuleInfo
-
-if TYPE_CHECKING:
-    from panic_lens.catalog.catalog import Catalog
 
 
 def doc_link(info: RuleInfo) -> str | None:
@@ -56,9 +53,9 @@ def doc_page(info: RuleInfo) -> str | None:
         return None
 
 
-def rule_markdown(info: RuleInfo, catalog: Catalog | None = None, heading: str = "#") -> str:
+def rule_markdown(info: RuleInfo, record_ids: Sequence[str] = (), heading: str = "#") -> str:
     """The rule's documentation as Markdown: its page when it has a local one, else its `[doc]`
-    text, else made from the rule itself; then (from `catalog`) the records bound to it."""
+    text, else made from the rule itself, with `record_ids` (the records bound to it)."""
     page = doc_page(info)
     if page is not None:
         return page
@@ -66,9 +63,10 @@ def rule_markdown(info: RuleInfo, catalog: Catalog | None = None, heading: str =
     doc = info.spec.doc if info.spec is not None else None
     if doc:
         parts.append(doc)
-    parts += [f"- {line}" for line in about_lines(info)]
-    if catalog is not None:
-        parts += [f"- {line}" for line in record_lines(info, catalog)]
+    lines = about_lines(info)
+    if record_ids:
+        lines.append(f"records bound to it: {', '.join(record_ids)}")
+    parts.append("\n".join(f"- {line}" for line in lines))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -82,14 +80,6 @@ def about_lines(info: RuleInfo) -> list[str]:
         line = f":{site.line}" if site.line else ""
         out.append(f"panic site in burn: {site.file}{line} (`{site.guard}`)")
     out.append(f"rule: {origin_of(info)}")
-    return out
-
-
-def record_lines(info: RuleInfo, catalog: Catalog) -> list[str]:
-    panic = catalog.panic_record_ids(info.id)
-    knowledge = [r for r in catalog.knowledge_record_ids(info.id) if r not in panic]
-    out = [f"record {rid}: its panic site is this rule's" for rid in panic]
-    out += [f"record {rid}: its knowledge is about this rule" for rid in knowledge]
     return out
 
 

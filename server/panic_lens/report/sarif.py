@@ -41,7 +41,7 @@ def sarif_report(
     ordered = sorted(findings, key=lambda f: sort_key(f, sources))
     rule_ids = [r.id for r in rules()]
     run: dict[str, Any] = {
-        "tool": {"driver": driver()},
+        "tool": {"driver": driver(_records_by_rule(findings))},
         "columnKind": "unicodeCodePoints",
         "results": [result(f, sources, rule_ids) for f in ordered],
         "invocations": [invocation(errors)],
@@ -55,23 +55,33 @@ def render_sarif(
     return indented(sarif_report(findings, errors, sources)) + "\n"
 
 
-def driver() -> dict[str, Any]:
+def driver(records: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """The tool and every rule in use; `records`: per rule, the records its findings cite
+    (listed in the help of a rule that has no page)."""
+    found = records or {}
     return {
         "name": "panic-lens",
         "version": __version__,
         "semanticVersion": __version__,
-        "rules": [rule_descriptor(r) for r in rules()],
+        "rules": [rule_descriptor(r, found.get(r.id, ())) for r in rules()],
     }
 
 
-def rule_descriptor(rule: RuleInfo) -> dict[str, Any]:
+def _records_by_rule(findings: Sequence[Finding]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for finding in findings:
+        out.setdefault(finding.rule, []).extend(finding.records)
+    return {rule: list(dict.fromkeys(ids)) for rule, ids in out.items()}
+
+
+def rule_descriptor(rule: RuleInfo, record_ids: Sequence[str] = ()) -> dict[str, Any]:
     link = web_link(rule)
     return {
         "id": rule.id,
         "name": "".join(part.capitalize() for part in rule.id.split("-")),
         "shortDescription": {"text": rule.title},
         "fullDescription": {"text": rule.summary},
-        "help": {"text": rule.summary, "markdown": rule_markdown(rule)},
+        "help": {"text": rule.summary, "markdown": rule_markdown(rule, record_ids)},
         **({"helpUri": link} if link else {}),
         "defaultConfiguration": {"level": LEVELS[rule.default_severity]},
         "properties": {"source": origin_of(rule)},
