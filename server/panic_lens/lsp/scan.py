@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import logging
 import uuid
 from collections.abc import Callable
@@ -325,15 +326,42 @@ async def register_watchers(ls: PanicLensServer) -> None:
 
 
 async def _register(ls: PanicLensServer, method: str) -> None:
-    try:
-        if ls.watchers_registered:
-            gone = types.Unregistration(id=WATCHERS_ID, method=method)
+    """Replace the watchers in force (if any) with the current ones. Each refusal is logged as
+    what it is: a client that refuses to unregister keeps the old watchers (the new ones are
+    asked for beside them, under another id); one that refuses to register leaves the old
+    watchers, or none."""
+    old = ls.watchers_id
+    if old is not None:
+        try:
+            gone = types.Unregistration(id=old, method=method)
             await ls.client_unregister_capability_async(
                 types.UnregistrationParams(unregisterations=[gone])
             )
-        options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers(ls))
-        reg = types.Registration(id=WATCHERS_ID, method=method, register_options=options)
+            ls.watchers_id = None
+        except Exception as exc:
+            logger.warning(
+                "client refused client/unregisterCapability of the file watchers registered"
+                " before (%s): %s; they stay in force, the new ones are asked for beside them",
+                old,
+                exc,
+            )
+    new = WATCHERS_ID if ls.watchers_id is None else f"{WATCHERS_ID}-{next(_WATCHER_IDS)}"
+    options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers(ls))
+    reg = types.Registration(id=new, method=method, register_options=options)
+    try:
         await ls.client_register_capability_async(types.RegistrationParams(registrations=[reg]))
-        ls.watchers_registered = True
     except Exception as exc:
-        logger.info("client refused file watchers: %s", exc)
+        if ls.watchers_id is None:
+            logger.info("client refused file watchers: %s; no file watchers are in force", exc)
+        else:
+            logger.info(
+                "client refused the new file watchers: %s; those registered before (%s) stay"
+                " in force",
+                exc,
+                ls.watchers_id,
+            )
+        return
+    ls.watchers_id = new
+
+
+_WATCHER_IDS = itertools.count(2)  # ids of watchers asked for while older ones stay in force

@@ -105,7 +105,7 @@ class PanicLensServer(LanguageServer):
         self.rule_errors: dict[str, list[RuleFileError]] = {}
         self.rule_errors_pending: dict[str, list[RuleFileError]] = {}
         self.reported_rule_folders: frozenset[str] = frozenset()
-        self.watchers_registered = False
+        self.watchers_id: str | None = None  # the file watchers in force (lsp/scan.py)
         self.watchers_lock = asyncio.Lock()  # one (un)registration of the watchers at a time
         self.noted: set[str] = set()
         self.dirty: set[str] = set()  # open documents changed since their last analysis
