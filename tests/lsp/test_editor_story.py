@@ -46,6 +46,13 @@ async def test_the_editor_reads_cargo_tomls_rules_and_records(
     assert "panic site in burn: crates/burn-tensor/src/tensor/api/check.rs" in text
     assert "docs/rules/" not in text and "file://" not in text
 
+    log = "    1. BoundsError: dimension 5 out of bounds: 0..3\n"
+    explained = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="panic-lens.explainPanic", arguments=[log])
+    )
+    assert explained["text"].startswith(f"record {RECORD}  (line 1)")
+    assert f"panic half: checked by the hand-written rule {RULE} (" in explained["text"]
+
     records_file = app / "myrecords" / "dim-bounds.json"
     uri = open_doc(client, records_file)
     [coverage] = await diagnostics(client, uri, lambda ds: len(ds) == 1)

@@ -100,7 +100,7 @@ def reload_catalog(ls: PanicLensServer) -> None:
     from panic_lens.catalog.derive import register_derived
 
     # records no rule covers become checks
-    register_derived(result.catalog.records, result.files_print)
+    ls.derived_outcomes = register_derived(result.catalog.records, result.files_print)
     errors = [str(e) for e in result.errors]
     for line in errors:
         logger.error("record error: %s", line)

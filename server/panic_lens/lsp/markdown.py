@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from panic_lens.catalog.advisories import advised_against
+from panic_lens.catalog.coverage import coverage_of
 from panic_lens.catalog.ruledocs import about_lines, doc_link
 from panic_lens.lsp.convert import LineIndex
 from panic_lens.model import Analysis, Finding, HoverFact
@@ -138,6 +139,7 @@ def record_document(record: Record, catalog: Catalog) -> str:
     parts = [
         f"# Record {record.id}",
         f"Panic half bound to: **{panic_rules}**; knowledge half bound to: **{knowledge_rules}**.",
+        f"Panic half: {coverage_of(catalog, record.id).describe()}.",
         panic_site_markdown(record).removeprefix("---\n\n"),
         _code(record.panic.source_code) or "",
         knowledge_markdown(record, notes, shown).removeprefix("---\n\n"),

@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,6 +84,8 @@ class PanicLensServer(LanguageServer):
         self.settings_asked = 0  # settings refreshes started, and the newest one applied
         self.settings_applied = 0  # (lsp/config.refresh_settings)
         self.catalog: Catalog | None = None
+        # each record's derivation outcome (why a record has no rule: catalog/coverage.py)
+        self.derived_outcomes: Mapping[str, object] = {}
         self.init_options: Any = None
         self.open: dict[str, FileResult] = {}
         self.trees: dict[str, tuple[bytes, Tree]] = {}  # recently edited: last text and tree
