@@ -131,12 +131,13 @@ def entry() -> None:
     import os
 
     argv = sys.argv[1:]
-    code = main(argv)
     if argv[:1] == ["serve"]:
-        sys.exit(code)
-    try:
+        sys.exit(main(argv))
+    code = 0
+    try:  # a reader that goes away (`| head`) ends a command that prints while it works too
+        code = main(argv)
         sys.stdout.flush()
-    except BrokenPipeError:  # the reader went away (`| head`): what it did not read is lost
+    except BrokenPipeError:  # what it did not read is lost
         code = code or 1
     with contextlib.suppress(BrokenPipeError):
         sys.stderr.flush()
