@@ -46,7 +46,10 @@ async def test_the_editor_reads_cargo_tomls_rules_and_records(
     assert "panic site in burn: crates/burn-tensor/src/tensor/api/check.rs" in text
     assert "docs/rules/" not in text and "file://" not in text
 
-    log = "    1. BoundsError: dimension 5 out of bounds: 0..3\n"
+    log = (
+        "=== Tensor Operation Error ===\n  Operation: 'Swap Dims'\n  Reason:\n"
+        "    1. BoundsError: dimension 5 out of bounds: 0..3 \n"
+    )
     explained = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="panic-lens.explainPanic", arguments=[log])
     )

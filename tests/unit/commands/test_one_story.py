@@ -106,7 +106,7 @@ def test_a_hand_written_rule_of_cargo_toml_covers_the_record_in_every_command(
     assert code == 0 and out.strip() == f"# record {RECORD}: covered by the rule {RULE}"
 
     code, out, _ = run(capsys, "explain", str(tmp_path / "log.txt"))
-    assert code == 0 and out.startswith(f"record {RECORD}  (line 5)")
+    assert code == 0 and out.startswith(f"record {RECORD}  (line 2) === Tensor Operation Error ===")
     assert f"panic half: checked by the hand-written rule {RULE} (" in out
     assert "derived" not in out
 
