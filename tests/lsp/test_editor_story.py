@@ -64,3 +64,24 @@ async def test_the_editor_reads_cargo_tomls_rules_and_records(
         f"record {RECORD}: checked by the hand-written rule {RULE}"
         f" ({app / 'my-rules' / (RULE + '.toml')})"
     )
+
+
+async def test_a_hand_written_rule_added_later_replaces_the_derived_one(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """Without the rule the record's panic is checked by the rule derived from it; once the
+    `rules` setting names the hand-written rule, that rule checks it and the derived one is
+    gone (derived again against the rules in use, as `check` derives after reading them)."""
+    app = Path(shutil.copytree(DATA, tmp_path / "app"))
+    (app / "Cargo.toml").write_text(MANIFEST.replace('rules = ["my-rules"]\n', ""))
+    await initialize(client, app, {"scope": "openFiles"})
+    uri = open_doc(client, app / "src" / "main.rs")
+    [derived] = await diagnostics(client, uri, lambda ds: len(ds) == 1)
+    assert str(derived.code).startswith("derived-")
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"panicLens": {"scope": "openFiles", "rules": ["my-rules"]}}
+        )
+    )
+    [hand] = await diagnostics(client, uri, lambda ds: [d.code for d in ds] == [RULE])
+    assert isinstance(hand.data, dict) and hand.data["records"] == [RECORD]
