@@ -52,28 +52,54 @@ def record_paths(records: Sequence[str], root: Path | None) -> list[Path]:
     return out
 
 
-def rule_folders(
-    explicit: Sequence[str], root: Path | None, places: Sequence[str | os.PathLike[str]] = ()
-) -> list[Path]:
-    """Every rule folder (or file) in use, each once, in order: the `explicit` ones (the
-    editor's or the CLI's `rules`, relative ones taken from `root`), then the `rules` of the
-    Cargo.toml governing each of `places` (the nearest at or above it): its
-    `[package.metadata.panic-lens]` and its workspace root's `[workspace.metadata.panic-lens]`,
-    each relative to the Cargo.toml it is written in. A bad `rules` value in a manifest is left
-    out here (the engine notes it for every file of the crate)."""
+@dataclass(frozen=True, slots=True)
+class InUse:
+    """The user's rule folders (or files) and record files (or folders) in use, each once, in
+    order; the shipped rules and records come on top of these."""
+
+    rules: tuple[Path, ...] = ()
+    records: tuple[Path, ...] = ()
+
+
+def in_use(
+    rules: Sequence[str],
+    records: Sequence[str],
+    root: Path | None,
+    places: Sequence[str | os.PathLike[str]] = (),
+) -> InUse:
+    """The one answer to "which rules and records", for every command and the editor: the
+    explicit `rules` and `records` (the editor's settings or the CLI's flags, relative ones
+    taken from `root`), then those of the Cargo.toml governing each of `places` (the nearest
+    at or above it): its `[package.metadata.panic-lens]` and its workspace root's
+    `[workspace.metadata.panic-lens]`, both used, each entry relative to the Cargo.toml it is
+    written in. A bad value in a manifest is left out here (the engine notes it for every
+    file of the crate)."""
     from panic_lens.rust.crate import find_manifest
     from panic_lens.rust.manifests import panic_lens_tables
 
-    found = record_paths(explicit, root)
+    found_rules, found_records = record_paths(rules, root), record_paths(records, root)
     manifests = dict.fromkeys(m for p in places if (m := find_manifest(p)) is not None)
     for manifest in manifests:
         for path, table in panic_lens_tables(manifest):
-            try:
-                entries = _read_rules(Settings(), table.get("rules", [])).rules
-            except TypeError:
-                continue
-            found += [Path(os.path.normpath(path.parent / Path(e).expanduser())) for e in entries]
-    return list(dict.fromkeys(found))
+            found_rules += _manifest_paths(path, table, "rules")
+            found_records += _manifest_paths(path, table, "records")
+    return InUse(tuple(dict.fromkeys(found_rules)), tuple(dict.fromkeys(found_records)))
+
+
+def _manifest_paths(manifest: Path, table: Mapping[str, Any], key: str) -> list[Path]:
+    """A manifest's `rules` or `records` paths, relative to the manifest (a bad value: none)."""
+    value = table.get(key, [])
+    entries = [value] if isinstance(value, str) else value
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        return []
+    return [Path(os.path.normpath(manifest.parent / Path(e).expanduser())) for e in entries]
+
+
+def rule_folders(
+    explicit: Sequence[str], root: Path | None, places: Sequence[str | os.PathLike[str]] = ()
+) -> list[Path]:
+    """Every rule folder (or file) in use (`in_use`'s rules)."""
+    return list(in_use(explicit, (), root, places).rules)
 
 
 def layered(layers: list[Any]) -> tuple[Settings, list[str]]:

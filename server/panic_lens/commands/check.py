@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from panic_lens.commands.common import (
@@ -116,8 +114,7 @@ def check_command(args: argparse.Namespace) -> int:
     from panic_lens.cache import AnalysisCache
 
     cache = AnalysisCache.from_env()
-    extra = manifest_records(args.paths)
-    loaded = load_records(args, extra=extra)
+    loaded = load_records(args)  # shipped, --records and Cargo.toml's (commands.common.sources)
     with progress_bar() as bar:  # gone (the line blanked) before anything below prints
         result = check_paths(
             args.paths, settings=settings, catalog=loaded.catalog, cache=cache, progress=bar
@@ -241,42 +238,6 @@ def settings_from_args(args: argparse.Namespace) -> tuple[Settings, list[str]]:
         raw["ctcCapacity"] = args.ctc_capacity
     result = parse_settings(raw)
     return result.settings, problems + list(result.errors)
-
-
-def manifest_records(paths: list[str]) -> list[Path]:
-    """The `records` setting of the Cargo.toml governing each PATH, relative to that file."""
-    found: list[Path] = []
-    for raw in paths:
-        if not may_set_panic_lens(raw):
-            continue
-        from panic_lens.rust.crate import crate_context
-
-        context = crate_context(raw)
-        if context.manifest is not None and context.metadata:
-            for entry in parse_settings(context.metadata).settings.records:
-                found.append(context.manifest.parent / entry)
-    return found
-
-
-def may_set_panic_lens(path: str | os.PathLike[str]) -> bool:
-    """Whether a `panic-lens` table can apply to `path`: the tables of its crate and of the
-    crate's workspace are in Cargo.toml files at or above it (`rust.crate.find_manifest`
-    climbs the same folders), and a manifest that mentions neither `panic-lens` nor a TOML
-    escape (which could spell it) has none. The rest are parsed (`crate_context`)."""
-    start = os.path.realpath(path)  # as find_manifest's Path.resolve
-    folder = start if os.path.isdir(start) else os.path.dirname(start)
-    while True:
-        try:
-            with open(os.path.join(folder, "Cargo.toml"), "rb") as manifest:
-                data = manifest.read()
-        except OSError:
-            data = b""  # absent (an unreadable one is no workspace root either)
-        if b"panic-lens" in data or b"\\u" in data or b"\\U" in data:
-            return True
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return False
-        folder = parent
 
 
 def fails(findings: tuple[Finding, ...], fail_on: str) -> bool:
