@@ -32,10 +32,11 @@ EXIT_CODES = """\
 exit codes:
   0  check: nothing at or above --fail-on; explain: something matched;
      rules test: every expectation holds; records check: every record is valid
-  1  check: a finding at or above --fail-on (default warning); explain: nothing matched;
-     rules test: an expectation fails; records check: a record is invalid
-  2  a usage error, an unreadable path or a broken rule file (and, with check --strict,
-     a record error)
+  1  check: a finding at or above --fail-on (default warning); check --diff: something to
+     fix; explain: nothing matched; rules test: an expectation fails; records check: a
+     record is invalid
+  2  a usage error, an unreadable path, a broken rule file, a file check --fix could not
+     write (it changed on disk), or, with check --strict, a record error
 """
 
 
