@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from panic_lens.evaluate import value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
 from panic_lens.rules.language import configs
 from panic_lens.rules.language import values as V
@@ -300,7 +301,7 @@ def _add_args(
         at = where.args.index(name)
         if at >= len(args):
             continue
-        value = V.fold(args[at], facts) or V.tensor_value(args[at], facts)
+        value = value_of(args[at], facts) or V.tensor_value(args[at], facts)
         if value is not None:
             bound.data[name] = value.value
             bound.origins[name] = value
@@ -516,10 +517,14 @@ def show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ", ".join(show(v) for v in value) + "]"
-    if isinstance(value, dict) and set(value) == {"dims", "numel", "rank"}:
+    if isinstance(value, dict) and set(value) == {"dims", "numel", "rank", "dim"}:
         return f"shape {show(value['dims'])}"
-    if isinstance(value, dict) and set(value) == {"rank"}:
-        return f"a rank-{value['rank']} tensor"
+    if isinstance(value, dict) and set(value) in ({"rank"}, {"rank", "dim"}):
+        known = value.get("dim", {})
+        dims = [str(known[i]) if i in known else "?" for i in range(value["rank"])]
+        return f"a rank-{value['rank']} tensor" + (
+            f" of shape [{', '.join(dims)}]" if known else ""
+        )
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
     return str(value)
