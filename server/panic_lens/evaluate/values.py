@@ -134,9 +134,7 @@ def _item_value(item: scope.Item | None, st: State, depth: int) -> Value | None:
     if found is None or body is None:
         return None
     kind = "static" if item.node.type == "static_item" else "const"
-    note = found.note if found.note.startswith(("const ", "static ")) else f"{kind} {name}"
-    if found.note and not found.note.startswith(("const ", "static ", "let ")):
-        note = found.note
+    note = f"{kind} {name}"
     return Value(found.value, span_of(body), None, note, item.unit.path, found.shape,
                  (*found.steps, f"{kind} {name} at {at(body)}"))  # fmt: skip
 
