@@ -27,8 +27,10 @@ from panic_lens.rust.syntax import walk
         ("const N: usize = 4;\nfn a() { { const N: usize = 9; } let x = /*here*/ N; }", 4),
         ("fn a() { const N: usize = 4; { const N: usize = 9; let x = /*here*/ N; } }", 9),
         # a const in a closure's block, in a `mod`, in an impl's method
-        ("const N: i32 = 1;\nfn a() { let f = || { const N: i32 = 2; N }; let x = /*here*/ N; }", 1),
-        ("mod m { pub const N: usize = 2; }\nconst N: usize = 3;\nfn a() { let x = /*here*/ N; }", 3),
+        ("const N: i32 = 1;\n"
+         "fn a() { let f = || { const N: i32 = 2; N }; let x = /*here*/ N; }", 1),
+        ("mod m { pub const N: usize = 2; }\n"
+         "const N: usize = 3;\nfn a() { let x = /*here*/ N; }", 3),
         ("const N: usize = 3;\nmod m { fn a() { let x = /*here*/ N; } }", None),  # mods are closed
         ("const N: usize = 3;\nmod m { use super::*; fn a() { let x = /*here*/ N; } }", 3),
         ("const N: usize = 3;\nmod m { use super::N; fn a() { let x = /*here*/ N; } }", 3),
@@ -49,7 +51,8 @@ from panic_lens.rust.syntax import walk
         ("const A: f32 = 0.5;\nconst B: f32 = A * 2.0;\nfn a() { let x = /*here*/ B; }", 1.0),
         ("const D: usize = 512;\nconst H: usize = 8;\nfn a() { let x = /*here*/ D / H; }", 64),
         # associated consts
-        ("struct M;\nimpl M { const W: usize = 12; fn f(&self) { let x = /*here*/ Self::W; } }", 12),
+        ("struct M;\n"
+         "impl M { const W: usize = 12; fn f(&self) { let x = /*here*/ Self::W; } }", 12),
         ("struct M;\nimpl M { const W: usize = 12; }\nfn f() { let x = /*here*/ M::W; }", 12),
         ("struct M;\ntrait T { const W: usize = 3; }\nimpl T for M {}\n"
          "impl M { fn f(&self) { let x = /*here*/ Self::W; } }", 3),
@@ -60,8 +63,8 @@ from panic_lens.rust.syntax import walk
          "impl M { fn f(&self) { let x = /*here*/ Self::W; } }", None),
         ("struct M;\ntrait T { const W: usize; }\nimpl T for M {}\n"
          "impl M { fn f(&self) { let x = /*here*/ Self::W; } }", None),
-        ("mod a { pub const W: u8 = 1; }\nmod b { pub const W: u8 = 2; }\nfn f() { let x = /*here*/ W; }",
-         None),
+        ("mod a { pub const W: u8 = 1; }\nmod b { pub const W: u8 = 2; }\n"
+         "fn f() { let x = /*here*/ W; }", None),
         ("use other_crate::W;\nconst V: usize = 1;\nfn f() { let x = /*here*/ W; }", None),
     ],
 )  # fmt: skip
