@@ -171,7 +171,9 @@ def stack(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> D
         if shared is False:
             return None
         inner.append(shared if not isinstance(shared, bool) else None)
-    return (*inner[:dim], len(raw), *inner[dim:])
+    # stack::<D2> unsqueezes each tensor to D2 (trailing 1s past D + 1), then cats
+    extra = (1,) * (out_rank - rank) if out_rank is not None and out_rank > rank else ()
+    return (*inner[:dim], len(raw), *inner[dim:], *extra)
 
 
 def pieces(e: Entry, x: Shape, args: Sequence[object]) -> list[Dims] | None:

@@ -247,7 +247,8 @@ def flatten(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) ->
 def squeeze_all(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:
     """`squeeze()`: every dim of size 1 goes; told only when every dim is known."""
     known = x.known_dims()
-    return None if known is None else tuple(d for d in known if d != 1)
+    out = None if known is None else tuple(d for d in known if d != 1)
+    return out or None  # burn panics when nothing is left
 
 
 def squeeze_dims(e: Entry, x: Shape, args: Sequence[object], r: int | None) -> Dims | None:
@@ -264,7 +265,7 @@ def squeeze_dims(e: Entry, x: Shape, args: Sequence[object], r: int | None) -> D
         return None
     if any(dims_equal(source[d], 1) is False for d in dims):
         return None
-    return tuple(d for i, d in enumerate(source) if i not in dims)
+    return tuple(d for i, d in enumerate(source) if i not in dims) or None
 
 
 def unsqueeze(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:
@@ -283,9 +284,10 @@ def unsqueeze_dims(e: Entry, x: Shape, args: Sequence[object], r: int | None) ->
         return None
     axes = [d for d in raw if d is not None]
     rank = len(x.dims) + len(axes)
-    if "dim" in e:  # unsqueeze_dim: AsIndex against D + 1
+    if "dim" in e:  # unsqueeze_dim: AsIndex against D + 1; a larger D2 adds trailing 1s
         at = norm_dim(axes[0], rank, True)
-        return None if at is None else (*x.dims[:at], 1, *x.dims[at:])
+        extra = (1,) * (r - rank) if r is not None and r > rank else ()
+        return None if at is None else (*x.dims[:at], 1, *x.dims[at:], *extra)
     offset, places = rank, []
     for d in axes:  # burn: each negative axis counts from one slot further left
         if d < 0:
@@ -335,9 +337,12 @@ def repeat(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> 
         return None
     if "sizes" in e:
         raw = arg(e, "sizes", args)
-        if not isinstance(raw, tuple | list) or len(raw) > len(x.dims):
+        if not isinstance(raw, tuple | list):
             return None
-        times = [as_int(t) for t in raw] + [1] * (len(x.dims) - len(raw))
+        # burn skips sizes of 1, so extra 1s past the rank are harmless; another panics
+        if any(as_int(t) != 1 for t in raw[len(x.dims) :]):
+            return None
+        times = [as_int(t) for t in raw[: len(x.dims)]] + [1] * (len(x.dims) - len(raw))
     else:
         dim = dim_of(e, "dim", args, len(x.dims))
         if dim is None:
@@ -345,7 +350,7 @@ def repeat(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> 
         times = [1] * len(x.dims)
         times[dim] = as_int(arg(e, "times", args))
     return tuple(
-        d if t == 1 else (d * t if isinstance(d, int) and t is not None else None)
+        d if t == 1 else 0 if t == 0 else (d * t if isinstance(d, int) and t is not None else None)
         for d, t in zip(x.dims, times, strict=True)
     )
 
