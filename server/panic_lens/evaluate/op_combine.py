@@ -176,6 +176,10 @@ def stack(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> D
     return (*inner[:dim], len(raw), *inner[dim:], *extra)
 
 
+# More pieces than this are not listed (a `split(1, 0)` of a long dim): the answer stays bounded.
+MAX_PIECES = 1024
+
+
 def pieces(e: Entry, x: Shape, args: Sequence[object]) -> list[Dims] | None:
     """The shapes of `chunk`, `split` and `split_with_sizes`, one per piece, when the dim's
     size (and so the number of pieces) is known."""
@@ -186,7 +190,7 @@ def pieces(e: Entry, x: Shape, args: Sequence[object]) -> list[Dims] | None:
     if dim is None or not isinstance(size, int):
         return None
     lengths = _lengths(str(e.get("kind")), e, args, size)
-    if lengths is None:
+    if lengths is None or len(lengths) > MAX_PIECES:
         return None
     return [tuple(n if i == dim else d for i, d in enumerate(x.dims)) for n in lengths]
 
@@ -200,11 +204,11 @@ def _lengths(kind: str, e: Entry, args: Sequence[object], size: int) -> list[int
         return [s for s in sizes if s]
     if kind == "split":
         step = as_int(arg(e, "size", args))
-        if step is None or step <= 0:
+        if step is None or step <= 0 or -(-size // step) > MAX_PIECES:
             return None
         return [min(step, size - start) for start in range(0, size, step)]
     chunks = as_int(arg(e, "chunks", args))
-    if chunks is None or chunks <= 0:
+    if chunks is None or chunks <= 0 or min(chunks, size) > MAX_PIECES:
         return None
     if size < chunks:  # burn: one piece of 1 per element
         return [1] * size

@@ -13,6 +13,7 @@ string `"None"` for Rust's `None` and the value itself for `Some(value)`.
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Callable, Mapping, Sequence
 
@@ -145,6 +146,8 @@ def _windowed(e: Entry, config: Config, x: Shape, stride_key: str, pool: bool) -
             out.append(None)
             continue
         k, s, d = kernel[i], stride[i], dilation[i]
+        if k < 1 or s < 1 or d < 1:
+            return None  # burn underflows or divides by zero: it panics
         if not is_int(size):
             keeps = padding == "Same" and s == 1 and d == 1 and k >= 1
             out.append(size if keeps else None)
@@ -218,10 +221,7 @@ def interpolate(e: Entry, config: Config, x: Shape) -> Dims | None:
         return (x.dims[0], x.dims[1], *(sizes if sizes is not None else [None] * n))
     if size_v == "None" and scale_v != "None":
         scales = _floats(scale_v, n)
-        out = [
-            int(d * _f32(f)) if isinstance(d, int) and f is not None else None
-            for d, f in zip(x.dims[2:], scales, strict=True)
-        ]
+        out = [_scaled(d, f) for d, f in zip(x.dims[2:], scales, strict=True)]
         return (x.dims[0], x.dims[1], *out)
     return None
 
@@ -235,9 +235,16 @@ def _floats(v: object, n: int) -> list[float | None]:
     ]
 
 
-def _f32(f: float) -> float:
-    """The value as Rust's `f32` holds it (the config's scale factors are f32)."""
-    return float(struct.unpack("f", struct.pack("f", f))[0])
+def _scaled(size: Dim, scale: float | None) -> Dim:
+    """`(size as f64 * scale as f64) as usize`, the scale read as Rust's `f32` holds it; None
+    where Rust's cast saturates or burn panics (not finite, negative, too large)."""
+    if not isinstance(size, int) or scale is None:
+        return None
+    try:
+        value = size * float(struct.unpack("f", struct.pack("f", scale))[0])
+    except (OverflowError, struct.error):
+        return None
+    return int(value) if math.isfinite(value) and 0 <= value < 2**63 else None
 
 
 MODULE_KINDS: dict[str, ModuleKind] = {

@@ -60,6 +60,8 @@ TENSOR_KINDS: dict[str, Kind] = {
 }
 MULTI_KINDS = frozenset({"chunk", "split", "split_with_sizes", "pair"})
 SECTIONS = ("method", "operator", "function", "module")
+# burn-tensor/src/tensor/api/numeric.rs: `impl_tensor_scalar_add/sub/mul/div!` (scalar on the left)
+SCALAR_LEFT = frozenset({"+", "-", "*", "/"})
 
 
 class OpsTableError(ValueError):
@@ -117,6 +119,8 @@ def method_shape(
     name: str, receiver: Shape, args: Sequence[object], out_rank: int | None = None
 ) -> Shape | None:
     """`receiver.name(args..)`."""
+    if not isinstance(receiver, Shape):
+        return None
     return _apply(name, table().method.get(name), receiver, args, out_rank)
 
 
@@ -136,8 +140,15 @@ def function_shape(path: str, args: Sequence[object], out_rank: int | None = Non
     return _apply(name, entry, x, args, out_rank) if isinstance(x, Shape) else None
 
 
-def binary_shape(op: str, lhs: Shape, rhs: Shape | int | float) -> Shape | None:
-    """`lhs op rhs` for the operators `+ - * / %`, or the method forms (`add`, `mul_scalar`)."""
+def binary_shape(op: str, lhs: Shape | int | float, rhs: Shape | int | float) -> Shape | None:
+    """`lhs op rhs` for the operators `+ - * / %`, or the method forms (`add`, `mul_scalar`).
+    A scalar on the left (`2.0 * x`: burn's `impl Mul<Tensor> for f32`) keeps the tensor's
+    shape, for the operators burn implements that way."""
+    if not isinstance(lhs, Shape):
+        scalar = isinstance(lhs, int | float) and not isinstance(lhs, bool)
+        if scalar and isinstance(rhs, Shape) and op in SCALAR_LEFT:
+            return rhs.then(f"{_arg(lhs)} {op} keeps the shape")
+        return None
     entry = table().operator.get(op)
     if entry is not None:  # the step reads `* 2.0 keeps the shape`
         return _apply(f"{op} {_arg(rhs)}", entry, lhs, (rhs,), None)
@@ -149,7 +160,7 @@ def module_forward_shape(
 ) -> Shape | None:
     """`module.forward(input)` for a burn module built from `config` (field name -> value)."""
     entry = table().module.get(module_type_path)
-    if entry is None:
+    if entry is None or not isinstance(input, Shape):
         return None
     label = module_type_path.rsplit("::", 1)[-1] + ".forward"
     if entry["kind"] == "same":
@@ -162,7 +173,7 @@ def method_outputs(name: str, receiver: Shape, args: Sequence[object]) -> tuple[
     """The shapes of a method giving several tensors: `chunk`/`split`/`split_with_sizes` (one
     per piece) and the pairs (`var_mean`, `max_dim_with_indices`, `sort_with_indices`...)."""
     entry = table().method.get(name)
-    if entry is None or entry["kind"] not in MULTI_KINDS:
+    if entry is None or entry["kind"] not in MULTI_KINDS or not isinstance(receiver, Shape):
         return None
     if entry["kind"] == "pair":
         each = method_shape(str(entry["each"]), receiver, args)

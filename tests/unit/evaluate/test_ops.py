@@ -699,3 +699,86 @@ def test_a_malformed_table_is_named_with_its_entry(tmp_path: Path) -> None:
     bad.write_text("burn = [")
     with pytest.raises(OpsTableError, match=r"ops\.toml"):
         load_table(bad)
+
+
+HOSTILE_VALUES: list[object] = [
+    None,
+    0,
+    1,
+    -1,
+    -7,
+    10**12,
+    2.5,
+    float("nan"),
+    True,
+    "Nearest",
+    B,
+    Span(None, None, None),
+    Span(3, 1, 0),
+    [],
+    [0, -1],
+    [10**12, -1],
+    [[1, 2], [3]],
+    (2, 2, 2, 2),
+    Shape(None),
+    S(),
+    S(0, 3),
+    S(B, None, 1),
+]
+
+
+def _is_answer(got: Shape | None) -> bool:
+    if got is None:
+        return True
+    ok = got.dims is None or all(d is None or isinstance(d, int | Sym) for d in got.dims)
+    return isinstance(got, Shape) and ok and isinstance(got.steps, tuple)
+
+
+def test_hostile_arguments_never_raise() -> None:
+    """Every entry, given odd arguments (huge, negative, unknown, of the wrong type), answers
+    a shape or None: burn's panics are the rules' to report, never an exception here."""
+    receivers = [S(4, 6, 8), S(B, 1, 3), Shape(None), S(), S(10**9)]
+    for name in table().method:
+        for x in receivers:
+            for a in HOSTILE_VALUES:
+                for args in ([a], [a, a], [1, a], [a, 1, 2], [a, 2.0, 0.0, a]):
+                    assert _is_answer(method_shape(name, x, args)), (name, x, args)
+                    got = method_outputs(name, x, args)
+                    assert got is None or all(_is_answer(s) for s in got)
+    for path in table().function:
+        for a in HOSTILE_VALUES:
+            for args in ([a], [S(2, 4), a], [[S(2, 3), a], a], [a, a]):
+                assert _is_answer(function_shape(path, args)), (path, args)
+    for op in ("+", "*", "%", "add", "mask_where"):
+        for a in HOSTILE_VALUES:
+            rhs = a if isinstance(a, Shape | int | float) else 1
+            assert _is_answer(binary_shape(op, S(2, 3), rhs))
+            assert _is_answer(binary_shape(op, 2.0, rhs))
+
+
+def test_hostile_configs_never_raise() -> None:
+    fields = ("kernel_size", "stride", "strides", "dilation", "padding", "padding_out",
+              "channels", "channels_out", "d_output", "d_model", "output_size", "scale_factor",
+              "ceil_mode", "dim")  # fmt: skip
+    values: list[object] = [*HOSTILE_VALUES, 1e40, -2.0, ("Explicit",), ("Explicit", -1, 2),
+                            "Same", [0, 0], [1, 1, 1]]  # fmt: skip
+    inputs = [S(1, 3, 28, 28), S(B, 3, 8), S(1, 2, 4, 4, 4), Shape(None), S(B, 12)]
+    for path in table().module:
+        for value in values:
+            config = dict.fromkeys(fields, value)
+            for x in inputs:
+                assert _is_answer(module_forward_shape(path, config, x)), (path, value, x)
+
+
+def test_long_splits_are_not_listed() -> None:
+    # a split of a long dim in pieces of 1 would list a million shapes: not told instead
+    assert method_outputs("split", S(10**6), [1, 0]) is None
+    assert method_outputs("chunk", S(10**6), [10**6, 0]) is None
+    assert method_outputs("chunk", S(10**6), [10**12, 0]) is None
+
+
+def test_a_scalar_on_the_left() -> None:
+    # burn-tensor/src/tensor/api/numeric.rs impl_tensor_scalar_mul!/_sub!: `2.0 * x`, `1.0 - x`
+    assert dims(binary_shape("*", 2.0, S(B, 3))) == (B, 3)
+    assert dims(binary_shape("-", 1, S(B, 3))) == (B, 3)
+    assert binary_shape("%", 2, S(B, 3)) is None  # no `impl Rem<Tensor> for f32`
