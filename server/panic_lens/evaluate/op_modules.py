@@ -226,6 +226,31 @@ def interpolate(e: Entry, config: Config, x: Shape) -> Dims | None:
     return None
 
 
+def pixel_shuffle(e: Entry, config: Config, x: Shape) -> Dims | None:
+    """PixelShuffle `[b, c * r^2, h, w] -> [b, c, h * r, w * r]`; PixelUnshuffle the inverse
+    (`up = false`). burn asserts the divisions are exact."""
+    r = as_int(field(config, e.get("factor")))
+    if x.dims is None or len(x.dims) != 4 or r is None or r < 1:
+        return None
+    b, c, h, w = x.dims
+    split = (c,) if e.get("up") else (h, w)
+    if any(isinstance(d, int) and d % (r * r if e.get("up") else r) for d in split):
+        return None  # burn's assert fails: it panics
+    if e.get("up"):
+        return (b, _exact(c, r * r), _times(h, r), _times(w, r))
+    return (b, _times(c, r * r), _exact(h, r), _exact(w, r))
+
+
+def _times(d: Dim, k: int) -> Dim:
+    return d if k == 1 else (d * k if isinstance(d, int) else None)
+
+
+def _exact(d: Dim, k: int) -> Dim:
+    if k == 1:
+        return d
+    return d // k if isinstance(d, int) and d % k == 0 else None
+
+
 def _floats(v: object, n: int) -> list[float | None]:
     items = [v] if n == 1 and not isinstance(v, tuple | list) else v
     if not isinstance(items, tuple | list) or len(items) != n:
@@ -257,6 +282,7 @@ MODULE_KINDS: dict[str, ModuleKind] = {
     "pool": pool,
     "adaptive_pool": adaptive_pool,
     "interpolate": interpolate,
+    "pixel_shuffle": pixel_shuffle,
 }
 
 

@@ -643,6 +643,13 @@ MODULE_CASES = [
     ("burn::nn::Relu", {}, S(B, 3), (B, 3)),
     # burn-nn/src/activation/glu.rs: `GLU::new(dim)` halves the dim
     ("burn::nn::GLU", {"dim": -1}, S(B, 8), (B, 4)),
+    # burn-nn/src/modules/pixel_shuffle.rs pixel_shuffle_known_values: (1, 4, 2, 2) -> (1, 1, 4, 4)
+    ("burn::nn::PixelShuffle", {"upscale_factor": 2}, S(1, 4, 2, 2), (1, 1, 4, 4)),
+    ("burn::nn::PixelUnshuffle", {"downscale_factor": 2}, S(B, 1, 4, 4), (B, 4, 2, 2)),
+    # pixel_shuffle.rs `forward` asserts the channels divide by upscale_factor^2
+    ("burn::nn::PixelShuffle", {"upscale_factor": 2}, S(1, 3, 2, 2), None),
+    # burn-nn/src/modules/rope_encoding.rs `forward`: "the same shape as input tensor"
+    ("burn::nn::RotaryEncoding", {"d_model": 64}, S(B, 8, T, 64), (B, 8, T, 64)),
     ("burn::nn::NotAModule", {}, S(B, 3), None),
 ]
 
@@ -680,7 +687,7 @@ def test_module_config_fields_match_the_configs_index() -> None:
         fields = {
             str(v).split(".")[0]
             for k, v in entry.items()
-            if k in ("out", "channels_out", "stride", "dilation", "dim_field")
+            if k in ("out", "channels_out", "stride", "dilation", "dim_field", "factor")
         }
         if not fields or f"{path}Config" not in configs:
             continue
