@@ -3,9 +3,11 @@ cited above it as file and function (paths under burn's `crates/`)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from burn_tree import BURN
 
 from panic_lens.evaluate.ops import (
     OpsTableError,
@@ -789,3 +791,29 @@ def test_a_scalar_on_the_left() -> None:
     assert dims(binary_shape("*", 2.0, S(B, 3))) == (B, 3)
     assert dims(binary_shape("-", 1, S(B, 3))) == (B, 3)
     assert binary_shape("%", 2, S(B, 3)) is None  # no `impl Rem<Tensor> for f32`
+
+
+@pytest.mark.skipif(not (BURN / "crates").is_dir(), reason="no burn checkout (set BURN_CHECKOUT)")
+def test_every_entry_is_in_burns_source() -> None:
+    """Each entry's `src` exists in burn's checkout and defines the op: a method is a public
+    `fn` of `Tensor`'s API (and of its `src`), a function a `pub fn` of its file, a module a
+    `pub struct` of its file."""
+    api_dir = BURN / "crates" / "burn-tensor" / "src" / "tensor" / "api"
+    api = "\n".join(p.read_text(encoding="utf-8") for p in sorted(api_dir.glob("*.rs")))
+    api += "\nfn clone"  # `#[derive(new, Clone, Debug)] pub struct Tensor` (api/base.rs)
+    missing = []
+    for section in ("method", "function", "module"):
+        for name, entry in getattr(table(), section).items():
+            src = BURN / str(entry["src"])
+            text = src.read_text(encoding="utf-8") if src.is_file() else ""
+            last = name.rsplit("::", 1)[-1]
+            if section == "method":
+                found = re.search(rf"fn {last}\b", api) and re.search(rf"fn {last}\b", text)
+                found = found or (last == "clone" and src.is_file())
+            elif section == "function":
+                found = re.search(rf"pub fn {last}\b", text)
+            else:
+                found = re.search(rf"pub struct {last}\b", text)
+            if not found:
+                missing.append((section, name, entry["src"]))
+    assert missing == []
