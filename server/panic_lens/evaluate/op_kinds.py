@@ -326,10 +326,28 @@ def slice_kind(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None)
 
 
 def _span_size(s: object, size: Dim) -> Dim:
+    span = as_span(s)
+    return None if span is None else span.output_size(size)
+
+
+def as_span(s: object) -> Span | None:
+    """A slice argument: a `Span`, an index (`s![2]`), or a mapping with the known parts of
+    burn's `Slice` (`{"start": 1, "end": None, "step": 1}`: `end` None = to the end, a part
+    left out = unknown)."""
     if isinstance(s, Span):
-        return s.output_size(size)
+        return s
     n = as_int(s)
-    return None if n is None else Span.index(n).output_size(size)
+    if n is not None:
+        return Span.index(n)
+    if not isinstance(s, Mapping):
+        return None
+    end = s.get("end")
+    return Span(
+        as_int(s.get("start")),
+        as_int(end),
+        as_int(s.get("step")),
+        open_end="end" in s and end is None,
+    )
 
 
 def repeat(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:

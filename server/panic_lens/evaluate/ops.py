@@ -121,12 +121,25 @@ def method_shape(
     """`receiver.name(args..)`."""
     if not isinstance(receiver, Shape):
         return None
+    args, out_rank = _rank_arg(args, out_rank)
     return _apply(name, table().method.get(name), receiver, args, out_rank)
+
+
+def _rank_arg(args: Sequence[object], out_rank: int | None) -> tuple[Sequence[object], int | None]:
+    """The rank asked for may also come as a last argument `("rank", n)` (a turbofish
+    `::<3>` the caller read); it is not one of the op's arguments."""
+    last = args[-1] if args else None
+    if isinstance(last, tuple) and len(last) == 2 and last[0] == "rank":
+        n = last[1]
+        given = n if isinstance(n, int) and not isinstance(n, bool) else None
+        return args[:-1], out_rank if out_rank is not None else given
+    return args, out_rank
 
 
 def function_shape(path: str, args: Sequence[object], out_rank: int | None = None) -> Shape | None:
     """A free or associated function by canonical path (`burn::tensor::Tensor::cat`,
     `burn::tensor::activation::relu`); `Tensor::method(x, ..)` is the method on x."""
+    args, out_rank = _rank_arg(args, out_rank)
     entry = table().function.get(path)
     name = path.rsplit("::", 1)[-1]
     if entry is None:
@@ -175,6 +188,7 @@ def method_outputs(name: str, receiver: Shape, args: Sequence[object]) -> tuple[
     entry = table().method.get(name)
     if entry is None or entry["kind"] not in MULTI_KINDS or not isinstance(receiver, Shape):
         return None
+    args, _ = _rank_arg(args, None)
     if entry["kind"] == "pair":
         each = method_shape(str(entry["each"]), receiver, args)
         return None if each is None else (each, each)
@@ -212,6 +226,8 @@ def _args(args: Sequence[object]) -> str:
 def _arg(a: object) -> str:
     if isinstance(a, Shape):
         return a.text()
+    if isinstance(a, Mapping):
+        a = ok.as_span(a)
     if isinstance(a, Span):
         start = "?" if a.start is None else ("" if a.start == 0 else str(a.start))
         end = "" if a.open_end else ("?" if a.end is None else str(a.end))

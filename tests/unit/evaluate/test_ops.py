@@ -817,3 +817,18 @@ def test_every_entry_is_in_burns_source() -> None:
             if not found:
                 missing.append((section, name, entry["src"]))
     assert missing == []
+
+
+def test_slices_and_ranks_as_the_evaluator_writes_them() -> None:
+    # {API}/base.rs `slice` doc, `s![1..3, ..;2, -3..]` on [4, 6, 8] -> [2, 3, 3], written as
+    # burn's Slice parts (a part left out is unknown, `end` None is to the end)
+    spans = [{"start": 1, "end": 3, "step": 1}, {"start": 0, "end": None, "step": 2},
+             {"start": -3, "end": None, "step": 1}]  # fmt: skip
+    got = method_shape("slice", S(4, 6, 8), [spans])
+    assert got is not None and got.dims == (2, 3, 3)
+    assert got.steps[-1] == "slice([1..3, ..;2, -3..]) -> [2, 3, 3]"
+    assert dims(method_shape("slice", S(4, 6), [[{"start": 1, "step": 1}]])) == (None, 6)
+    # {BT}/squeeze.rs: `unsqueeze::<4>()` with the turbofish as a last ("rank", 4) argument
+    assert dims(method_shape("unsqueeze", S(3, 3), [("rank", 4)])) == (1, 1, 3, 3)
+    assert dims(method_shape("unsqueeze_dim", S(2, 3), [2, ("rank", 4)])) == (2, 3, 1, 1)
+    assert dims(method_shape("unsqueeze_dim", S(2, 3), [2, ("rank", None)])) == (2, 3, 1)
