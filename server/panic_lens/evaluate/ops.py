@@ -5,9 +5,11 @@ entry per op naming its transfer kind; the kinds live in `op_kinds`, `op_combine
 the op is not in the table or its output cannot be told: never a guess.
 
 Arguments are ints, floats, bools, strings (variant names), tuples/lists of them, `Shape`s (the
-tensors), `Span`s (slice ranges), `Sym`s (run-time sizes) or None (unknown). `out_rank` is the
-rank the code asks for when burn leaves it to the type (`unsqueeze::<4>()`, `let y: Tensor<B, 2>
-= x.flatten(..)`): an answer of another rank is dropped.
+tensors), `Sym`s (run-time sizes) or None (unknown); a slice range is a `Span` or a mapping of
+burn's `Slice` parts (`{"start": 1, "end": None, "step": 1}`, a part left out = unknown).
+`out_rank` is the rank the code asks for when burn leaves it to the type (`unsqueeze::<4>()`,
+`let y: Tensor<B, 2> = x.flatten(..)`), also accepted as a last argument `("rank", n)`: an
+answer of another rank is dropped.
 """
 
 from __future__ import annotations
