@@ -66,7 +66,8 @@ def _fixed_dims(e: Entry, key: str, rank: int) -> list[int] | None:
 
 
 def _dims_of(e: Entry, args: Sequence[object], rank: int) -> list[int] | None:
-    """The dims an op names: `dims` (a list arg), `dim` (one arg) or `at` (fixed in the entry)."""
+    """The dims an op names: `dims` (a list arg), `dim` (one arg) or `at` (fixed in the entry);
+    None when one is unknown or out of range."""
     if "at" in e:
         return _fixed_dims(e, "at", rank)
     if "dims" in e and isinstance(e["dims"], int):
@@ -77,6 +78,17 @@ def _dims_of(e: Entry, args: Sequence[object], rank: int) -> list[int] | None:
         return None if any(d is None for d in out) else [d for d in out if d is not None]
     one = dim_of(e, "dim", args, rank)
     return None if one is None else [one]
+
+
+def _unknown_dims(e: Entry, args: Sequence[object], x: Shape) -> Dims | None:
+    """When the dims an op names cannot be read: all dims unknown at the same rank if an
+    argument is unknown, no shape if a known one is out of range (burn panics)."""
+    if x.dims is None:
+        return None
+    key = "dims" if "dims" in e and isinstance(e["dims"], int) else "dim"
+    raw = arg(e, key, args)
+    known = as_ints(raw) if key == "dims" else as_int(raw)
+    return None if known is not None or "at" in e else (None,) * len(x.dims)
 
 
 def same(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:
@@ -93,7 +105,7 @@ def reduce_dims(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None
         return None
     dims = _dims_of(e, args, len(x.dims))
     if dims is None:
-        return (None,) * len(x.dims)
+        return _unknown_dims(e, args, x)
     return tuple(1 if i in dims else d for i, d in enumerate(x.dims))
 
 
@@ -103,7 +115,7 @@ def resize_dim(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None)
         return None
     dims = _dims_of(e, args, len(x.dims))
     if dims is None:
-        return (None,) * len(x.dims)
+        return _unknown_dims(e, args, x)
     size = as_size(arg(e, "size", args))
     return tuple(size if i == dims[0] else d for i, d in enumerate(x.dims))
 
@@ -114,7 +126,7 @@ def halve_dim(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) 
         return None
     dims = _dims_of(e, args, len(x.dims))
     if dims is None:
-        return (None,) * len(x.dims)
+        return _unknown_dims(e, args, x)
     d = x.dims[dims[0]]
     half = d // 2 if isinstance(d, int) and d % 2 == 0 else None
     if isinstance(d, int) and d % 2:
@@ -136,7 +148,7 @@ def reshape(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) ->
     """burn's reshape: 0 keeps the source dim at that index, one -1 takes what is left."""
     raw = arg(e, "shape", args)
     if isinstance(raw, Shape):
-        return raw.dims
+        return _same_numel(x, raw.dims)
     if not isinstance(raw, tuple | list):
         return None
     out: list[Dim] = []
@@ -156,7 +168,14 @@ def reshape(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) ->
             out.append(as_size(v))
     if infer is not None:
         out[infer] = _remaining(x, [d for i, d in enumerate(out) if i != infer])
-    return tuple(out)
+    return _same_numel(x, tuple(out))
+
+
+def _same_numel(x: Shape, dims: Dims | None) -> Dims | None:
+    """The target dims, unless both element counts are known and differ (burn panics)."""
+    known = x.numel()
+    wanted = None if dims is None else product(dims)
+    return None if known is not None and wanted is not None and known != wanted else dims
 
 
 def _remaining(x: Shape, others: Sequence[Dim]) -> Dim:

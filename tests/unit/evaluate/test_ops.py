@@ -55,6 +55,13 @@ METHOD_CASES = [
     # {BT}/reshape.rs multiple_neg_ones / neg_value: burn panics -> no shape
     ("reshape", S(3), [[-1, -1]], None),
     ("reshape", S(3), [[-2, -1]], None),
+    # {API}/base.rs `reshape` "# Panics": another number of elements
+    ("reshape", S(2, 3), [[4, 2]], None),
+    ("reshape", S(2, 3), [S(3, 2)], (3, 2)),
+    # an unknown `dim` argument keeps the rank; a known one out of range makes burn panic
+    ("sum_dim", S(2, 3), [None], (None, None)),
+    ("sum_dim", S(2, 3), [2], None),
+    ("topk", S(2, 3), [2, -3], None),
     # {API}/base.rs `swap_dims` doc: [2, 3].swap_dims(0, -1) -> [3, 2]
     ("swap_dims", S(2, 3), [0, -1], (3, 2)),
     ("swap_dims", S(B, 4, 28), [1, 2], (B, 28, 4)),
@@ -291,8 +298,6 @@ def test_unknown_rank_and_unknown_arguments() -> None:
     assert kept is not None and kept.dims is None  # same shape, whatever it is
     assert method_shape("swap_dims", anything, [0, 1]) is None
     assert dims(method_shape("sum", anything, [])) == (1,)
-    # the dim is not known: the rank is, no dim is
-    assert dims(method_shape("sum_dim", S(2, 3), [None])) == (None, None)
     assert method_shape("not_a_method", S(2, 3), []) is None
 
 
