@@ -208,9 +208,12 @@ def swap_dims(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) 
         keys = e.get("dims")
         ats = keys if isinstance(keys, list) else []
         raw = [as_int(args[a]) if isinstance(a, int) and a < len(args) else None for a in ats]
-        pair = [norm_dim(a, rank) if a is not None else None for a in raw]  # type: ignore[misc]
-    if pair is None or len(pair) != 2 or None in pair:
-        return (None,) * rank
+        if len(raw) != 2 or None in raw:
+            return (None,) * rank  # a dim not known: the rank is kept
+        fixed = [norm_dim(a, rank) for a in raw if a is not None]
+        pair = None if None in fixed else [a for a in fixed if a is not None]
+    if pair is None or len(pair) != 2:
+        return None  # burn panics on a dim out of range
     a, b = pair
     out = list(x.dims)
     out[a], out[b] = out[b], out[a]

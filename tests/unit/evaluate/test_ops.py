@@ -65,6 +65,9 @@ METHOD_CASES = [
     # {API}/base.rs `swap_dims` doc: [2, 3].swap_dims(0, -1) -> [3, 2]
     ("swap_dims", S(2, 3), [0, -1], (3, 2)),
     ("swap_dims", S(B, 4, 28), [1, 2], (B, 28, 4)),
+    # {API}/base.rs `swap_dims` "# Panics: When dimensions are out of bounds"
+    ("swap_dims", S(2, 3), [0, 2], None),
+    ("swap_dims", S(2, 3), [0, None], (None, None)),
     # {API}/base.rs `transpose` doc: [1, 2, 3, 4] -> [1, 2, 4, 3]
     ("transpose", S(1, 2, 3, 4), [], (1, 2, 4, 3)),
     # {API}/base.rs `permute` doc: [3, 2].permute([1, 0]) -> [2, 3]
