@@ -1,13 +1,22 @@
-"""The transfer kinds of burn's ops table that combine tensors or give several: broadcast,
-matmul, gather, select, one_hot, pad, cat, stack, and the splits (chunk, split,
-split_with_sizes). Same contract as `op_kinds`: None when the output cannot be told.
+"""The transfer kinds of burn's ops table that combine tensors, size dims from argument lists
+or give several tensors: broadcast, matmul, gather, select, one_hot, repeat, expand, pad, cat,
+stack, and the splits (chunk, split, split_with_sizes). Same contract as `op_kinds`: None when
+the output cannot be told.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from panic_lens.evaluate.op_kinds import Dims, Entry, arg, as_int, as_size, dim_of
+from panic_lens.evaluate.op_kinds import (
+    Dims,
+    Entry,
+    arg,
+    as_int,
+    as_size,
+    dim_of,
+    unknown_dims,
+)
 from panic_lens.evaluate.shapes import Dim, Shape, broadcast, dims_equal, norm_dim
 
 
@@ -81,6 +90,45 @@ def one_hot(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) ->
     if at is None:
         return None
     return (*x.dims[:at], as_size(arg(e, "classes", args)), *x.dims[at:])
+
+
+def repeat(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:
+    if x.dims is None:
+        return None
+    if "sizes" in e:
+        raw = arg(e, "sizes", args)
+        if not isinstance(raw, tuple | list):
+            return None
+        # burn skips sizes of 1, so extra 1s past the rank are harmless; another panics
+        if any(as_int(t) != 1 for t in raw[len(x.dims) :]):
+            return None
+        times = [as_int(t) for t in raw[: len(x.dims)]] + [1] * (len(x.dims) - len(raw))
+    else:
+        dim = dim_of(e, "dim", args, len(x.dims))
+        if dim is None:
+            return unknown_dims(e, args, x)
+        times = [1] * len(x.dims)
+        times[dim] = as_int(arg(e, "times", args))
+    return tuple(
+        d if t == 1 else 0 if t == 0 else (d * t if isinstance(d, int) and t is not None else None)
+        for d, t in zip(x.dims, times, strict=True)
+    )
+
+
+def expand(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:
+    """`expand(shape)`: right-aligned; -1 keeps the source dim."""
+    raw = arg(e, "shape", args)
+    if isinstance(raw, Shape):
+        return raw.dims
+    if not isinstance(raw, tuple | list) or x.dims is None or len(raw) < len(x.dims):
+        return None
+    lead = len(raw) - len(x.dims)
+    out = [
+        x.dims[i - lead] if as_int(v) == -1 and i >= lead else as_size(v) for i, v in enumerate(raw)
+    ]
+    if any(as_int(v) == -1 for v in raw[:lead]):
+        return None  # burn panics: -1 for a dim the tensor does not have
+    return tuple(out)
 
 
 def pad(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:

@@ -80,7 +80,7 @@ def _dims_of(e: Entry, args: Sequence[object], rank: int) -> list[int] | None:
     return None if one is None else [one]
 
 
-def _unknown_dims(e: Entry, args: Sequence[object], x: Shape) -> Dims | None:
+def unknown_dims(e: Entry, args: Sequence[object], x: Shape) -> Dims | None:
     """When the dims an op names cannot be read: all dims unknown at the same rank if an
     argument is unknown, no shape if a known one is out of range (burn panics)."""
     if x.dims is None:
@@ -105,7 +105,7 @@ def reduce_dims(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None
         return None
     dims = _dims_of(e, args, len(x.dims))
     if dims is None:
-        return _unknown_dims(e, args, x)
+        return unknown_dims(e, args, x)
     return tuple(1 if i in dims else d for i, d in enumerate(x.dims))
 
 
@@ -115,7 +115,7 @@ def resize_dim(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None)
         return None
     dims = _dims_of(e, args, len(x.dims))
     if dims is None:
-        return _unknown_dims(e, args, x)
+        return unknown_dims(e, args, x)
     size = as_size(arg(e, "size", args))
     return tuple(size if i == dims[0] else d for i, d in enumerate(x.dims))
 
@@ -126,7 +126,7 @@ def halve_dim(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) 
         return None
     dims = _dims_of(e, args, len(x.dims))
     if dims is None:
-        return _unknown_dims(e, args, x)
+        return unknown_dims(e, args, x)
     d = x.dims[dims[0]]
     half = d // 2 if isinstance(d, int) and d % 2 == 0 else None
     if isinstance(d, int) and d % 2:
@@ -343,6 +343,8 @@ def slice_kind(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None)
         spans += [Span(0, None, 1, True)] * (len(x.dims) - len(spans))
     out = tuple(_span_size(s, d) for s, d in zip(spans, x.dims, strict=True))
     if e.get("squeeze") and dim is not None:
+        if dims_equal(out[dim], 1) is False:
+            return None  # burn's squeeze_dim panics: the index left more or less than one
         return out[:dim] + out[dim + 1 :]
     return out
 
@@ -370,42 +372,3 @@ def as_span(s: object) -> Span | None:
         as_int(s.get("step")),
         open_end="end" in s and end is None,
     )
-
-
-def repeat(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:
-    if x.dims is None:
-        return None
-    if "sizes" in e:
-        raw = arg(e, "sizes", args)
-        if not isinstance(raw, tuple | list):
-            return None
-        # burn skips sizes of 1, so extra 1s past the rank are harmless; another panics
-        if any(as_int(t) != 1 for t in raw[len(x.dims) :]):
-            return None
-        times = [as_int(t) for t in raw[: len(x.dims)]] + [1] * (len(x.dims) - len(raw))
-    else:
-        dim = dim_of(e, "dim", args, len(x.dims))
-        if dim is None:
-            return (None,) * len(x.dims)
-        times = [1] * len(x.dims)
-        times[dim] = as_int(arg(e, "times", args))
-    return tuple(
-        d if t == 1 else 0 if t == 0 else (d * t if isinstance(d, int) and t is not None else None)
-        for d, t in zip(x.dims, times, strict=True)
-    )
-
-
-def expand(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:
-    """`expand(shape)`: right-aligned; -1 keeps the source dim."""
-    raw = arg(e, "shape", args)
-    if isinstance(raw, Shape):
-        return raw.dims
-    if not isinstance(raw, tuple | list) or x.dims is None or len(raw) < len(x.dims):
-        return None
-    lead = len(raw) - len(x.dims)
-    out = [
-        x.dims[i - lead] if as_int(v) == -1 and i >= lead else as_size(v) for i, v in enumerate(raw)
-    ]
-    if any(as_int(v) == -1 for v in raw[:lead]):
-        return None  # burn panics: -1 for a dim the tensor does not have
-    return tuple(out)

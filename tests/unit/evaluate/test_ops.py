@@ -150,6 +150,9 @@ METHOD_CASES = [
     # {API}/base.rs `select_dim` doc: [2, 3].select_dim(0, 1) -> [3]; select_dim(1, 1) -> [2]
     ("select_dim", S(2, 3), [0, 1], (3,)),
     ("select_dim", S(2, 3), [1, 1], (2,)),
+    # select_dim is `slice_dim(dim, index).squeeze_dim(dim)`: an index past the end leaves
+    # 0 elements and squeeze_dim panics
+    ("select_dim", S(2, 3), [1, 5], None),
     # {API}/base.rs `repeat_dim` doc: [3, 2].repeat_dim(0, 2) -> [6, 2]; `repeat` doc: &[2, 1]
     ("repeat_dim", S(3, 2), [0, 2], (6, 2)),
     ("repeat", S(3, 2), [[2, 1]], (6, 2)),
