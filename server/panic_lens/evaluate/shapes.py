@@ -75,6 +75,50 @@ class Shape:
         return "[?; rank ?]" if self.dims is None else format_dims(self.dims)
 
 
+@dataclass(frozen=True)
+class Span:
+    """One slice argument as burn's `Slice` holds it: Rust's `a..b`, `a..`, `..b`, `..`,
+    `s![a..b;step]` (build `a..=b` with `inclusive`, a lone index with `index`). `start`/`end`/
+    `step` None = unknown; `open_end` = no end written (`a..`)."""
+
+    start: int | None = 0
+    end: int | None = None
+    step: int | None = 1
+    open_end: bool = False
+
+    @staticmethod
+    def index(i: int) -> Span:
+        """`s![i]`: burn's `Slice::index` keeps that one element (end -1 + 1 means open)."""
+        return Span(i, None, 1, True) if i == -1 else Span(i, i + 1)
+
+    @staticmethod
+    def inclusive(start: int | None, end: int | None, step: int | None = 1) -> Span:
+        """`a..=b`, as burn's `handle_signed_inclusive_end` reads it."""
+        if end == -1:
+            return Span(start, None, step, True)
+        return Span(start, None if end is None else end + 1, step)
+
+    def output_size(self, size: Dim) -> Dim:
+        """The dim this slice leaves of a dim of `size` (burn's `Slice::output_size`, which
+        clamps the range to the dim); a full `..` keeps even a run-time dim."""
+        if self.start == 0 and self.open_end and self.step in (1, -1):
+            return size
+        if not is_int(size) or self.start is None or self.step is None or self.step == 0:
+            return None
+        if not self.open_end and self.end is None:
+            return None
+        assert isinstance(size, int)
+        start = _signed_index(self.start, size)
+        end = size if self.open_end or self.end is None else _signed_index(self.end, size)
+        if start >= end:
+            return 0
+        return -(-(end - start) // abs(self.step))
+
+
+def _signed_index(index: int, size: int) -> int:
+    return max(size + index, 0) if index < 0 else min(index, size)
+
+
 def unknown(steps: Sequence[str] = ()) -> Shape:
     """A shape of which nothing is known, not even the rank."""
     return Shape(None, tuple(steps))
