@@ -8,10 +8,9 @@ operators). Unknown is None.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from panic_lens.evaluate import calls, shapes
+from panic_lens.evaluate import calls, ops, shapes
 from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, strip
 from panic_lens.evaluate.locals import bound_value
@@ -28,12 +27,9 @@ from panic_lens.rust.syntax import (
     span_of,
 )
 
-try:  # burn's ops as data (`evaluate.ops`)
-    _ops: Any = importlib.import_module("panic_lens.evaluate.ops")
-except ImportError:  # pragma: no cover - until the table's module lands
-    _ops = None
-
 _MAX_ARRAY_RANK = 8
+# Not ops of the table: the same tensor data under another type (the backend's primitive).
+_SAME_DATA = frozenset({"into_primitive"})
 
 
 def shape(node: Node | None, st: State, frame: Frame, depth: int = 0) -> Shape | None:
@@ -58,18 +54,25 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         return _array(node, st, frame, depth)
     if kind == "call_expression":
         return _call(node, st, frame, depth)
-    if kind == "binary_expression" and _ops is not None:
+    if kind == "binary_expression":
         op = child_by_field(node, "operator")
-        left = shape(child_by_field(node, "left"), st, frame, depth + 1)
-        right_node = child_by_field(node, "right")
-        right: Any = shape(right_node, st, frame, depth + 1)
-        if right is None:
-            scalar = _scalar(right_node, st, frame, depth)
-            right = scalar if type(scalar) in (int, float) else None
+        left = _operand(child_by_field(node, "left"), st, frame, depth)
+        right = _operand(child_by_field(node, "right"), st, frame, depth)
         if left is None or right is None or op is None:
             return None
-        return _ops.binary_shape(st.unit.text(op), left, right)
+        if not isinstance(left, Shape) and not isinstance(right, Shape):
+            return None
+        return ops.binary_shape(st.unit.text(op), left, right)
     return None
+
+
+def _operand(node: Node | None, st: State, frame: Frame, depth: int) -> Any:
+    """An operand of `+ - * / %`: a tensor's shape, or a number."""
+    found = shape(node, st, frame, depth + 1)
+    if found is not None:
+        return found
+    scalar = _scalar(node, st, frame, depth)
+    return scalar if type(scalar) in (int, float) else None
 
 
 def _scalar(node: Node | None, st: State, frame: Frame, depth: int) -> Any:
@@ -238,29 +241,35 @@ def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         if result is not None:
             return result.then(f"returned by {inner.label} at {at(call)}")  # type: ignore[union-attr]
         return None
-    if _ops is None:
-        return None
     path = st.resolve(callee) if callee is not None else None
     values = [_arg(a, st, frame, depth) for a in args]
-    return _ops.function_shape(path or "::".join(segments), values)
+    return ops.function_shape(path or "::".join(segments), values)
 
 
 def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
-    """An op's argument as the table reads it: a tensor's Shape, a value, a list of those."""
+    """An op's argument as the table reads it: a tensor's Shape, a value, a list of those
+    (an unknown item None)."""
     node = strip(node) or node
+    if node.type == "identifier":
+        found_binding = find_binding(node, st.unit.src, st.unit.root)
+        bound = (
+            bound_value(node, found_binding, st.unit.src, st.unit.root) if found_binding else None
+        )
+        array = strip(bound)
+        if array is not None and array.type == "array_expression":
+            node = array  # a local bound to an array: the array's items
+    if node.type == "array_expression" and child_by_field(node, "length") is None:
+        items = [i for i in node.named_children if "comment" not in i.type]
+        values = [st.value(i, frame, depth + 1) for i in items]
+        if all(v is None or v.shape is None for v in values) and any(v for v in values):
+            return [v.value if v is not None else None for v in values]
+        listed = [shape(i, st, frame, depth + 1) for i in items]
+        if items and all(s is not None for s in listed):
+            return listed  # `vec![a, b.clone()]` of `Tensor::cat`
+        return [None] * len(items)
     found = shape(node, st, frame, depth + 1)
     if found is not None:
         return found
-    if node.type == "macro_invocation" or node.type == "array_expression":
-        tokens = [c for c in node.named_children if c.type in ("token_tree",)]
-        items = tokens[0].named_children if tokens else node.named_children
-        listed = [shape(i, st, frame, depth + 1) for i in items if i.type == "identifier"]
-        if (
-            listed
-            and all(s is not None for s in listed)
-            and len(listed) == len([i for i in items if "comment" not in i.type])
-        ):
-            return listed
     scalar = st.value(node, frame, depth + 1)
     return scalar.value if scalar is not None else None
 
@@ -275,15 +284,15 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         result = calls.returned(fn_item, st, sub, depth, State.shape) if sub else None
         return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
     inner = shape(receiver, st, frame, depth + 1) or shapes.unknown()
-    if _ops is None:
-        return _kept(call, name, inner, args, st, frame, depth)
+    if name in _SAME_DATA and not args:
+        return inner.then(f".{name}() is the same tensor") if inner.dims is not None else None
     values = [_arg(a, st, frame, depth) for a in args]
     callee = child_by_field(call, "function")
     generic = child_by_field(callee, "type_arguments") if callee is not None else None
     if generic is not None:  # `.unsqueeze::<3>()`: the rank it returns
         ranks = [c for c in generic.named_children if "comment" not in c.type]
         values.append(("rank", _scalar(ranks[0], st, frame, depth) if ranks else None))
-    return _ops.method_shape(name, inner, values)
+    return ops.method_shape(name, inner, values)
 
 
 def _arange(item: Node, st: State, frame: Frame, depth: int) -> Shape | None:
@@ -319,37 +328,3 @@ def tensor_value(found: Shape, origin: Any, path: str | None, written: Node | No
             out["numel"] = shapes.product(known.values())
     note = " -> ".join(found.steps)
     return Value(out, origin, written, note, path, found, found.steps)
-
-
-# Until burn's ops table (`evaluate.ops`) is here: the few ops the rules read shapes through.
-_KEEP = frozenset({"clone", "to_device", "detach", "require_grad", "set_require_grad", "int",
-                   "float", "cast", "abs", "neg", "add_scalar", "sub_scalar", "mul_scalar",
-                   "clamp", "contiguous", "convert", "into_primitive"})  # fmt: skip
-
-
-def _kept(call: Node, name: str, inner: Shape, args: list[Node], st: State, frame: Frame,
-          depth: int) -> Shape | None:  # fmt: skip
-    if name in _KEEP and inner.dims is not None:
-        return inner.then(f".{name} keeps the shape")
-    if name == "reshape" and args:
-        dims = _dims_arg(args[0], st, frame, depth)
-        if dims is None:
-            return None
-        st.memo[("made", id(dims))] = (dims, span_of(call), ".reshape")
-        kept = tuple(d if not isinstance(d, int) or d > 0 else None for d in dims)
-        return inner.to(kept, f".reshape({shapes.format_dims(kept)}) at {at(call)}")
-    if inner.dims is None:
-        return None
-    if name == "unsqueeze_dim" and len(args) == 1:
-        where = _scalar(args[0], st, frame, depth)
-        if type(where) is not int or not 0 <= where <= len(inner.dims):
-            return None
-        return inner.to((*inner.dims[:where], 1, *inner.dims[where:]), f".unsqueeze_dim({where})")
-    callee = child_by_field(call, "function")
-    generic = child_by_field(callee, "type_arguments") if callee is not None else None
-    if name == "unsqueeze" and generic is not None and generic.named_children:
-        rank = _scalar(generic.named_children[0], st, frame, depth)
-        if type(rank) is not int or rank < len(inner.dims):
-            return None
-        return inner.to((1,) * (rank - len(inner.dims)) + inner.dims, f".unsqueeze::<{rank}>()")
-    return None
