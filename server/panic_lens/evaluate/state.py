@@ -9,6 +9,7 @@ file and call context, so a file's questions together cost about one walk of wha
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +72,20 @@ class State:
     steps: int = 0
     asking: int = 0  # questions in progress (the budget is the outermost one's)
     others: dict[int, State] = field(default_factory=dict)  # other files' evaluators
+    facts_ref: Any = None  # a weak reference to the analysed file's facts (no cycle)
+
+    def facts(self) -> Any:
+        """The analysed file's facts (for the layers above, `module_of`), or None."""
+        return self.facts_ref() if self.facts_ref is not None else None
+
+    def module_of(self, node: Node) -> tuple[str, dict[str, Any]] | None:
+        """(type path, config fields) of the burn module `node` holds, as the layer that knows
+        burn's configs registered (`register("module", ..)`); None when unknown."""
+        fn = _EVALUATORS.get("module")
+        facts = self.facts()
+        if fn is None or facts is None or self.unit.src is not facts.src:
+            return None
+        return fn(node, facts)
 
     def value(self, node: Node | None, frame: Frame, depth: int) -> Value | None:
         """`evaluate.values.value` of `node` in `frame`."""
@@ -96,7 +111,11 @@ def state_of(facts: Any) -> State:
     if found is None:
         unit = unit_of(facts)
         register_unit(unit)
-        found = State(unit, facts.imports.resolve)
+        try:
+            ref = weakref.ref(facts)
+        except TypeError:  # a stand-in without weak references
+            ref = None
+        found = State(unit, facts.imports.resolve, facts_ref=ref)
         if isinstance(memo, dict):
             memo[_STATE_KEY] = found
     return found

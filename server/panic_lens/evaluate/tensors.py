@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import calls, ops, shapes
+from panic_lens.evaluate import calls, fields, ops, shapes
 from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, strip
 from panic_lens.evaluate.locals import bound_value
@@ -28,6 +28,7 @@ from panic_lens.rust.syntax import (
 )
 
 _MAX_ARRAY_RANK = 8
+_SITE = Frame()  # a struct literal's value, read where the literal is (no call followed)
 # Not ops of the table: the same tensor data under another type (the backend's primitive).
 _SAME_DATA = frozenset({"into_primitive"})
 
@@ -54,6 +55,14 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         return _array(node, st, frame, depth)
     if kind == "call_expression":
         return _call(node, st, frame, depth)
+    if kind == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
+        found = fields.agreed([shape(v, st, _SITE, depth + 1) for v, _ in sites],
+                              key=lambda s: repr(s.dims))  # fmt: skip
+        return (
+            found.then(f"{st.unit.text(node)}, as every literal of its struct sets it")
+            if found
+            else None
+        )
     if kind == "binary_expression":
         op = child_by_field(node, "operator")
         left = _operand(child_by_field(node, "left"), st, frame, depth)
@@ -283,6 +292,8 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         sub = calls.frame_for(call, fn_item, st, frame, depth)
         result = calls.returned(fn_item, st, sub, depth, State.shape) if sub else None
         return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
+    if name == "forward" and len(args) == 1:
+        return _forward(call, receiver, args[0], st, frame, depth)
     inner = shape(receiver, st, frame, depth + 1) or shapes.unknown()
     if name in _SAME_DATA and not args:
         return inner.then(f".{name}() is the same tensor") if inner.dims is not None else None
@@ -293,6 +304,31 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         ranks = [c for c in generic.named_children if "comment" not in c.type]
         values.append(("rank", _scalar(ranks[0], st, frame, depth) if ranks else None))
     return ops.method_shape(name, inner, values)
+
+
+def _forward(call: Node, module: Node, arg: Node, st: State, frame: Frame,
+             depth: int) -> Shape | None:  # fmt: skip
+    """`module.forward(x)` of a burn module: its type and config from where it was built (a
+    local, or a field every literal of the struct sets alike), through burn's table."""
+    found = _module(module, st, depth)
+    inner = shape(arg, st, frame, depth + 1) if found is not None else None
+    if found is None or inner is None:
+        return None
+    return ops.module_forward_shape(found[0], found[1], inner)
+
+
+def _module(module: Node, st: State, depth: int) -> tuple[str, dict[str, Any]] | None:
+    node = strip(module)
+    if node is None:
+        return None
+    if node.type == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
+        return fields.agreed([st.module_of(v) for v, _ in sites], key=repr)
+    if node.type == "identifier":
+        found = find_binding(node, st.unit.src, st.unit.root)
+        bound = bound_value(node, found, st.unit.src, st.unit.root) if found else None
+        if bound is not None and depth < MAX_DEPTH:
+            return _module(bound, st, depth + 1)
+    return st.module_of(node)
 
 
 def _arange(item: Node, st: State, frame: Frame, depth: int) -> Shape | None:

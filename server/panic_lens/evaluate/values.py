@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import calls, flow, scope, slices, tensors
+from panic_lens.evaluate import calls, fields, flow, scope, slices, tensors
 from panic_lens.evaluate.literals import (
     _INTS,
     _PRIMITIVES,
@@ -84,6 +84,13 @@ def _value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         return slices.macro_value(node, st, frame, depth)
     if kind == "call_expression":
         return _call(node, st, frame, depth)
+    if kind == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
+        found = fields.agreed([value(v, st, _MODULE_FRAME, depth + 1) for v, _ in sites])
+        if found is None:
+            return None
+        read = unit.text(node)
+        return Value(found.value, found.origin, None, found.note or read, found.path, None,
+                     (*found.steps, f"{read}, as every literal of its struct sets it"))  # fmt: skip
     if kind in ("block", "if_expression", "match_expression", "field_expression"):
         return flow.value_of_expression(node, st, frame, depth)
     return None

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import evaluate
+from panic_lens.evaluate.fields import field_sites
 from panic_lens.evaluate.literals import parse_int_literal
 from panic_lens.evaluate.locals import bound_value
-from panic_lens.evaluate.state import Value
+from panic_lens.evaluate.state import Value, register, state_of
 from panic_lens.model import Span
 from panic_lens.rules.language import configs
 from panic_lens.rules.language.configs import ConfigInfo
@@ -503,6 +504,11 @@ def _init_receiver(expr: Node | None, facts: FileFacts, depth: int) -> tuple[Nod
         if expr.type == "identifier":
             expr, depth = _bound_value(expr, facts), depth + 1
             continue
+        if expr.type == "field_expression":  # `self.norm`: what the struct's one literal set
+            sites = field_sites(expr, state_of(facts))
+            expr = sites[0][0] if sites is not None and len(sites) == 1 else None
+            depth += 1
+            continue
         parts = method_call(expr) if expr.type == "call_expression" else None
         if parts is None:
             return None
@@ -512,3 +518,19 @@ def _init_receiver(expr: Node | None, facts: FileFacts, depth: int) -> tuple[Nod
             expr, depth = receiver, depth + 1
             continue
         return (receiver, depth + 1) if name.startswith("init") else None
+
+
+def _module_of(node: Node, facts: FileFacts) -> tuple[str, dict[str, Any]] | None:
+    """(type path, known config fields) of the burn module `node` builds: `cfg.init(d)` of a
+    config (through `let`s), or a module made without one (`Relu::new()`), for the evaluator's
+    `module.forward(x)` (`evaluate.tensors`)."""
+    config = module_config(node, facts)
+    if config is not None and config.info.init is not None:
+        return config.info.init, {name: v.value for name, v in config.fields.items()}
+    typed = facts.type_of(node)
+    if typed is None or not typed.path.startswith("burn::") or "Config" in typed.path:
+        return None
+    return typed.path, {}
+
+
+register("module", _module_of)
