@@ -12,31 +12,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import literals, tensors, values
+from panic_lens.evaluate import literals, loops, tensors, values
 from panic_lens.evaluate.shapes import Shape
-from panic_lens.evaluate.state import OutOfBudget, Value, state_of
+from panic_lens.evaluate.state import Frame, OutOfBudget, Value, state_of
 from panic_lens.rust.syntax import Node
 
 __all__ = ["Shape", "Value", "dim_of", "int_of", "shape_of", "tensor_of", "value_of"]
 
-TOP = None  # the frame of a question asked at a point of the code (no call being followed)
+TOP = Frame()  # the frame of a question asked at a point (no call followed, no loop)
 
 
-def _ask(what: Any, node: Node | None, facts: Any) -> Any:
-    from panic_lens.evaluate.state import Frame
-
-    global TOP
+def _ask(what: Any, node: Node | None, facts: Any, frame: Frame | None = None) -> Any:
     if node is None:
         return None
-    if TOP is None:
-        TOP = Frame()
     st = state_of(facts)
     outer = st.steps
     if not st.asking:
         st.steps = 0
     st.asking += 1
     try:
-        return what(node, st, TOP)
+        return what(node, st, frame or TOP)
     except (OutOfBudget, RecursionError):
         return None
     finally:
@@ -45,9 +40,16 @@ def _ask(what: Any, node: Node | None, facts: Any) -> Any:
             st.steps = max(st.steps, outer)
 
 
-def value_of(node: Node | None, facts: Any) -> Value | None:
-    """The value of an expression (not a tensor's: `tensor_of`), or None when unknown."""
-    return _ask(values.value, node, facts)
+def value_of(node: Node | None, facts: Any, frame: Frame | None = None) -> Value | None:
+    """The value of an expression (not a tensor's: `tensor_of`), or None when unknown; in
+    `frame`, one of `loop_frames` (a loop's element known)."""
+    return _ask(values.value, node, facts, frame)
+
+
+def loop_frames(node: Node, facts: Any) -> list[Frame]:
+    """The frames of the literal `for` loops around `node` (one per element, labelled
+    "for k = 4"); [] when none."""
+    return _ask(lambda n, st, top: loops.frames_at(n, st, top), node, facts) or []
 
 
 def int_of(node: Node | None, facts: Any) -> Value | None:
@@ -56,9 +58,9 @@ def int_of(node: Node | None, facts: Any) -> Value | None:
     return found if found is not None and type(found.value) is int else None
 
 
-def shape_of(node: Node | None, facts: Any) -> Shape | None:
+def shape_of(node: Node | None, facts: Any, frame: Frame | None = None) -> Shape | None:
     """The shape of a tensor expression (dims each an int, a `Sym` or None), or None."""
-    return _ask(tensors.shape, node, facts)
+    return _ask(tensors.shape, node, facts, frame)
 
 
 def dim_of(node: Node | None, index: int, facts: Any) -> Value | None:
@@ -86,10 +88,10 @@ def made_at(found: Shape, facts: Any) -> tuple[Any, str] | None:
     return tensors.made_at(found, state_of(facts))
 
 
-def tensor_of(node: Node | None, facts: Any) -> Value | None:
+def tensor_of(node: Node | None, facts: Any, frame: Frame | None = None) -> Value | None:
     """A tensor expression's value as rules read it (`tensors.tensor_value`): its rank, and
     its dims as far as they are known; None when not even the rank is."""
-    found = shape_of(node, facts)
+    found = shape_of(node, facts, frame)
     if found is None or found.dims is None or node is None:
         return None
     st = state_of(facts)

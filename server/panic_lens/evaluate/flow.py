@@ -18,15 +18,17 @@ def bound_elsewhere(
 ) -> Value | None:
     """A parameter or a loop variable: its value in `frame`, when the frame gives one for
     this very binding (a parameter of the function being followed, a loop's element)."""
-    given = frame.args.get(found.name)
-    if given is None:
-        return None
-    owner = frame.fn
-    if owner is None or not (owner.start_byte <= found.decl.start_byte < owner.end_byte):
-        return None
-    if found.kind == "pattern" and (owner.type != "for_expression" or found.decl.parent != owner):
-        return None
-    return given if isinstance(given, Value) else None
+    here: Frame | None = frame
+    while here is not None:
+        given = here.args.get(found.name)
+        owner = here.fn
+        inside = owner is not None and owner.start_byte <= found.decl.start_byte < owner.end_byte
+        loop_var = owner is not None and owner.type == "for_expression"
+        its_own = found.kind != "pattern" or (loop_var and found.decl.parent == owner)
+        if given is not None and inside and its_own:
+            return given if isinstance(given, Value) else None
+        here = here.parent
+    return None
 
 
 def value_of_expression(node: Node, st: State, frame: Frame, depth: int) -> Value | None:

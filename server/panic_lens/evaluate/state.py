@@ -56,10 +56,11 @@ class Frame:
     """A function being evaluated at one call: its parameters' values by name (a param not in
     `args` is unknown), and the calls it was reached through (to cut recursion)."""
 
-    fn: Node | None = None
+    fn: Node | None = None  # the function (or `for` loop) whose names `args` are
     args: dict[str, Any] = field(default_factory=dict)
     calls: tuple[int, ...] = ()
     label: str = ""
+    parent: Frame | None = None  # an outer loop's frame, whose element is also known
 
 
 @dataclass(slots=True)

@@ -168,6 +168,8 @@ def _unary(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if inner is None:
         return None
     v = inner.value
+    if text.startswith("*"):
+        return inner  # a dereference reads the same value
     if text.startswith("-") and type(v) in (int, float):
         return _derived(-v, node, inner, inner)
     if text.startswith("!") and type(v) is bool:

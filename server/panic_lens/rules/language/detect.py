@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.evaluate import value_of
+from panic_lens.evaluate import loop_frames, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
 from panic_lens.rules.language import configs
 from panic_lens.rules.language import values as V
@@ -22,6 +22,7 @@ from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.testcode import in_should_panic_test, in_test_code
 
 if TYPE_CHECKING:
+    from panic_lens.evaluate.state import Frame
     from panic_lens.rules.meta import RuleInfo
     from panic_lens.rust.facts import CallSite, FileFacts
     from panic_lens.rust.syntax import Node
@@ -166,6 +167,7 @@ class _Bound:
     origins: dict[str, V.Value]
     api: str
     lengths: dict[str, int]  # lists not in `data` whose length is known (`[batch, 3]`)
+    label: str = ""  # the loop elements the values are for ("for k = 4"), when in a loop
 
 
 def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
@@ -186,9 +188,30 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
             bound = _bind(where, site, plan, facts)
             if bound is None:
                 continue
+            if bound is RULED_OUT or not _fires(spec, plan, bound):
+                bound = _in_loops(spec, where, site, plan, facts) or bound
             if bound is not RULED_OUT:
                 yield from _judge(spec, where, site, bound, plan, facts)
             break
+
+
+def _fires(spec: RuleSpec, plan: _Plan, bound: _Bound) -> bool:
+    return spec.condition is None or holds(spec.condition, plan.names, bound.data,
+                                           bound.lengths) is True  # fmt: skip
+
+
+def _in_loops(
+    spec: RuleSpec, where: Where, site: CallSite, plan: _Plan, facts: FileFacts
+) -> _Bound | None:
+    """The call's values for the first element of the literal `for` loops around it (one per
+    element: `for k in [2, 4]`) at which the condition is true; None when there is none."""
+    for frame in loop_frames(site.node, facts):
+        bound = _bind(where, site, plan, facts, frame)
+        if bound is None or bound is RULED_OUT or not _fires(spec, plan, bound):
+            continue
+        bound.label = frame.label
+        return bound
+    return None
 
 
 def _sites(facts: FileFacts) -> tuple[dict[str, list[CallSite]], list[CallSite]]:
@@ -291,8 +314,9 @@ def _renamed(site: CallSite, plan: _Plan) -> tuple[Where, ...]:
 
 
 def _add_args(
-    where: Where, args: Sequence[Node], names: Iterable[str], facts: FileFacts, bound: _Bound
-) -> None:
+    where: Where, args: Sequence[Node], names: Iterable[str], facts: FileFacts, bound: _Bound,
+    frame: Frame | None = None,
+) -> None:  # fmt: skip
     """The values of the arguments `names` (of the `where`'s) into `bound`: its data and
     origins, or the length of a list whose items are not all known."""
     for name in names:
@@ -301,7 +325,7 @@ def _add_args(
         at = where.args.index(name)
         if at >= len(args):
             continue
-        value = value_of(args[at], facts) or V.tensor_value(args[at], facts)
+        value = value_of(args[at], facts, frame) or V.tensor_value(args[at], facts, frame)
         if value is not None:
             bound.data[name] = value.value
             bound.origins[name] = value
@@ -313,7 +337,9 @@ def _add_args(
 RULED_OUT = _Bound({}, {}, "", {})
 
 
-def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound | None:
+def _bind(
+    where: Where, site: CallSite, plan: _Plan, facts: FileFacts, frame: Frame | None = None
+) -> _Bound | None:
     """The call's values when `site` is a call of `where`'s burn function; else None.
 
     For `check` (`facts.findings_only`), which reads findings and no hovers: RULED_OUT as
@@ -371,12 +397,12 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
         data["config"] = {}
     if facts.findings_only and not _RECORDERS:
         for part, names in plan.arg_conjuncts[where]:
-            _add_args(where, args, names, facts, bound)
+            _add_args(where, args, names, facts, bound, frame)
             if holds(part, plan.names, data, lengths) is not True:
                 return RULED_OUT
-    _add_args(where, args, where.args, facts, bound)
+    _add_args(where, args, where.args, facts, bound, frame)
     if receiver is not None and "receiver" in plan.reads:
-        tensor = V.tensor_value(receiver, facts)
+        tensor = V.tensor_value(receiver, facts, frame)
         if tensor is not None:
             data["receiver"] = tensor.value
             origins["receiver"] = tensor
@@ -434,9 +460,11 @@ def _judge(
         yield HoverFact(spec.id, span, bound.api, (*known, expected), flagged=False)
         return
     message = _fill(spec.message, plan, bound.data, bound.lengths) if spec.message else spec.title
+    if bound.label:
+        message = f"{message} ({bound.label})"
     if spec.fires:
         message = f"{message} (burn panics {spec.fires})"
-    lines = (*known, f"panics: {spec.summary}")
+    lines = (*known, *((bound.label,) if bound.label else ()), f"panics: {spec.summary}")
     yield HoverFact(spec.id, span, bound.api, lines, flagged=True)
     yield Finding(
         rule=spec.id,

@@ -15,7 +15,7 @@ from panic_lens import evaluate
 from panic_lens.evaluate.fields import field_sites
 from panic_lens.evaluate.literals import parse_int_literal
 from panic_lens.evaluate.locals import bound_value
-from panic_lens.evaluate.state import Value, register, state_of
+from panic_lens.evaluate.state import Frame, Value, register, state_of
 from panic_lens.model import Span
 from panic_lens.rules.language import configs
 from panic_lens.rules.language.configs import ConfigInfo
@@ -53,15 +53,16 @@ def _bound_value(ident: Node, facts: FileFacts) -> Node | None:
     return bound_value(ident, found, facts.src, facts.tree.root_node) if found else None
 
 
-def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
-    """`{"dims": [..], "numel": n, "rank": r}` for a tensor expression whose whole shape the
-    file shows; `{"rank": r}` for one whose type states its rank (`x: Tensor<B, 3>`,
-    `Tensor::<3>::zeros(shape, d)`) and whose shape the file does not show. An array literal,
-    or a local bound to one, is no tensor (the shape `[1, n]` an argument names is a list,
-    known when its items are)."""
+def tensor_value(node: Node | None, facts: FileFacts, frame: Frame | None = None) -> Value | None:
+    """A tensor expression's value (`evaluate.tensor_of`: its rank, and its dims as far as
+    they are known), else `{"rank": r}` from a declared type or a turbofish that states it. An
+    array literal, or a local bound to one, is no tensor (the shape `[1, n]` an argument names
+    is a list, known when its items are). `frame`: one of `evaluate.loop_frames`."""
     node = strip_wrappers(node)
     if node is None or _an_array(node, facts, 0):
         return None
+    if frame is not None:
+        return _tensor_value(node, facts, frame)
     return _memo("tensor", node, facts, lambda: _tensor_value(node, facts))
 
 
@@ -79,8 +80,8 @@ def _an_array(node: Node | None, facts: FileFacts, depth: int) -> bool:
     return node.type == "array_expression"
 
 
-def _tensor_value(node: Node, facts: FileFacts) -> Value | None:
-    found = evaluate.tensor_of(node, facts) or _declared_rank(node, facts, 0)
+def _tensor_value(node: Node, facts: FileFacts, frame: Frame | None = None) -> Value | None:
+    found = evaluate.tensor_of(node, facts, frame) or _declared_rank(node, facts, 0)
     if found is None:
         return None
     return Value(found.value, found.origin, node, found.note, found.path, found.shape,
