@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.evaluate import loop_frames, value_of
+from panic_lens.evaluate import loop_frames, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
 from panic_lens.rules.language import configs
 from panic_lens.rules.language import values as V
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from panic_lens.rust.syntax import Node
 
 __all__ = ["detect", "recorded_failures"]
+
+TENSOR = "burn::tensor::Tensor"
 
 # Conditions that failed to evaluate (not unknown: an error), collected only while someone
 # asks (`rules test`): the server, which never reads them, keeps none.
@@ -147,6 +149,8 @@ def _receiver(kind: str, site: CallSite, facts: FileFacts) -> str | None:
     else:
         typed = facts.type_of(site.receiver) if site.receiver is not None else None
         found = typed.path if typed is not None else None
+        if found is None and shape_of(site.receiver, facts) is not None:
+            found = TENSOR  # a tensor the evaluator followed (through ops, helpers, fields)
     facts.memo[key] = found
     return found
 
@@ -368,7 +372,10 @@ def _bind(
                 return None
         else:
             found = facts.type_of(receiver)
-            if found is None or found.path not in plan.owners[where]:
+            path = found.path if found is not None else None
+            if path is None and shape_of(receiver, facts) is not None:
+                path = TENSOR
+            if path is None or path not in plan.owners[where]:
                 return None
     elif site.kind in ("path", "qualified"):
         if site.kind == "path" and site.resolves_to(plan.targets[where]) is None:
@@ -487,10 +494,17 @@ def _read(bound: _Bound, plan: _Plan) -> Iterator[tuple[str, V.Value]]:
 
 
 def _known_lines(bound: _Bound, plan: _Plan) -> tuple[str, ...]:
-    return tuple(
-        f"{name} = {show(value.value)}" + (f" ({value.note})" if value.note else "")
-        for name, value in _read(bound, plan)
-    )
+    """One line per value the rule reads; a value reached in several steps (a shape through
+    ops, a const through consts) is followed by how, one step a line."""
+    out: list[str] = []
+    for name, value in _read(bound, plan):
+        steps = getattr(value, "steps", ())
+        if len(steps) > 1:
+            out.append(f"{name} = {show(value.value)}, reached by:")
+            out += [f"  {step}" if i == 0 else f"  -> {step}" for i, step in enumerate(steps)]
+        else:
+            out.append(f"{name} = {show(value.value)}" + (f" ({value.note})" if value.note else ""))
+    return tuple(out)
 
 
 def _severity(spec: RuleSpec, plan: _Plan, bound: _Bound) -> Severity:
