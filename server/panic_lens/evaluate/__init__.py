@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import literals, loops, tensors, values
+from panic_lens.evaluate import flow, literals, loops, tensors, values
 from panic_lens.evaluate.shapes import Shape
 from panic_lens.evaluate.state import Frame, OutOfBudget, Value, state_of
 from panic_lens.rust.syntax import Node
@@ -44,6 +44,12 @@ def value_of(node: Node | None, facts: Any, frame: Frame | None = None) -> Value
     """The value of an expression (not a tensor's: `tensor_of`), or None when unknown; in
     `frame`, one of `loop_frames` (a loop's element known)."""
     return _ask(values.value, node, facts, frame)
+
+
+def never_reached(node: Node, facts: Any, frame: Frame | None = None) -> bool:
+    """Whether every execution leaves the function before `node` (a guard that always
+    returns first: `if 48 % groups != 0 { return None; }` with `groups = 5`)."""
+    return bool(_ask(flow.never_reached, node, facts, frame))
 
 
 def loop_frames(node: Node, facts: Any) -> list[Frame]:

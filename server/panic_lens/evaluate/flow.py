@@ -71,3 +71,56 @@ def _if(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
 
 def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
+
+
+_EXITS = frozenset({"return_expression", "break_expression", "continue_expression"})
+
+
+def never_reached(node: Node, st: State, frame: Frame) -> bool:
+    """Whether every execution leaves before `node`: a statement before it, in a block around
+    it (in its function), always returns (`return ..;`, or an `if` whose condition is known
+    true and whose block ends in a `return`, `break`, `continue` or `panic!`)."""
+    from panic_lens.rust.syntax import ancestors
+
+    child = node
+    for block in ancestors(node, st.unit.root):
+        if block.type in ("function_item", "closure_expression"):
+            return False
+        if block.type == "block":
+            for stmt in block.named_children:
+                if stmt.start_byte >= child.start_byte:
+                    break
+                if _always_leaves(stmt, st, frame):
+                    return True
+        child = block
+    return False
+
+
+def _always_leaves(stmt: Node, st: State, frame: Frame) -> bool:
+    expr = (
+        stmt.named_children[0]
+        if stmt.type == "expression_statement" and stmt.named_children
+        else stmt
+    )
+    if expr.type in _EXITS:
+        return True
+    if expr.type != "if_expression" or child_by_field(expr, "alternative") is not None:
+        return False
+    cond = child_by_field(expr, "condition")
+    body = child_by_field(expr, "consequence")
+    if cond is None or body is None or cond.type == "let_condition":
+        return False
+    known = st.value(cond, frame, 1)
+    if known is None or known.value is not True:
+        return False
+    last = [c for c in body.named_children if "comment" not in c.type]
+    tail = last[-1] if last else None
+    if tail is not None and tail.type == "expression_statement" and tail.named_children:
+        tail = tail.named_children[0]
+    if tail is None:
+        return False
+    if tail.type in _EXITS:
+        return True
+    return tail.type == "macro_invocation" and st.unit.text(tail).startswith(
+        ("panic!", "unreachable!", "todo!", "unimplemented!")
+    )

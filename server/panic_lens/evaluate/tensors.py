@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import calls, fields, ops, shapes
+from panic_lens.evaluate import calls, fields, ops, scope, shapes
 from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, strip
 from panic_lens.evaluate.locals import bound_value
@@ -222,6 +222,8 @@ def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     if not segments:
         return None
     owner, fn = (segments[-2] if len(segments) >= 2 else ""), segments[-1]
+    if owner in ("Tensor", "TensorData") and callee is not None and not _burns(callee, st):
+        owner = ""  # the crate's own `Tensor` (or another crate's): not burn's constructors
     text = unit.text(callee) if callee is not None else ""
     if "<" in text:
         turbofish = tensor_type_args("Tensor" + text[text.index("<") : text.rindex(">") + 1])
@@ -253,6 +255,53 @@ def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     path = st.resolve(callee) if callee is not None else None
     values = [_arg(a, st, frame, depth) for a in args]
     return ops.function_shape(path or "::".join(segments), values)
+
+
+def _may_be_tensor(receiver: Node, st: State) -> bool:
+    """Whether a receiver whose shape is unknown is burn's tensor (so burn's op applies): its
+    declared type or the type the file shows says so; a name declared nowhere (a snippet)
+    may be one. Another type's method of the same name (`reshape`) is not burn's."""
+    node = strip(receiver)
+    if node is None:
+        return False
+    if node.type == "identifier":
+        found = find_binding(node, st.unit.src, st.unit.root)
+        if found is None:
+            return scope.item_at(node, st.unit) is None
+        if found.type_node is not None:
+            path = st.resolve(_type_name(found.type_node))
+            return path is not None and path.startswith("burn::tensor::Tensor")
+    facts = st.facts()
+    if facts is None or facts.src is not st.unit.src:
+        return False
+    typed = facts.type_of(node)
+    return typed is not None and typed.path == "burn::tensor::Tensor"
+
+
+def _type_name(type_node: Node) -> Node:
+    while type_node.type in ("reference_type", "generic_type"):
+        inner = child_by_field(type_node, "type")
+        if inner is None:
+            break
+        type_node = inner
+    return type_node
+
+
+def _burns(callee: Node, st: State) -> bool:
+    """Whether a `Tensor::f` / `TensorData::f` path is burn's: it resolves to burn's type, or
+    (a snippet that imports nothing) no item of the crate has that name."""
+    path = st.resolve(callee)
+    if path is not None:
+        return path.startswith(("burn::tensor::Tensor::", "burn::tensor::TensorData::"))
+    owner = child_by_field(callee, "path")
+    return (
+        owner is not None
+        and scope.item_at(owner, st.unit) is None
+        and not any(
+            "Tensor" in names.uses or "TensorData" in names.uses
+            for names in st.unit.imports.scope_chain(callee)
+        )
+    )
 
 
 def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
@@ -294,7 +343,11 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
     if name == "forward" and len(args) == 1:
         return _forward(call, receiver, args[0], st, frame, depth)
-    inner = shape(receiver, st, frame, depth + 1) or shapes.unknown()
+    inner = shape(receiver, st, frame, depth + 1)
+    if inner is None:
+        if not _may_be_tensor(receiver, st):
+            return None  # a method of another type with a burn-like name
+        inner = shapes.unknown()
     if name in _SAME_DATA and not args:
         return inner.then(f".{name}() is the same tensor") if inner.dims is not None else None
     values = [_arg(a, st, frame, depth) for a in args]

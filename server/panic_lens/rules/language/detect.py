@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from panic_lens.evaluate import loop_frames, shape_of, value_of
+from panic_lens.evaluate import loop_frames, never_reached, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
 from panic_lens.rules.language import configs
 from panic_lens.rules.language import values as V
@@ -461,6 +461,10 @@ def _judge(
     if verdict is not True:
         state = "unknown: some value is not known at this call" if verdict is None else "false"
         yield HoverFact(spec.id, span, bound.api, (*known, f"`{spec.condition}` is {state}"))
+        return
+    if never_reached(site.node, facts):
+        yield HoverFact(spec.id, span, bound.api, (*known, "never reached: a guard before it "
+                        "always returns"), flagged=False)  # fmt: skip
         return
     if in_should_panic_test(site.node, facts):
         expected = "panics here, as this #[should_panic] test expects"
