@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from panic_lens import evaluate
+from panic_lens.evaluate import Value
 from panic_lens.model import Finding, HoverFact, Related, Severity
 from panic_lens.rules.meta import CTC as INFO
-from panic_lens.rust.consts import IntFact, ShapeFact
 from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.facts import CallSite, FileFacts
 from panic_lens.rust.syntax import Node, child_by_field, enclosing, node_text
@@ -51,8 +52,8 @@ def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
         call = _recognise(site, facts)
         if call is None:
             continue
-        shape = facts.shape_of(call.targets) if call.targets is not None else None
-        width = _width(shape)
+        shape = evaluate.shape_of(call.targets, facts) if call.targets is not None else None
+        width = _width(call.targets, shape, facts)
         if width is None or 2 * width.value + 1 <= capacity:
             span = facts.span(site.name_node)
             yield HoverFact(INFO.id, span, call.api, _safe_facts(width, facts))
@@ -133,25 +134,26 @@ def _declares_backend_param(item: Node, name: str, src: bytes) -> bool:
 # --- facts, severity and the finding --------------------------------------------------------
 
 
-def _width(shape: ShapeFact | None) -> IntFact | None:
-    if shape is None or len(shape.dims) != 2:
+def _width(targets: Node | None, shape: evaluate.Shape | None, facts: FileFacts) -> Value | None:
+    if shape is None or shape.dims is None or len(shape.dims) != 2:
         return None
-    return shape.dims[1]
+    return evaluate.dim_of(targets, 1, facts)
 
 
 def _limit(facts: FileFacts) -> int:
     return (facts.settings.ctc_capacity - 1) // 2
 
 
-def _where(fact: IntFact, facts: FileFacts) -> str:
+def _where(fact: Value, facts: FileFacts) -> str:
     """`const CHAPTER_WIDTH, line 17` (with the file name when it is another file)."""
-    line = f"line {fact.origin.start.row + 1}"
+    row = fact.origin.start.row + 1 if fact.origin is not None else 0
+    line = f"line {row}"
     if fact.path is not None and fact.path != facts.path:
-        line = f"{fact.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{fact.origin.start.row + 1}"
+        line = f"{fact.path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{row}"
     return f"{fact.note}, {line}" if fact.note else line
 
 
-def _safe_facts(width: IntFact | None, facts: FileFacts) -> tuple[str, ...]:
+def _safe_facts(width: Value | None, facts: FileFacts) -> tuple[str, ...]:
     limit = _limit(facts)
     if width is None:
         return (
@@ -175,7 +177,7 @@ def _severity(facts: FileFacts) -> tuple[Severity, str]:
     return Severity.HINT, f"would panic on a cubecl backend; this crate uses {other}"
 
 
-def _finding(call: _Call, shape: ShapeFact | None, width: IntFact, facts: FileFacts) -> Finding:
+def _finding(call: _Call, shape: evaluate.Shape | None, width: Value, facts: FileFacts) -> Finding:
     capacity, s = facts.settings.ctc_capacity, width.value
     severity, where = _severity(facts)
     message = (
@@ -207,9 +209,12 @@ def _display(api: str) -> str:
     return "::".join(parts[-2:]) if len(parts) > 1 and parts[-2][:1].isupper() else parts[-1]
 
 
-def _evidence(shape: ShapeFact | None, width: IntFact, facts: FileFacts) -> tuple[Related, ...]:
+def _evidence(shape: evaluate.Shape | None, width: Value, facts: FileFacts) -> tuple[Related, ...]:
     other = width.path if width.path is not None and width.path != facts.path else None
-    out = [Related(width.origin, f"targets width {width.value} comes from here", other)]
-    if shape is not None and shape.origin != width.origin:
-        out.append(Related(shape.origin, f"targets shape set by {shape.note}"))
+    out = []
+    if width.origin is not None:
+        out.append(Related(width.origin, f"targets width {width.value} comes from here", other))
+    made = evaluate.made_at(shape, facts) if shape is not None else None
+    if made is not None and made[0] != width.origin and made[0] is not None:
+        out.append(Related(made[0], f"targets shape set by {made[1]}"))
     return tuple(out)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-# Where a tensor's shape can come from in a file (`rust.consts.shape_of` reads nothing else):
+# Where a tensor's whole shape can come from in a file (the evaluator's constructors):
 # `Tensor::zeros([..], ..)` and the other constructors, `Tensor::from_data(..)` and its
 # siblings, `TensorData::new`/`from`, and `.reshape([..])`. A file that writes none of these
 # words has no tensor whose shape is known.

@@ -1,7 +1,7 @@
 """FileFacts: everything the rules read about one file, built once and cached lazily.
 
 Source, tree, imports, crate context and settings, plus shortcuts for name resolution,
-types, constants (from `rust.consts`, imported lazily) and call sites (`rust.calls`).
+types and call sites (`rust.calls`); values and shapes are `evaluate`'s.
 """
 
 from __future__ import annotations
@@ -264,16 +264,6 @@ class FileFacts:
     def builder_chain(self, expr: Node | None) -> bindings.BuilderChain | None:
         return bindings.builder_chain(expr, self)
 
-    def int_value(self, node: Node) -> Any:
-        """consts.eval_int (IntFact | None); None while the consts module is absent."""
-        consts = _consts()
-        return consts.eval_int(node, self) if consts is not None else None
-
-    def shape_of(self, node: Node) -> Any:
-        """consts.shape_of (ShapeFact | None); None while the consts module is absent."""
-        consts = _consts()
-        return consts.shape_of(node, self) if consts is not None else None
-
     # -- calls and signals -----------------------------------------------------------------
 
     def calls(
@@ -426,12 +416,3 @@ def _crate_module(
 
 def _loader(crate: CrateContext) -> ModuleLoader | None:
     return modules.loader_for(crate.manifest.parent / "src") if crate.manifest else None
-
-
-def _consts() -> Any:
-    """B's consts module, or None while it does not exist yet."""
-    try:
-        from panic_lens.rust import consts
-    except ImportError:
-        return None
-    return consts

@@ -1,7 +1,6 @@
 """What one `check` run reads once and trusts until it ends: each folder's crate context, each
-file's module path, each crate's `as` names (the rename gate) and the files that declare each
-const name. A long-lived process (the server) never keeps one across edits; a run's files are
-analysed exactly as without it."""
+file's module path and each crate's `as` names (the rename gate). A long-lived process (the
+server) never keeps one across edits; a run's files are analysed exactly as without it."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from panic_lens.rust import modules
-from panic_lens.rust.consts import declared_index
 from panic_lens.rust.crate import (
     NO_MANIFEST,
     CrateContext,
@@ -32,15 +30,6 @@ class CrateMemo:
         self._by_manifest: dict[Path, CrateContext] = {}
         self._real: dict[str, str] = {}  # folder as given -> resolved
         self._roots: dict[Path, Path] = {}  # a crate's src/ -> resolved
-        self._declared: dict[Path, dict[bytes, list[str]]] = {}  # src/ -> const names' files
-
-    def declaring(self, src_root: Path, name: bytes) -> list[str]:
-        """The files under the crate's `src_root` that declare a const or static `name`
-        (`consts.declared_index`, read once per crate)."""
-        index = self._declared.get(src_root)
-        if index is None:
-            index = self._declared[src_root] = declared_index(src_root, self.renames.read)
-        return index.get(name, [])
 
     def crate_context(self, path: str) -> CrateContext:
         """`rust.crate.crate_context(path)`, once per folder (a symlinked file on its own)."""

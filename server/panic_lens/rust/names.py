@@ -250,6 +250,30 @@ class Imports:
                 return None
         return None
 
+    # -- the crate's own items, for the evaluator (`evaluate.scope`) ----------------------
+
+    @property
+    def root(self) -> Node:
+        """The file's root node."""
+        return self._root
+
+    def scope_chain(self, at: Node, inclusive: bool = False) -> list[ScopeNames]:
+        """The scopes that see `at`, innermost first, out to its module."""
+        return self._scope_chain(at, inclusive)
+
+    def relative_module(self, keyword: str, at: Node, inclusive: bool) -> ModuleRef | None:
+        """The module `crate`, `self` or `super` names at `at`."""
+        return self._relative_module(keyword, at, inclusive)
+
+    def module_scope(self, module: ModuleRef) -> ScopeNames | None:
+        """The names a module (as `relative_module` or `mod_module` give it) declares."""
+        owner, body = module
+        return owner._scopes.get(body.id)
+
+    def mod_module(self, item: Node) -> ModuleRef | None:
+        """The module a `mod` item of this file declares."""
+        return self._mod_item_module(item)
+
     # -- resolution ------------------------------------------------------------------------
 
     def _resolve(

@@ -28,6 +28,16 @@ pub fn runtime(parts: Vec<Tensor<2>>, x: Tensor<2>, device: &Device) -> Tensor<2
     Tensor::cat(parts, 1) // ok: the list is not known
 }
 
+pub fn batch_first(x: Tensor<2>, device: &Device) -> Tensor<2> {
+    let [batch, _] = x.dims();
+    let a = Tensor::<2>::zeros([batch, 3], device);
+    let b = Tensor::<2>::zeros([batch, 4], device);
+    let _wide = Tensor::cat(vec![a.clone(), b.clone()], 1); // ok: only the batch is shared
+    let _same = Tensor::cat(vec![x.clone(), x.clone()], 1); // ok: the same run-time shape
+    let _relu = Tensor::cat(vec![a.clone(), burn::tensor::activation::relu(b.clone())], 0); // expect: cat-mismatched-shapes
+    Tensor::cat(vec![a, b * 2.0], 0) // expect: cat-mismatched-shapes
+}
+
 pub fn look_alikes() -> Vec<u8> {
     local::Tensor::cat(vec![vec![1, 2], vec![3]], 0) // ok
 }

@@ -22,6 +22,13 @@ pub fn runtime(items: Vec<Tensor<2>>, x: Tensor<2>, device: &Device) -> Tensor<3
     Tensor::stack(items, 0) // ok: the list is not known
 }
 
+pub fn per_batch(x: Tensor<2>, device: &Device) -> Tensor<3> {
+    let a = Tensor::<2>::zeros([x.dims()[0], 3], device);
+    let b = Tensor::<2>::zeros([x.dims()[0], 4], device);
+    let _same = Tensor::stack::<3>(vec![x.clone(), x.clone().exp()], 0); // ok: the same run-time shape
+    Tensor::stack::<3>(vec![a, b], 0) // expect: stack-mismatched-shapes
+}
+
 pub fn look_alikes() -> Vec<Vec<u8>> {
     local::stack(vec![vec![1, 2, 3], vec![4]], 0) // ok
 }

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
+from panic_lens.evaluate import loop_frames, never_reached, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
 from panic_lens.rules.language import configs
 from panic_lens.rules.language import values as V
@@ -21,11 +22,14 @@ from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.testcode import in_should_panic_test, in_test_code
 
 if TYPE_CHECKING:
+    from panic_lens.evaluate.state import Frame
     from panic_lens.rules.meta import RuleInfo
     from panic_lens.rust.facts import CallSite, FileFacts
     from panic_lens.rust.syntax import Node
 
 __all__ = ["detect", "recorded_failures"]
+
+TENSOR = "burn::tensor::Tensor"
 
 # Conditions that failed to evaluate (not unknown: an error), collected only while someone
 # asks (`rules test`): the server, which never reads them, keeps none.
@@ -145,6 +149,8 @@ def _receiver(kind: str, site: CallSite, facts: FileFacts) -> str | None:
     else:
         typed = facts.type_of(site.receiver) if site.receiver is not None else None
         found = typed.path if typed is not None else None
+        if found is None and shape_of(site.receiver, facts) is not None:
+            found = TENSOR  # a tensor the evaluator followed (through ops, helpers, fields)
     facts.memo[key] = found
     return found
 
@@ -165,6 +171,7 @@ class _Bound:
     origins: dict[str, V.Value]
     api: str
     lengths: dict[str, int]  # lists not in `data` whose length is known (`[batch, 3]`)
+    label: str = ""  # the loop elements the values are for ("for k = 4"), when in a loop
 
 
 def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
@@ -185,9 +192,30 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
             bound = _bind(where, site, plan, facts)
             if bound is None:
                 continue
+            if bound is RULED_OUT or not _fires(spec, plan, bound):
+                bound = _in_loops(spec, where, site, plan, facts) or bound
             if bound is not RULED_OUT:
                 yield from _judge(spec, where, site, bound, plan, facts)
             break
+
+
+def _fires(spec: RuleSpec, plan: _Plan, bound: _Bound) -> bool:
+    return spec.condition is None or holds(spec.condition, plan.names, bound.data,
+                                           bound.lengths) is True  # fmt: skip
+
+
+def _in_loops(
+    spec: RuleSpec, where: Where, site: CallSite, plan: _Plan, facts: FileFacts
+) -> _Bound | None:
+    """The call's values for the first element of the literal `for` loops around it (one per
+    element: `for k in [2, 4]`) at which the condition is true; None when there is none."""
+    for frame in loop_frames(site.node, facts):
+        bound = _bind(where, site, plan, facts, frame)
+        if bound is None or bound is RULED_OUT or not _fires(spec, plan, bound):
+            continue
+        bound.label = frame.label
+        return bound
+    return None
 
 
 def _sites(facts: FileFacts) -> tuple[dict[str, list[CallSite]], list[CallSite]]:
@@ -290,8 +318,9 @@ def _renamed(site: CallSite, plan: _Plan) -> tuple[Where, ...]:
 
 
 def _add_args(
-    where: Where, args: Sequence[Node], names: Iterable[str], facts: FileFacts, bound: _Bound
-) -> None:
+    where: Where, args: Sequence[Node], names: Iterable[str], facts: FileFacts, bound: _Bound,
+    frame: Frame | None = None,
+) -> None:  # fmt: skip
     """The values of the arguments `names` (of the `where`'s) into `bound`: its data and
     origins, or the length of a list whose items are not all known."""
     for name in names:
@@ -300,7 +329,7 @@ def _add_args(
         at = where.args.index(name)
         if at >= len(args):
             continue
-        value = V.fold(args[at], facts) or V.tensor_value(args[at], facts)
+        value = value_of(args[at], facts, frame) or V.tensor_value(args[at], facts, frame)
         if value is not None:
             bound.data[name] = value.value
             bound.origins[name] = value
@@ -312,7 +341,9 @@ def _add_args(
 RULED_OUT = _Bound({}, {}, "", {})
 
 
-def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound | None:
+def _bind(
+    where: Where, site: CallSite, plan: _Plan, facts: FileFacts, frame: Frame | None = None
+) -> _Bound | None:
     """The call's values when `site` is a call of `where`'s burn function; else None.
 
     For `check` (`facts.findings_only`), which reads findings and no hovers: RULED_OUT as
@@ -341,7 +372,10 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
                 return None
         else:
             found = facts.type_of(receiver)
-            if found is None or found.path not in plan.owners[where]:
+            path = found.path if found is not None else None
+            if path is None and shape_of(receiver, facts) is not None:
+                path = TENSOR
+            if path is None or path not in plan.owners[where]:
                 return None
     elif site.kind in ("path", "qualified"):
         if site.kind == "path" and site.resolves_to(plan.targets[where]) is None:
@@ -370,12 +404,12 @@ def _bind(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> _Bound
         data["config"] = {}
     if facts.findings_only and not _RECORDERS:
         for part, names in plan.arg_conjuncts[where]:
-            _add_args(where, args, names, facts, bound)
+            _add_args(where, args, names, facts, bound, frame)
             if holds(part, plan.names, data, lengths) is not True:
                 return RULED_OUT
-    _add_args(where, args, where.args, facts, bound)
+    _add_args(where, args, where.args, facts, bound, frame)
     if receiver is not None and "receiver" in plan.reads:
-        tensor = V.tensor_value(receiver, facts)
+        tensor = V.tensor_value(receiver, facts, frame)
         if tensor is not None:
             data["receiver"] = tensor.value
             origins["receiver"] = tensor
@@ -428,14 +462,20 @@ def _judge(
         state = "unknown: some value is not known at this call" if verdict is None else "false"
         yield HoverFact(spec.id, span, bound.api, (*known, f"`{spec.condition}` is {state}"))
         return
+    if never_reached(site.node, facts):
+        yield HoverFact(spec.id, span, bound.api, (*known, "never reached: a guard before it "
+                        "always returns"), flagged=False)  # fmt: skip
+        return
     if in_should_panic_test(site.node, facts):
         expected = "panics here, as this #[should_panic] test expects"
         yield HoverFact(spec.id, span, bound.api, (*known, expected), flagged=False)
         return
     message = _fill(spec.message, plan, bound.data, bound.lengths) if spec.message else spec.title
+    if bound.label:
+        message = f"{message} ({bound.label})"
     if spec.fires:
         message = f"{message} (burn panics {spec.fires})"
-    lines = (*known, f"panics: {spec.summary}")
+    lines = (*known, *((bound.label,) if bound.label else ()), f"panics: {spec.summary}")
     yield HoverFact(spec.id, span, bound.api, lines, flagged=True)
     yield Finding(
         rule=spec.id,
@@ -458,10 +498,17 @@ def _read(bound: _Bound, plan: _Plan) -> Iterator[tuple[str, V.Value]]:
 
 
 def _known_lines(bound: _Bound, plan: _Plan) -> tuple[str, ...]:
-    return tuple(
-        f"{name} = {show(value.value)}" + (f" ({value.note})" if value.note else "")
-        for name, value in _read(bound, plan)
-    )
+    """One line per value the rule reads; a value reached in several steps (a shape through
+    ops, a const through consts) is followed by how, one step a line."""
+    out: list[str] = []
+    for name, value in _read(bound, plan):
+        steps = getattr(value, "steps", ())
+        if len(steps) > 1:
+            out.append(f"{name} = {show(value.value)}, reached by:")
+            out += [f"  {step}" if i == 0 else f"  -> {step}" for i, step in enumerate(steps)]
+        else:
+            out.append(f"{name} = {show(value.value)}" + (f" ({value.note})" if value.note else ""))
+    return tuple(out)
 
 
 def _severity(spec: RuleSpec, plan: _Plan, bound: _Bound) -> Severity:
@@ -541,10 +588,14 @@ def show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ", ".join(show(v) for v in value) + "]"
-    if isinstance(value, dict) and set(value) == {"dims", "numel", "rank"}:
+    if isinstance(value, dict) and set(value) == {"dims", "numel", "rank", "dim"}:
         return f"shape {show(value['dims'])}"
-    if isinstance(value, dict) and set(value) == {"rank"}:
-        return f"a rank-{value['rank']} tensor"
+    if isinstance(value, dict) and set(value) in ({"rank"}, {"rank", "dim"}):
+        known = value.get("dim", {})
+        dims = [str(known[i]) if i in known else "?" for i in range(value["rank"])]
+        return f"a rank-{value['rank']} tensor" + (
+            f" of shape [{', '.join(dims)}]" if known else ""
+        )
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
     return str(value)

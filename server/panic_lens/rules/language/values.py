@@ -1,23 +1,25 @@
-"""Values of Rust expressions, as the rule language sees them (docs/rule-language.md):
-ints (through consts, arithmetic and `let`s), doubles, bools, strings, enum variants (their
-name), `None`/`Some`, lists, tensors with a known shape, and burn configs built with
-`XConfig::new(..)`, `.with_f(..)` and struct literals. Anything else is unknown (None).
+"""The values a rule reads at a call, as the rule language sees them (docs/rule-language.md):
+an argument's value and a tensor's (from `evaluate`, the one evaluator of the user's code), the
+rank a call's result is declared with, and burn configs built with `XConfig::new(..)`,
+`.with_f(..)` and struct literals (their fields' values from `evaluate`). Unknown is None.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from panic_lens import evaluate
+from panic_lens.evaluate.fields import field_sites
+from panic_lens.evaluate.literals import parse_int_literal
+from panic_lens.evaluate.locals import bound_value
+from panic_lens.evaluate.state import Frame, Value, register, state_of
 from panic_lens.model import Span
 from panic_lens.rules.language import configs
 from panic_lens.rules.language.configs import ConfigInfo
-from panic_lens.rules.language.spec import IDENT
 from panic_lens.rust.burn_api import TENSOR_SELF_METHODS, tensor_type_args
-from panic_lens.rust.consts import parse_int_literal
 from panic_lens.rust.syntax import (
     Node,
     call_parts,
@@ -39,238 +41,28 @@ _TRANSPARENT_CALLS = frozenset({"Some", "into", "clone", "to_owned"})
 
 
 @dataclass(frozen=True, slots=True)
-class Value:
-    """A value known statically, where it was set, and the expression that set it at the
-    call (what a fix replaces; None when the value is a default nobody wrote)."""
-
-    value: Any
-    origin: Span | None
-    written: Node | None = None
-    note: str = ""
-    path: str | None = None  # the file of `origin` when it is another one
-
-
-@dataclass(frozen=True, slots=True)
 class ConfigValue:
     info: ConfigInfo
     fields: dict[str, Value]
     origin: Span
 
 
-def fold(node: Node | None, facts: FileFacts, depth: int = 0) -> Value | None:
-    """The value of an expression, or None when the source does not show it."""
-    node = strip_wrappers(node)
-    if node is None or depth > _MAX_DEPTH:
-        return None
-    found = _fold(node, facts, depth)
-    if found is None:
-        return None
-    return Value(found.value, found.origin, node, found.note, found.path)
-
-
-def _fold(node: Node, facts: FileFacts, depth: int) -> Value | None:
-    kind = node.type
-    if kind in ("integer_literal", "binary_expression", "identifier", "scoped_identifier",
-                "unary_expression", "float_literal"):  # fmt: skip
-        number = _number(node, facts)
-        if number is not None:
-            return number
-    if kind == "boolean_literal":
-        return Value(facts.text(node) == "true", span_of(node))
-    if kind == "string_literal":
-        text = facts.text(node)
-        if "\\" in text or not text.startswith('"'):
-            return None
-        return Value(text[1:-1], span_of(node))
-    if kind == "identifier":
-        if facts.text(node) == "None":
-            return Value(None, span_of(node))
-        written = facts.text(node)
-        local = _local(node, facts, depth)
-        if local is not None or not _const_like(written):
-            return local
-        return _const_item(written, facts, depth)
-    if kind in ("scoped_identifier", "scoped_type_identifier"):
-        return _variant(node, facts)
-    if kind == "struct_expression":
-        name = child_by_field(node, "name")
-        if name is not None and name.type in ("scoped_type_identifier", "scoped_identifier"):
-            return _variant(name, facts)
-        return None
-    if kind == "binary_expression":
-        return _float_binary(node, facts, depth)
-    if kind == "unary_expression":
-        return _negated(node, facts, depth)
-    if kind == "call_expression":
-        return _call(node, facts, depth)
-    if kind in ("array_expression", "tuple_expression"):
-        return _sequence(node, facts, depth)
-    if kind == "range_expression":
-        return _range(node, facts, depth)
-    if kind == "macro_invocation":
-        return _vec(node, facts) or _slices(node, facts)
-    return None
-
-
-def _number(node: Node, facts: FileFacts) -> Value | None:
-    if node.type == "identifier" and not _const_like(facts.text(node)):
-        return None  # a local or a parameter (`_local` follows it); consts are SCREAMING_CASE
-    fact = facts.int_value(node)
-    if fact is not None:
-        return Value(fact.value, fact.origin, note=fact.note, path=fact.path)
-    text = facts.text(node).replace(" ", "")
-    if node.type == "unary_expression" and text.startswith("-"):
-        inner = strip_wrappers(node.named_children[0]) if node.named_children else None
-        if inner is None or inner.type not in ("float_literal", "integer_literal"):
-            return None
-    elif node.type != "float_literal":
-        return None
-    number = _SUFFIX.sub("", text)
-    if not _FLOAT.fullmatch(number):
-        return None
-    try:
-        return Value(float(number.replace("_", "")), span_of(node))
-    except ValueError:
-        return None
-
-
-def _const_like(name: str) -> bool:
-    """Rust's consts and statics are named in upper case; looking a lowercase name up as a
-    const across the crate costs a search of the crate's files and finds nothing."""
-    return name[:1].isupper()
-
-
 def _bound_value(ident: Node, facts: FileFacts) -> Node | None:
     """The expression a local was bound to, when nothing may have changed it since."""
-    binding = facts.binding(ident)
-    if binding is None or binding.value is None or _mutable(binding.decl):
-        return None
-    return binding.value
+    found = facts.binding(ident)
+    return bound_value(ident, found, facts.src, facts.tree.root_node) if found else None
 
 
-def _local(ident: Node, facts: FileFacts, depth: int) -> Value | None:
-    binding = facts.binding(ident)
-    value = _bound_value(ident, facts)
-    if binding is None or value is None:
-        return None
-    inner = fold(value, facts, depth + 1)
-    if inner is None:
-        return None
-    note = inner.note or f"let {binding.name}"
-    return Value(inner.value, inner.origin, None, note, inner.path)
-
-
-_FLOAT_OPS = {"+": float.__add__, "-": float.__sub__, "*": float.__mul__}
-
-
-def _float_binary(node: Node, facts: FileFacts, depth: int) -> Value | None:
-    """Float arithmetic (`0.1 - 0.3`, `BASE * 2.0`); integer arithmetic is the consts'."""
-    op = child_by_field(node, "operator")
-    left = fold(child_by_field(node, "left"), facts, depth + 1)
-    right = fold(child_by_field(node, "right"), facts, depth + 1)
-    if op is None or left is None or right is None:
-        return None
-    a, b, symbol = left.value, right.value, facts.text(op)
-    if not all(isinstance(v, float) for v in (a, b)):
-        return None  # Rust mixes no ints with floats; ints were folded by the consts
-    if symbol == "/":
-        return Value(a / b, span_of(node), note=left.note or right.note) if b != 0.0 else None
-    fn = _FLOAT_OPS.get(symbol)
-    return Value(fn(a, b), span_of(node), note=left.note or right.note) if fn else None
-
-
-def _negated(node: Node, facts: FileFacts, depth: int) -> Value | None:
-    """`-x` of a folded float (the sign of -0.0 is kept); `!b` of a bool."""
-    text = facts.text(node).lstrip()
-    inner = fold(node.named_children[0], facts, depth + 1) if node.named_children else None
-    if inner is None:
-        return None
-    if text.startswith("-") and isinstance(inner.value, float):
-        return Value(-inner.value, span_of(node), note=inner.note)
-    if text.startswith("!") and isinstance(inner.value, bool):
-        return Value(not inner.value, span_of(node), note=inner.note)
-    return None
-
-
-def _const_item(name: str, facts: FileFacts, depth: int) -> Value | None:
-    """A `const`/`static` of this file that is not an integer (those are the consts'):
-    `const SMOOTHING: f32 = 1.5;`, `const MODE: Reduction = Reduction::BatchMean;`."""
-    for item in facts.nodes("item"):
-        if item.type not in ("const_item", "static_item"):
-            continue
-        item_name = child_by_field(item, "name")
-        if item_name is None or facts.text(item_name) != name:
-            continue
-        found = fold(child_by_field(item, "value"), facts, depth + 1)
-        if found is None:
-            return None
-        return Value(found.value, found.origin, None, found.note or f"const {name}", found.path)
-    return None
-
-
-def _mutable(decl: Node) -> bool:
-    """`let mut x` (`decl`: the name its `let` binds), or an assignment `x = ..`, which needs
-    one: a later `x.push(..)`, `x.f = ..` or `x = ..` in a branch may change it; unknown."""
-    owner = decl.parent
-    if owner is not None and owner.type == "assignment_expression":
-        return True
-    if decl.type == "let_declaration":
-        owner = decl
-    if owner is not None and owner.type == "let_declaration":
-        return any(c.type == "mutable_specifier" for c in owner.children)
-    return decl.type == "mut_pattern" or any(c.type == "mutable_specifier" for c in decl.children)
-
-
-def _variant(path: Node, facts: FileFacts) -> Value | None:
-    """`PaddingConfig2d::Same` -> "Same": a variant of a type (a capitalised owner); consts
-    (`usize::MAX`, `Self::SIZE`) are not variants."""
-    text = facts.text(path)
-    owner, _, name = text.rpartition("::")
-    owner_name = owner.rsplit("::", 1)[-1]
-    if not owner_name[:1].isupper() or not name[:1].isupper():
-        return None
-    if (name.isupper() and len(name) > 3 and "_" in name) or (name.isupper() and len(name) > 4):
-        return None  # SCREAMING_CASE: an associated const
-    return Value(name, span_of(path))
-
-
-def _call(node: Node, facts: FileFacts, depth: int) -> Value | None:
-    callee, args = call_parts(node)
-    if callee is None:
-        return None
-    name = facts.text(callee)
-    if name == "Some" and len(args) == 1:
-        return fold(args[0], facts, depth + 1)
-    if name.replace(" ", "").rsplit("::", 2)[-2:] in (["Shape", "new"], ["Shape", "from"]):
-        found = fold(args[0], facts, depth + 1) if len(args) == 1 else None
-        return found if found is not None and isinstance(found.value, list) else None  # dims
-    if callee.type == "scoped_identifier" and _variant(callee, facts) is not None:
-        return _variant(callee, facts)  # a tuple variant: `PaddingConfig2d::Explicit(1, 1)`
-    if method_call(node) is not None:
-        receiver, method, margs = method_call(node)  # type: ignore[misc]
-        if facts.text(method) in _TRANSPARENT_CALLS and not margs:
-            return fold(receiver, facts, depth + 1)
-    shape = facts.shape_of(node)
-    return _tensor(shape)
-
-
-def _tensor(shape: Any) -> Value | None:
-    if shape is None or any(d is None for d in shape.dims):
-        return None
-    dims = [d.value for d in shape.dims]
-    value = {"dims": dims, "numel": math.prod(dims), "rank": len(dims)}
-    return Value(value, shape.origin, note=shape.note)
-
-
-def tensor_value(node: Node | None, facts: FileFacts) -> Value | None:
-    """`{"dims": [..], "numel": n, "rank": r}` for a tensor expression whose whole shape the
-    file shows; `{"rank": r}` for one whose type states its rank (`x: Tensor<B, 3>`,
-    `Tensor::<3>::zeros(shape, d)`) and whose shape the file does not show. An array literal,
-    or a local bound to one, is no tensor (the shape `[1, n]` an argument names is a list,
-    known when its items are)."""
+def tensor_value(node: Node | None, facts: FileFacts, frame: Frame | None = None) -> Value | None:
+    """A tensor expression's value (`evaluate.tensor_of`: its rank, and its dims as far as
+    they are known), else `{"rank": r}` from a declared type or a turbofish that states it. An
+    array literal, or a local bound to one, is no tensor (the shape `[1, n]` an argument names
+    is a list, known when its items are). `frame`: one of `evaluate.loop_frames`."""
     node = strip_wrappers(node)
     if node is None or _an_array(node, facts, 0):
         return None
+    if frame is not None:
+        return _tensor_value(node, facts, frame)
     return _memo("tensor", node, facts, lambda: _tensor_value(node, facts))
 
 
@@ -288,9 +80,12 @@ def _an_array(node: Node | None, facts: FileFacts, depth: int) -> bool:
     return node.type == "array_expression"
 
 
-def _tensor_value(node: Node, facts: FileFacts) -> Value | None:
-    found = _tensor(facts.shape_of(node)) or _declared_rank(node, facts, 0)
-    return Value(found.value, found.origin, node, found.note) if found else None
+def _tensor_value(node: Node, facts: FileFacts, frame: Frame | None = None) -> Value | None:
+    found = evaluate.tensor_of(node, facts, frame) or _declared_rank(node, facts, 0)
+    if found is None:
+        return None
+    return Value(found.value, found.origin, node, found.note, found.path, found.shape,
+                 found.steps)  # fmt: skip
 
 
 _TURBOFISH = re.compile(r"(?:[\w:]*::)?Tensor\s*::\s*<(.*?)>\s*::\s*\w+", re.S)
@@ -400,10 +195,7 @@ def _turbofish_rank(call: Node, facts: FileFacts, generic: int) -> Value | None:
     if generic >= len(given):
         return None
     arg = given[generic]
-    if arg.type == "type_identifier":  # `::<RANK>`: a const generic argument names a const
-        rank = _const_item(facts.text(arg), facts, 0) if _const_like(facts.text(arg)) else None
-    else:
-        rank = fold(arg, facts)
+    rank = evaluate.value_of(arg, facts)  # `::<RANK>`: a const generic argument names a const
     if rank is None or type(rank.value) is not int:
         return None
     return Value({"rank": rank.value}, span_of(arg), note="its turbofish")
@@ -418,21 +210,6 @@ def _rank_value(args: list[str] | None, where: Node) -> Value | None:
     if len(numbers) != 1:
         return None
     return Value({"rank": int(numbers[0])}, span_of(where), note="its type")
-
-
-def _sequence(node: Node, facts: FileFacts, depth: int) -> Value | None:
-    items = [c for c in node.named_children if c.type not in ("line_comment", "block_comment")]
-    length = child_by_field(node, "length") if node.type == "array_expression" else None
-    if length is not None:  # `[x; n]`
-        count = facts.int_value(length)
-        item = fold(items[0], facts, depth + 1) if items else None
-        if count is None or item is None or not 0 <= count.value <= 64:
-            return None
-        return Value([item.value] * count.value, span_of(node))
-    values = [fold(i, facts, depth + 1) for i in items]
-    if any(v is None for v in values):
-        return None
-    return Value([v.value for v in values if v is not None], span_of(node))
 
 
 def list_length(node: Node | None, facts: FileFacts, depth: int = 0) -> int | None:
@@ -450,7 +227,7 @@ def list_length(node: Node | None, facts: FileFacts, depth: int = 0) -> int | No
         return None
     length = child_by_field(node, "length")
     if length is not None:  # `[x; n]`
-        count = facts.int_value(length)
+        count = evaluate.int_of(length, facts)
         return count.value if count is not None and count.value >= 0 else None
     return len([c for c in node.named_children if "comment" not in c.type])
 
@@ -464,88 +241,7 @@ def _transparent(node: Node, facts: FileFacts) -> Node | None:
     return found[0]
 
 
-def _vec(node: Node, facts: FileFacts) -> Value | None:
-    macro = child_by_field(node, "macro")
-    if macro is None or facts.text(macro) != "vec":
-        return None
-    body = facts.text(node).split("!", 1)[1].strip()[1:-1]
-    items: list[Any] = []
-    for part in _split(body) if body.strip() else []:
-        value = parse_default(part)
-        if value is _UNKNOWN and IDENT.fullmatch(part.strip()):
-            const = _const_item(part.strip(), facts, 0)
-            value = const.value if const is not None else _UNKNOWN
-        if value is _UNKNOWN:
-            return None
-        items.append(value)
-    return Value(items, span_of(node))
-
-
 _UNKNOWN = object()
-
-
-# -- burn's slices: ranges and `s![..]` -------------------------------------------------------
-
-
-def _range(node: Node, facts: FileFacts, depth: int) -> Value | None:
-    """`a..b`, `a..=b`, `a..`, `..b`, `..=b`, `..` as the burn `Slice` it converts to:
-    `{"start", "end", "step": 1}` with the bounds the source shows (`end` null: to the end)."""
-    op = next((c for c in node.children if c.type in ("..", "..=")), None)
-    if op is None:
-        return None
-    start = next((c for c in node.named_children if c.end_byte <= op.start_byte), None)
-    end = next((c for c in node.named_children if c.start_byte >= op.end_byte), None)
-    low = fold(start, facts, depth + 1) if start is not None else Value(0, span_of(node))
-    high = fold(end, facts, depth + 1) if end is not None else None
-    bound = high.value if high is not None else _UNKNOWN
-    if end is None:
-        bound = None
-    return Value(_slice(low.value if low else _UNKNOWN, bound, op.type == "..=", 1), span_of(node))
-
-
-def _slice(start: Any, end: Any, inclusive: bool, step: Any) -> dict[str, Any]:
-    """burn's `Slice` of a range (`From<Range..>`): an inclusive end `b` is `b + 1`, or no end
-    for `-1`; the parts not known (`_UNKNOWN`) are left out."""
-    if inclusive and isinstance(end, int):
-        end = None if end == -1 else end + 1
-    parts = {"start": start, "end": end, "step": step}
-    return {k: v for k, v in parts.items() if v is not _UNKNOWN and type(v) in (int, type(None))}
-
-
-def _slices(node: Node, facts: FileFacts) -> Value | None:
-    """burn's `s![..]`: one slice per comma-separated part, `range;step` giving the step, a
-    single index `i` being `i..=i`. The list's length is always known; each slice has the
-    parts the text shows as literals or consts."""
-    macro = child_by_field(node, "macro")
-    if macro is None or facts.text(macro).rsplit("::", 1)[-1] != "s":
-        return None
-    body = facts.text(node).split("!", 1)[1].strip()[1:-1]
-    if not body.strip():
-        return None
-    out = []
-    for part in _split(body):
-        spec, _, step_text = part.partition(";")
-        step = _literal(step_text, facts) if step_text.strip() else 1
-        found = re.fullmatch(r"\s*(.*?)\s*\.\.(=?)\s*(.*?)\s*", spec, re.S)
-        if found is None:  # an index
-            at = _literal(spec, facts)
-            out.append(_slice(at, at, True, step))
-            continue
-        low, inclusive, high = found.groups()
-        start = _literal(low, facts) if low else 0
-        end = _literal(high, facts) if high else None
-        out.append(_slice(start, end, bool(inclusive), step))
-    return Value(out, span_of(node))
-
-
-def _literal(text: str, facts: FileFacts) -> Any:
-    """An integer written as a literal or a crate const, else `_UNKNOWN`."""
-    text = text.strip()
-    value = parse_default(text)
-    if value is _UNKNOWN and IDENT.fullmatch(text) and _const_like(text):
-        const = _const_item(text, facts, 0)
-        value = const.value if const is not None else _UNKNOWN
-    return value if type(value) is int else _UNKNOWN
 
 
 def parse_default(text: str) -> Any:
@@ -647,7 +343,7 @@ def _config_value(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValu
         field = inner.info.field(name.removeprefix("with_"))
         if field is None:
             return None
-        value = fold(args[0], facts)
+        value = evaluate.value_of(args[0], facts)
         fields = dict(inner.fields)
         if value is None:
             fields.pop(field.name, None)
@@ -738,7 +434,7 @@ def _config_new(call: Node, facts: FileFacts) -> ConfigValue | None:
         if parsed is not _UNKNOWN:
             fields[field.name] = Value(parsed, None, note=f"default {field.default}")
     for field, arg in zip(info.required, args, strict=True):
-        value = fold(arg, facts)
+        value = evaluate.value_of(arg, facts)
         if value is not None:
             fields[field.name] = _written(value, arg)
     return ConfigValue(info, fields, span_of(call))
@@ -765,7 +461,7 @@ def _config_literal(expr: Node, facts: FileFacts, depth: int) -> ConfigValue | N
             given[facts.text(item)] = item.named_children[0] if item.named_children else item
     fields = dict(base.fields) if base is not None else {}
     for name, node in given.items():
-        value = fold(node, facts) if node is not None else None
+        value = evaluate.value_of(node, facts) if node is not None else None
         if value is None:
             fields.pop(name, None)
         else:
@@ -809,6 +505,11 @@ def _init_receiver(expr: Node | None, facts: FileFacts, depth: int) -> tuple[Nod
         if expr.type == "identifier":
             expr, depth = _bound_value(expr, facts), depth + 1
             continue
+        if expr.type == "field_expression":  # `self.norm`: what the struct's one literal set
+            sites = field_sites(expr, state_of(facts))
+            expr = sites[0][0] if sites is not None and len(sites) == 1 else None
+            depth += 1
+            continue
         parts = method_call(expr) if expr.type == "call_expression" else None
         if parts is None:
             return None
@@ -818,3 +519,19 @@ def _init_receiver(expr: Node | None, facts: FileFacts, depth: int) -> tuple[Nod
             expr, depth = receiver, depth + 1
             continue
         return (receiver, depth + 1) if name.startswith("init") else None
+
+
+def _module_of(node: Node, facts: FileFacts) -> tuple[str, dict[str, Any]] | None:
+    """(type path, known config fields) of the burn module `node` builds: `cfg.init(d)` of a
+    config (through `let`s), or a module made without one (`Relu::new()`), for the evaluator's
+    `module.forward(x)` (`evaluate.tensors`)."""
+    config = module_config(node, facts)
+    if config is not None and config.info.init is not None:
+        return config.info.init, {name: v.value for name, v in config.fields.items()}
+    typed = facts.type_of(node)
+    if typed is None or not typed.path.startswith("burn::") or "Config" in typed.path:
+        return None
+    return typed.path, {}
+
+
+register("module", _module_of)

@@ -407,7 +407,7 @@ def test_ranges_and_the_slice_macro_read_as_burns_slices() -> None:
     """A range is the `Slice` burn converts it to (an inclusive end is one more; `..=-1` and
     an open end: no end); `s![..]` is the list of its parts, `;k` giving the step and a bare
     index `i` being `i..=i`; what the text does not show is left out."""
-    from panic_lens.rules.language.values import fold
+    from panic_lens.evaluate import value_of as fold
     from panic_lens.rust.facts import FileFacts
     from panic_lens.rust.syntax import walk
 
@@ -436,7 +436,8 @@ fn f(n: usize) {
 def test_an_array_stays_a_list_through_clone() -> None:
     """`xs.clone()` of an array is the array: its length is known (also past the 64 items a
     list value holds), and it is never read as a tensor (whose `size()` would count keys)."""
-    from panic_lens.rules.language.values import fold, list_length, tensor_value
+    from panic_lens.evaluate import value_of as fold
+    from panic_lens.rules.language.values import list_length, tensor_value
     from panic_lens.rust.facts import FileFacts
     from panic_lens.rust.syntax import walk
 

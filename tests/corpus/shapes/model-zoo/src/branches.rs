@@ -25,7 +25,7 @@ pub fn values(flag: bool, mode: u8, device: &Device) -> Vec<GroupNorm> {
     let groups = if flag { 5 } else { 6 };
     let a = GroupNormConfig::new(groups, 48).init(device); // ok (6 divides 48)
     let same = if flag { 5 } else { 5 };
-    let b = GroupNormConfig::new(same, 48).init(device); // expect: group-norm-groups-divide-channels (miss: both arms of the if give 5)
+    let b = GroupNormConfig::new(same, 48).init(device); // expect: group-norm-groups-divide-channels
     let mut g = 6;
     if flag {
         g = 5;
@@ -53,7 +53,7 @@ pub fn guarded(device: &Device) -> Option<GroupNorm> {
     if 48 % groups != 0 {
         return None;
     }
-    Some(GroupNormConfig::new(groups, 48).init(device)) // ok (false positive: the guard returns before the call when 5 does not divide 48)
+    Some(GroupNormConfig::new(groups, 48).init(device)) // ok (the guard returns before the call when 5 does not divide 48)
 }
 
 /// The bad count is only used when a run-time flag says so.

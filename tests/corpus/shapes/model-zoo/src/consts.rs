@@ -52,9 +52,9 @@ impl Arch for Plain {
 
 pub fn trait_consts(device: &Device) -> Vec<GroupNorm> {
     vec![
-        GroupNormConfig::new(Tiny::HEADS, Tiny::HIDDEN).init(device), // expect: group-norm-groups-divide-channels (miss: an associated const of a trait impl)
+        GroupNormConfig::new(Tiny::HEADS, Tiny::HIDDEN).init(device), // expect: group-norm-groups-divide-channels
         GroupNormConfig::new(<Wide as Arch>::HEADS, <Wide as Arch>::HIDDEN).init(device), // ok
-        GroupNormConfig::new(Plain::HEADS, Plain::HIDDEN).init(device), // expect: group-norm-groups-divide-channels (miss: a trait const's default value)
+        GroupNormConfig::new(Plain::HEADS, Plain::HIDDEN).init(device), // expect: group-norm-groups-divide-channels
     ]
 }
 
@@ -67,7 +67,7 @@ pub fn imported(device: &Device, heads: usize) -> Vec<GroupNorm> {
     vec![
         GroupNormConfig::new(N_HEADS, D_MODEL).init(device), // expect: group-norm-groups-divide-channels
         GroupNormConfig::new(N_GROUPS, D_MODEL).init(device), // ok
-        GroupNormConfig::new(VISION_GROUPS, CHANNELS).init(device), // expect: group-norm-groups-divide-channels (miss: a const imported with `use .. as` from a nested module)
+        GroupNormConfig::new(VISION_GROUPS, CHANNELS).init(device), // expect: group-norm-groups-divide-channels
         GroupNormConfig::new(crate::hparams::vision::GROUPS, 2 * crate::hparams::vision::CHANNELS).init(device), // ok
         GroupNormConfig::new(heads, D_MODEL).init(device), // ok
     ]

@@ -15,20 +15,20 @@ mod legacy {
 
 pub fn layers(device: &Device) {
     let _d = DropoutConfig::new(DROPOUT).init(); // ok
-    let _bad = DropoutConfig::new(BAD_DROPOUT).init(); // expect: dropout-probability-range (miss: an f64 const imported from another module)
+    let _bad = DropoutConfig::new(BAD_DROPOUT).init(); // expect: dropout-probability-range
     let _legacy = DropoutConfig::new(legacy::BAD_DROPOUT).init(); // ok
     let _double = DropoutConfig::new(hparams::DROPOUT * 2.0).init(); // ok
-    let _over = DropoutConfig::new(DROPOUT * 11.0).init(); // expect: dropout-probability-range (miss: arithmetic on an imported f64 const)
+    let _over = DropoutConfig::new(DROPOUT * 11.0).init(); // expect: dropout-probability-range
     let _rms = RmsNormConfig::new(64).with_epsilon(RMS_EPS).init(device); // ok
-    let _rms0 = RmsNormConfig::new(64).with_epsilon(ZERO_EPS).init(device); // expect: rms-norm-epsilon-positive (miss: an f64 const imported from another module)
+    let _rms0 = RmsNormConfig::new(64).with_epsilon(ZERO_EPS).init(device); // expect: rms-norm-epsilon-positive
     let _rope = RotaryEncodingConfig::new(512, 64).with_theta(ROPE_THETA).init(device); // ok
-    let _rope_bad = RotaryEncodingConfig::new(512, 64).with_theta(NEG_THETA).init(device); // expect: rotary-encoding-theta-positive (miss: an f32 const imported from another module)
-    let _noise = GaussianNoiseConfig::new(hparams::NOISE_STD).init(); // expect: gaussian-noise-negative-std (miss: an f64 const read by its module path)
+    let _rope_bad = RotaryEncodingConfig::new(512, 64).with_theta(NEG_THETA).init(device); // expect: rotary-encoding-theta-positive
+    let _noise = GaussianNoiseConfig::new(hparams::NOISE_STD).init(); // expect: gaussian-noise-negative-std
     let _noise_ok = GaussianNoiseConfig::new(-hparams::NOISE_STD).init(); // ok
     let _ce = CrossEntropyLossConfig::new().with_smoothing(Some(SMOOTHING)).init(device); // ok
-    let _ce_bad = CrossEntropyLossConfig::new().with_smoothing(Some(OVER_SMOOTHING)).init(device); // expect: cross-entropy-smoothing-range (miss: an f32 const imported from another module)
-    let _bce = BinaryCrossEntropyLossConfig::new().with_smoothing(Some(SMOOTHING - 0.2)).init(device); // expect: binary-cross-entropy-smoothing-range (miss: arithmetic on an imported f32 const)
-    let _huber = HuberLossConfig::new(HUBER_DELTA).init(); // expect: huber-delta-negative (miss: an f32 const imported from another module)
+    let _ce_bad = CrossEntropyLossConfig::new().with_smoothing(Some(OVER_SMOOTHING)).init(device); // expect: cross-entropy-smoothing-range
+    let _bce = BinaryCrossEntropyLossConfig::new().with_smoothing(Some(SMOOTHING - 0.2)).init(device); // expect: binary-cross-entropy-smoothing-range
+    let _huber = HuberLossConfig::new(HUBER_DELTA).init(); // expect: huber-delta-negative
     let _huber_ok = HuberLossConfig::new(-HUBER_DELTA).init(); // ok
 }
 

@@ -7,7 +7,7 @@ pub fn joins(x: Tensor<2>, device: &Device) -> Vec<Tensor<2>> {
     let [batch, _] = x.dims();
     let a = Tensor::<2>::zeros([batch, 3], device);
     let b = Tensor::<2>::zeros([batch, 4], device);
-    let c = Tensor::cat(vec![a.clone(), b.clone()], 0); // expect: cat-mismatched-shapes (miss: a partial shape [batch, 3] with batch from `x.dims()`)
+    let c = Tensor::cat(vec![a.clone(), b.clone()], 0); // expect: cat-mismatched-shapes
     let d = Tensor::cat(vec![a.clone(), b.clone()], 1); // ok
     let e = Tensor::cat(vec![a.clone(), a.clone()], 1); // ok
     let f = a.clone().narrow(1, 2, 2); // expect: narrow-out-of-range (miss: a partial shape [batch, 3])
@@ -16,7 +16,7 @@ pub fn joins(x: Tensor<2>, device: &Device) -> Vec<Tensor<2>> {
     let i = a.clone().matmul(Tensor::<2>::zeros([4, 5], device)); // expect: matmul-inner-dim-mismatch (miss: a partial shape [batch, 3])
     let j = a.clone().matmul(Tensor::<2>::zeros([3, 5], device)); // ok
     let k = a.clone().matmul(b.clone()); // ok
-    let s = Tensor::stack::<3>(vec![a.clone(), b.clone()], 0); // expect: stack-mismatched-shapes (miss: partial shapes [batch, 3], [batch, 4])
+    let s = Tensor::stack::<3>(vec![a.clone(), b.clone()], 0); // expect: stack-mismatched-shapes
     let t = Tensor::stack::<3>(vec![a.clone(), a.clone()], 0); // ok
     let l = x.clone().narrow(1, 0, 1); // ok
     vec![c, d, e, f, g, h, i, j, k, s.flatten(0, 1), t.flatten(0, 1), l]

@@ -1,0 +1,182 @@
+"""Calls of the crate's own functions: a function (a free `fn`, a block-level `fn`, an
+associated `Self::f`/`Type::f`, or a method `self.f(..)`) called with arguments whose values are
+known is evaluated with those values, and its result flows back when every `return` and its
+tail expression agree.
+
+Bounded: at most `MAX_CALL_DEPTH` calls deep; a function already on the way (recursion, mutual
+recursion) is unknown; each (function, argument values) is evaluated once per file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from panic_lens.evaluate import scope
+from panic_lens.evaluate.literals import at
+from panic_lens.evaluate.state import Frame, State, Value, state_for
+from panic_lens.rust.syntax import Node, call_parts, child_by_field, method_call, span_of
+
+MAX_CALL_DEPTH = 4
+
+
+def callee_fn(call: Node, st: State) -> scope.Item | None:
+    """The crate function a call expression calls, when its name resolves to one."""
+    unit = st.unit
+    parts = method_call(call)
+    if parts is not None:
+        receiver, method, _ = parts
+        if receiver.type != "self":
+            return None  # a method of another value: its type is not followed here
+        impl = scope._enclosing_impl(call, unit)
+        owner = child_by_field(impl, "type") if impl is not None else None
+        return _method(unit, owner, unit.text(method))
+    callee, _ = call_parts(call)
+    if callee is not None and callee.type == "generic_function":
+        callee = child_by_field(callee, "function")
+    if callee is None or callee.type not in ("identifier", "scoped_identifier"):
+        return None
+    text = unit.text(callee).replace(" ", "")
+    if text.startswith("Self::") and text.count("::") == 1:
+        impl = scope._enclosing_impl(call, unit)
+        owner = child_by_field(impl, "type") if impl is not None else None
+        return _method(unit, owner, text.split("::", 1)[1])
+    item = scope.item_at(callee, unit)
+    if item is not None and item.node.type == "function_item":
+        return item
+    if callee.type == "scoped_identifier":  # `Type::f(..)`: an associated function
+        path = child_by_field(callee, "path")
+        name = child_by_field(callee, "name")
+        owner_item = scope.item_at(path, unit) if path is not None else None
+        if owner_item is not None and name is not None and owner_item.node.type == "struct_item":
+            type_name = child_by_field(owner_item.node, "name")
+            return _method(owner_item.unit, type_name, unit.text(name))
+    return None
+
+
+def _method(unit: scope.Unit, type_node: Node | None, name: str) -> scope.Item | None:
+    type_name = scope._base_name(type_node, unit) if type_node is not None else None
+    if type_name is None:
+        return None
+    found = []
+    for impl in scope._impls(unit):
+        if scope._base_name(child_by_field(impl, "type"), unit) != type_name:
+            continue
+        body = child_by_field(impl, "body")
+        for child in body.named_children if body is not None else ():
+            ident = child_by_field(child, "name") if child.type == "function_item" else None
+            if ident is not None and unit.text(ident) == name:
+                found.append(scope.Item(unit, child))
+    return found[0] if len(found) == 1 else None
+
+
+def frame_for(call: Node, fn: scope.Item, st: State, frame: Frame, depth: int) -> Frame | None:
+    """The frame `fn` runs in at `call`: its parameters' values where they are known; None
+    when the call may not be followed (too deep, recursive)."""
+    if fn.node.id in frame.calls or len(frame.calls) >= MAX_CALL_DEPTH:
+        return None
+    params = child_by_field(fn.node, "parameters")
+    names = [p for p in (params.named_children if params is not None else ())
+             if p.type == "parameter"]  # fmt: skip
+    args = call_parts(call)[1]
+    parts = method_call(call)
+    if parts is not None:
+        args = parts[2]
+    elif (
+        names
+        and params is not None
+        and any(c.type == "self_parameter" for c in params.named_children)
+    ):
+        args = args[1:]  # `Self::f(self_value, ..)`
+    given: dict[str, Any] = {}
+    key: list[Any] = [fn.node.id]
+    for param, arg in zip(names, args, strict=False):
+        pattern = child_by_field(param, "pattern")
+        if pattern is None or pattern.type != "identifier":
+            continue
+        name = fn.unit.text(pattern)
+        found = st.value(arg, frame, depth + 1)
+        if found is None:
+            shape = st.shape(arg, frame, depth + 1)
+            if shape is not None and shape.dims is not None:
+                found = Value(None, span_of(arg), arg, shape=shape)
+        if found is not None:
+            given[name] = found
+            key.append((name, repr(found.value), repr(getattr(found.shape, "dims", None))))
+    frames = st.memo.setdefault(("evaluate", "frames"), {})
+    memo_key = (tuple(key), frame.calls)
+    if memo_key not in frames:
+        label = f"{fn.unit.text(child_by_field(fn.node, 'name') or fn.node)}(..)"
+        frames[memo_key] = Frame(fn.node, given, (*frame.calls, fn.node.id), label)
+    found_frame: Frame = frames[memo_key]
+    return found_frame
+
+
+def returned(fn: scope.Item, st: State, frame: Frame, depth: int, what: Any) -> Any:
+    """`what(state, expr, frame, depth)` (`State.value` or `State.shape`) of every value `fn`
+    returns in `frame` (its tail
+    expression and each `return`), when they all agree; None otherwise."""
+    body = child_by_field(fn.node, "body")
+    if body is None:
+        return None
+    owner = state_for(fn.unit, st)
+    owner.steps = st.steps
+    exits = _exits(body)
+    if not exits:
+        return None
+    results = [what(owner, e, frame, depth + 1) for e in exits]
+    st.steps = max(st.steps, owner.steps)
+    first = results[0]
+    if first is None or any(r is None or _key(r) != _key(first) for r in results[1:]):
+        return None
+    return first
+
+
+def _key(result: Any) -> Any:
+    return (repr(getattr(result, "value", result)), repr(getattr(result, "dims", None)),
+            repr(getattr(getattr(result, "shape", None), "dims", None)))  # fmt: skip
+
+
+def _exits(body: Node) -> list[Node]:
+    """The tail expression of a function body and the values of its `return`s (not those of
+    closures or nested functions); [] when one `return` has no value or the body has no tail."""
+    items = [c for c in body.named_children if "comment" not in c.type]
+    if not items or items[-1].type.endswith(("statement", "declaration", "_item")):
+        tail = None
+    else:
+        tail = items[-1]
+    out = [tail] if tail is not None else []
+    stack = list(body.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in ("closure_expression", "function_item", "async_block"):
+            continue
+        if node.type == "return_expression":
+            if not node.named_children:
+                return []
+            out.append(node.named_children[0])
+            continue
+        stack.extend(node.named_children)
+    if tail is None and len(out) == 0:
+        return []
+    if tail is None and not _ends_in_return(items):
+        return []
+    return out
+
+
+def _ends_in_return(items: list[Node]) -> bool:
+    last = items[-1] if items else None
+    inner = last.named_children[0] if last is not None and last.named_children else None
+    return inner is not None and inner.type == "return_expression"
+
+
+def call_value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    """The value a call of a crate function returns, evaluated with the call's arguments."""
+    fn = callee_fn(node, st)
+    inner = frame_for(node, fn, st, frame, depth) if fn is not None else None
+    if fn is None or inner is None:
+        return None
+    found: Value | None = returned(fn, st, inner, depth, State.value)
+    if found is None:
+        return None
+    return Value(found.value, found.origin, None, found.note, found.path, found.shape,
+                 (*found.steps, f"returned by {inner.label} at {at(node)}"))  # fmt: skip

@@ -1,0 +1,97 @@
+"""`self.field` in a method of the user's own struct: what every struct literal of that type in
+its file (`Model { field: .., .. }`, `Self { .. }` in `new` or a config's `init`) gives the
+field, when they all agree; and the burn module a field holds (its type and the config it was
+built from), so `self.norm.forward(x)` is the forward of the module `init` built.
+
+Honest: a `pub` field (built or changed outside the file), a field assigned anywhere
+(`x.field = ..`), a literal with `..base`, or literals that disagree: unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from panic_lens.evaluate import scope
+from panic_lens.evaluate.state import State
+from panic_lens.rust.syntax import Node, child_by_field
+
+_MAX_SITES = 16  # struct literals of one type read for one field
+
+
+def field_sites(expr: Node, st: State) -> list[tuple[Node, Node]] | None:
+    """(value expression, struct literal) of each literal of `self`'s type that sets the field
+    `expr` (`self.f`) reads; None when the field's value cannot be pinned down that way."""
+    unit = st.unit
+    base, field = child_by_field(expr, "value"), child_by_field(expr, "field")
+    if base is None or base.type != "self" or field is None:
+        return None
+    name = unit.text(field)
+    impl = scope._enclosing_impl(expr, unit)
+    type_name = scope._base_name(child_by_field(impl, "type"), unit) if impl is not None else None
+    if impl is None or type_name is None or not _private_field(unit, type_name, name, impl):
+        return None
+    if re.search(rb"\.\s*" + re.escape(name.encode()) + rb"\s*(?:<<|>>|[-+*/%&|^])?=(?!=)",
+                 unit.src):  # fmt: skip
+        return None  # assigned somewhere: not only what the literals gave
+    out = []
+    for literal in _literals(unit, type_name, st):
+        value = _initializer(literal, name, unit)
+        if value is None:
+            return None
+        out.append((value, literal))
+    return out if 0 < len(out) <= _MAX_SITES else None
+
+
+def _private_field(unit: scope.Unit, type_name: str, name: str, at: Node) -> bool:
+    item = unit.imports.local_item(type_name, at)
+    body = child_by_field(item, "body") if item is not None and item.type == "struct_item" else None
+    for decl in body.named_children if body is not None else ():
+        ident = child_by_field(decl, "name")
+        if decl.type == "field_declaration" and ident is not None and unit.text(ident) == name:
+            return not any(c.type == "visibility_modifier" for c in decl.children)
+    return False
+
+
+def _literals(unit: scope.Unit, type_name: str, st: State) -> list[Node]:
+    """The struct literals of the type in the file: `Type { .. }`, and `Self { .. }` inside an
+    impl of it. Found in one walk of the file, when first asked."""
+    key = ("evaluate", "literals")
+    found: dict[str, list[Node]] | None = st.memo.get(key)
+    if found is None:
+        found = st.memo[key] = {}
+        stack = [unit.root]
+        while stack:
+            node = stack.pop()
+            if node.type == "struct_expression":
+                name = child_by_field(node, "name")
+                text = unit.text(name).rsplit("::", 1)[-1] if name is not None else ""
+                if text == "Self":
+                    impl = scope._enclosing_impl(node, unit)
+                    owner = child_by_field(impl, "type") if impl is not None else None
+                    text = scope._base_name(owner, unit) or ""
+                found.setdefault(text, []).append(node)
+            stack.extend(node.named_children)
+    return found.get(type_name, [])
+
+
+def _initializer(literal: Node, name: str, unit: scope.Unit) -> Node | None:
+    body = child_by_field(literal, "body")
+    for item in body.named_children if body is not None else ():
+        if item.type == "base_field_initializer":
+            return None
+        if item.type == "field_initializer":
+            field = child_by_field(item, "field")
+            if field is not None and unit.text(field) == name:
+                return child_by_field(item, "value")
+        elif item.type == "shorthand_field_initializer" and unit.text(item) == name:
+            return item.named_children[0] if item.named_children else None
+    return None
+
+
+def agreed(results: list[Any], key: Any = lambda r: repr(getattr(r, "value", r))) -> Any:
+    """The first answer when all sites gave the same (by `key`), else None."""
+    if not results or any(r is None for r in results):
+        return None
+    first = key(results[0])
+    return results[0] if all(key(r) == first for r in results[1:]) else None

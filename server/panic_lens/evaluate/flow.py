@@ -1,0 +1,126 @@
+"""Values that depend on where execution goes: a function's parameters in a call being
+followed (`evaluate.calls`), a `for` loop's element while its body is evaluated per element
+(`evaluate.loops`), blocks (their tail expression), `if`s and `match`es (the branch a known
+condition takes, or the value every branch agrees on), and fields of tuples.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from panic_lens.evaluate.state import Frame, State, Value
+from panic_lens.rust.locals import LocalBinding
+from panic_lens.rust.syntax import Node, child_by_field, span_of
+
+
+def bound_elsewhere(
+    ident: Node, found: LocalBinding, st: State, frame: Frame, depth: int
+) -> Value | None:
+    """A parameter or a loop variable: its value in `frame`, when the frame gives one for
+    this very binding (a parameter of the function being followed, a loop's element)."""
+    here: Frame | None = frame
+    while here is not None:
+        given = here.args.get(found.name)
+        owner = here.fn
+        inside = owner is not None and owner.start_byte <= found.decl.start_byte < owner.end_byte
+        loop_var = owner is not None and owner.type == "for_expression"
+        its_own = found.kind != "pattern" or (loop_var and found.decl.parent == owner)
+        if given is not None and inside and its_own:
+            return given if isinstance(given, Value) else None
+        here = here.parent
+    return None
+
+
+def value_of_expression(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    if node.type == "block":
+        items = [c for c in node.named_children if "comment" not in c.type]
+        if not items or items[-1].type.endswith(("statement", "declaration", "_item")):
+            return None
+        return st.value(items[-1], frame, depth + 1)
+    if node.type == "if_expression":
+        return _if(node, st, frame, depth)
+    if node.type == "field_expression":
+        base = child_by_field(node, "value")
+        field = child_by_field(node, "field")
+        if field is None or field.type != "integer_literal":
+            return None
+        inner = st.value(base, frame, depth + 1)
+        at = int(st.unit.text(field))
+        if inner is None or not isinstance(inner.value, list) or at >= len(inner.value):
+            return None
+        return Value(inner.value[at], span_of(node), None, inner.note, inner.path)
+    return None
+
+
+def _if(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    cond = child_by_field(node, "condition")
+    then = child_by_field(node, "consequence")
+    other = child_by_field(node, "alternative")
+    other_body = other.named_children[0] if other is not None and other.named_children else None
+    if cond is None or then is None or other_body is None or cond.type == "let_condition":
+        return None
+    known = st.value(cond, frame, depth + 1)
+    if known is not None and type(known.value) is bool:
+        return st.value(then if known.value else other_body, frame, depth + 1)
+    a = st.value(then, frame, depth + 1)
+    b = st.value(other_body, frame, depth + 1) if a is not None else None
+    if a is None or b is None or not _same(a.value, b.value):
+        return None
+    return Value(a.value, span_of(node), None, a.note, a.path)  # every branch agrees
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+_EXITS = frozenset({"return_expression", "break_expression", "continue_expression"})
+
+
+def never_reached(node: Node, st: State, frame: Frame) -> bool:
+    """Whether every execution leaves before `node`: a statement before it, in a block around
+    it (in its function), always returns (`return ..;`, or an `if` whose condition is known
+    true and whose block ends in a `return`, `break`, `continue` or `panic!`)."""
+    from panic_lens.rust.syntax import ancestors
+
+    child = node
+    for block in ancestors(node, st.unit.root):
+        if block.type in ("function_item", "closure_expression"):
+            return False
+        if block.type == "block":
+            for stmt in block.named_children:
+                if stmt.start_byte >= child.start_byte:
+                    break
+                if _always_leaves(stmt, st, frame):
+                    return True
+        child = block
+    return False
+
+
+def _always_leaves(stmt: Node, st: State, frame: Frame) -> bool:
+    expr = (
+        stmt.named_children[0]
+        if stmt.type == "expression_statement" and stmt.named_children
+        else stmt
+    )
+    if expr.type in _EXITS:
+        return True
+    if expr.type != "if_expression" or child_by_field(expr, "alternative") is not None:
+        return False
+    cond = child_by_field(expr, "condition")
+    body = child_by_field(expr, "consequence")
+    if cond is None or body is None or cond.type == "let_condition":
+        return False
+    known = st.value(cond, frame, 1)
+    if known is None or known.value is not True:
+        return False
+    last = [c for c in body.named_children if "comment" not in c.type]
+    tail = last[-1] if last else None
+    if tail is not None and tail.type == "expression_statement" and tail.named_children:
+        tail = tail.named_children[0]
+    if tail is None:
+        return False
+    if tail.type in _EXITS:
+        return True
+    return tail.type == "macro_invocation" and st.unit.text(tail).startswith(
+        ("panic!", "unreachable!", "todo!", "unimplemented!")
+    )

@@ -1,0 +1,103 @@
+"""`for` loops over values known statically: a literal array (`for k in [2, 4, 8]`) or a small
+constant range (`for i in 0..3`). A question about an expression in the loop's body is asked once
+per element, each in a frame where the loop variable is that element ("for k = 4"); nested
+loops give one frame per combination.
+
+Bounded: a loop of more than `MAX_ELEMENTS` elements, or nests making more than `MAX_FRAMES`
+combinations, is not unrolled (its variable stays unknown): a 10,000-iteration loop costs one
+look at its bounds.
+"""
+
+from __future__ import annotations
+
+from panic_lens.evaluate.literals import strip
+from panic_lens.evaluate.state import Frame, State, Value
+from panic_lens.rust.syntax import Node, ancestors, child_by_field, span_of
+
+MAX_ELEMENTS = 64
+MAX_FRAMES = 256
+_STOP = frozenset({"function_item", "closure_expression"})
+
+
+def frames_at(node: Node, st: State, top: Frame) -> list[Frame]:
+    """The frames an expression inside literal `for` loops is evaluated in, outermost loop
+    first; [] when it is in no such loop."""
+    loops = []
+    for outer in ancestors(node, st.unit.root):
+        if outer.type in _STOP:
+            break
+        body = child_by_field(outer, "body") if outer.type == "for_expression" else None
+        if body is not None and body.start_byte <= node.start_byte < body.end_byte:
+            loops.append(outer)
+    if not loops:
+        return []
+    key = ("evaluate", "loop-frames", tuple(loop.id for loop in loops))
+    if key in st.memo:
+        return st.memo[key]
+    frames = [top]
+    for loop in reversed(loops):
+        pattern = child_by_field(loop, "pattern")
+        if pattern is None or pattern.type != "identifier":
+            continue
+        name = st.unit.text(pattern)
+        grown = []
+        for frame in frames:
+            for item in _elements(loop, st, frame) or ():
+                label = f"for {name} = {_show(item.value)}"
+                grown.append(Frame(loop, {name: item}, frame.calls,
+                                   f"{frame.label}, {label}" if frame.label else label,
+                                   frame))  # fmt: skip
+        if not grown or len(grown) > MAX_FRAMES:
+            continue  # not unrolled: the variable stays unknown
+        frames = grown
+    found = [f for f in frames if f is not top]
+    st.memo[key] = found
+    return found
+
+
+def _elements(loop: Node, st: State, frame: Frame) -> list[Value] | None:
+    """The values a `for` loop's variable takes, when its iterable is known and small."""
+    value = strip(child_by_field(loop, "value"))
+    if value is None:
+        return None
+    if value.type == "range_expression":
+        return _range(value, st, frame)
+    if value.type == "call_expression":  # `[..].iter()`, `xs.into_iter()`
+        function = child_by_field(value, "function")
+        method = child_by_field(function, "field") if function is not None else None
+        args = child_by_field(value, "arguments")
+        if (
+            method is None
+            or st.unit.text(method) not in ("iter", "into_iter")
+            or (args is not None and args.named_children)
+        ):
+            return None
+        value = strip(child_by_field(function, "value"))
+        if value is None:
+            return None
+    found = st.value(value, frame, 1)
+    if found is None or not isinstance(found.value, list) or len(found.value) > MAX_ELEMENTS:
+        return None
+    where = span_of(value)
+    return [Value(v, where, None, "", st.unit.path) for v in found.value]
+
+
+def _range(node: Node, st: State, frame: Frame) -> list[Value] | None:
+    op = next((c for c in node.children if c.type in ("..", "..=")), None)
+    ends = node.named_children
+    if op is None or len(ends) != 2:
+        return None
+    low, high = (st.value(e, frame, 1) for e in ends)
+    if low is None or high is None or type(low.value) is not int or type(high.value) is not int:
+        return None
+    stop = high.value + (1 if op.type == "..=" else 0)
+    if stop - low.value > MAX_ELEMENTS:
+        return None
+    where = span_of(node)
+    return [Value(i, where, None, "", st.unit.path) for i in range(low.value, stop)]
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, str) else str(value)

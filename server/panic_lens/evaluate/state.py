@@ -1,0 +1,133 @@
+"""What one evaluation carries: the file, the memo of answers, the budget that bounds the work,
+and the values of a function's parameters when a call of it is being followed.
+
+Bounds (every query answers in bounded time, whatever the code): an expression deeper than
+`MAX_DEPTH` is unknown; one top-level question (`evaluate.value_of` and friends) takes at most
+`MAX_STEPS` evaluation steps, after which everything left is unknown; answers are memoised per
+file and call context, so a file's questions together cost about one walk of what they read.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from panic_lens.evaluate.scope import Unit, register_unit, unit_of
+from panic_lens.model import Span
+from panic_lens.rust.syntax import Node
+
+MAX_DEPTH = 48  # nested expressions, let-to-let and const-to-const chains
+MAX_STEPS = 20_000  # evaluation steps per top-level question
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A value known statically: what the rule language sees (`value`: an int, a float, a
+    bool, a string or a variant's name, None, a list, a map), where it was set (`origin`, in
+    `path` when another file), the expression that wrote it at the call (what a fix replaces;
+    None for a default or a value from elsewhere), and how it was reached (`note`, one step a
+    line in `steps`). A tensor's value also has its `shape` (`evaluate.shapes.Shape`)."""
+
+    value: Any
+    origin: Span | None
+    written: Node | None = None
+    note: str = ""
+    path: str | None = None
+    shape: Any = None
+    steps: tuple[str, ...] = ()
+
+
+_EVALUATORS: dict[str, Any] = {}
+
+
+def register(name: str, fn: Any) -> None:
+    """Make `fn` the evaluator `State.value` (name "value") or `State.shape` ("shape") calls:
+    the modules of the package call each other through these, not by import."""
+    _EVALUATORS[name] = fn
+
+
+class OutOfBudget(Exception):
+    """The question took more steps than its budget: the answer is unknown."""
+
+
+@dataclass(slots=True)
+class Frame:
+    """A function being evaluated at one call: its parameters' values by name (a param not in
+    `args` is unknown), and the calls it was reached through (to cut recursion)."""
+
+    fn: Node | None = None  # the function (or `for` loop) whose names `args` are
+    args: dict[str, Any] = field(default_factory=dict)
+    calls: tuple[int, ...] = ()
+    label: str = ""
+    parent: Frame | None = None  # an outer loop's frame, whose element is also known
+
+
+@dataclass(slots=True)
+class State:
+    """One file's evaluator: its Unit, the memo of answers by (node, frame), the step budget."""
+
+    unit: Unit
+    resolve: Any  # the analysed file's name resolver (`Imports.resolve`)
+    memo: dict[Any, Any] = field(default_factory=dict)
+    steps: int = 0
+    asking: int = 0  # questions in progress (the budget is the outermost one's)
+    others: dict[int, State] = field(default_factory=dict)  # other files' evaluators
+    facts_ref: Any = None  # a weak reference to the analysed file's facts (no cycle)
+
+    def facts(self) -> Any:
+        """The analysed file's facts (for the layers above, `module_of`), or None."""
+        return self.facts_ref() if self.facts_ref is not None else None
+
+    def module_of(self, node: Node) -> tuple[str, dict[str, Any]] | None:
+        """(type path, config fields) of the burn module `node` holds, as the layer that knows
+        burn's configs registered (`register("module", ..)`); None when unknown."""
+        fn = _EVALUATORS.get("module")
+        facts = self.facts()
+        if fn is None or facts is None or self.unit.src is not facts.src:
+            return None
+        return fn(node, facts)
+
+    def value(self, node: Node | None, frame: Frame, depth: int) -> Value | None:
+        """`evaluate.values.value` of `node` in `frame`."""
+        return _EVALUATORS["value"](node, self, frame, depth)
+
+    def shape(self, node: Node | None, frame: Frame, depth: int) -> Any:
+        """`evaluate.tensors.shape` of `node` in `frame`."""
+        return _EVALUATORS["shape"](node, self, frame, depth)
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise OutOfBudget
+
+
+_STATE_KEY = ("evaluate", "state")
+
+
+def state_of(facts: Any) -> State:
+    """The file's evaluator, made once per facts (kept in their `memo`)."""
+    memo = getattr(facts, "memo", None)
+    found = memo.get(_STATE_KEY) if isinstance(memo, dict) else None
+    if found is None:
+        unit = unit_of(facts)
+        register_unit(unit)
+        try:
+            ref = weakref.ref(facts)
+        except TypeError:  # a stand-in without weak references
+            ref = None
+        found = State(unit, facts.imports.resolve, facts_ref=ref)
+        if isinstance(memo, dict):
+            memo[_STATE_KEY] = found
+    return found
+
+
+def state_for(unit: Unit, own: State) -> State:
+    """The evaluator of another file of the crate (a const's, a helper's), once per file and
+    analysed file (`own`)."""
+    if unit is own.unit:
+        return own
+    found = own.others.get(id(unit))
+    if found is None or found.unit is not unit:
+        found = own.others[id(unit)] = State(unit, unit.imports.resolve)
+    return found

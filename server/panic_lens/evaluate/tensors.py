@@ -1,0 +1,419 @@
+"""The shape of a tensor expression (`evaluate.shapes.Shape`): from its constructor (`zeros`,
+`ones`, `full`, `empty`, `random`, `arange`, `from_data` of an array literal or a
+`TensorData::new(.., shape)`), its declared type (`x: Tensor<B, 3>`: rank 3, each dim a `Sym` of
+that binding, the same value wherever it is read), through locals, the crate's own functions
+(`evaluate.calls`) and every op burn's table knows (`evaluate.ops`: methods, free functions,
+operators). Unknown is None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from panic_lens.evaluate import calls, fields, ops, scope, shapes
+from panic_lens.evaluate.flow import bound_elsewhere
+from panic_lens.evaluate.literals import at, strip
+from panic_lens.evaluate.locals import bound_value
+from panic_lens.evaluate.shapes import Shape, Sym
+from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register
+from panic_lens.rust.burn_api import TENSOR_CONSTRUCTORS, TENSOR_FROM, tensor_type_args
+from panic_lens.rust.locals import find_binding
+from panic_lens.rust.syntax import (
+    Node,
+    call_parts,
+    child_by_field,
+    method_call,
+    path_segments,
+    span_of,
+)
+
+_MAX_ARRAY_RANK = 8
+_SITE = Frame()  # a struct literal's value, read where the literal is (no call followed)
+# Not ops of the table: the same tensor data under another type (the backend's primitive).
+_SAME_DATA = frozenset({"into_primitive"})
+
+
+def shape(node: Node | None, st: State, frame: Frame, depth: int = 0) -> Shape | None:
+    """The shape of `node` in `frame`, memoised per node and frame."""
+    node = strip(node)
+    if node is None or depth > MAX_DEPTH:
+        return None
+    key = ("shape", node.id, id(frame))
+    if key in st.memo:
+        return st.memo[key]
+    st.tick()
+    found = _shape(node, st, frame, depth)
+    st.memo[key] = found
+    return found
+
+
+def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
+    kind = node.type
+    if kind == "identifier":
+        return _local(node, st, frame, depth)
+    if kind == "array_expression":
+        return _array(node, st, frame, depth)
+    if kind == "call_expression":
+        return _call(node, st, frame, depth)
+    if kind == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
+        found = fields.agreed([shape(v, st, _SITE, depth + 1) for v, _ in sites],
+                              key=lambda s: repr(s.dims))  # fmt: skip
+        return (
+            found.then(f"{st.unit.text(node)}, as every literal of its struct sets it")
+            if found
+            else None
+        )
+    if kind == "binary_expression":
+        op = child_by_field(node, "operator")
+        left = _operand(child_by_field(node, "left"), st, frame, depth)
+        right = _operand(child_by_field(node, "right"), st, frame, depth)
+        if left is None or right is None or op is None:
+            return None
+        if not isinstance(left, Shape) and not isinstance(right, Shape):
+            return None
+        return ops.binary_shape(st.unit.text(op), left, right)
+    return None
+
+
+def _operand(node: Node | None, st: State, frame: Frame, depth: int) -> Any:
+    """An operand of `+ - * / %`: a tensor's shape, or a number."""
+    found = shape(node, st, frame, depth + 1)
+    if found is not None:
+        return found
+    scalar = _scalar(node, st, frame, depth)
+    return scalar if type(scalar) in (int, float) else None
+
+
+def _scalar(node: Node | None, st: State, frame: Frame, depth: int) -> Any:
+    found = st.value(node, frame, depth + 1)
+    return found.value if found is not None else None
+
+
+def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
+    unit = st.unit
+    found = find_binding(ident, unit.src, unit.root)
+    if found is None:
+        return None
+    if found.kind in ("param", "closure-param", "pattern"):
+        given = bound_elsewhere(ident, found, st, frame, depth)
+        if given is not None and given.shape is not None:
+            return given.shape
+    else:
+        bound = bound_value(ident, found, unit.src, unit.root)
+        inner = shape(bound, st, frame, depth + 1) if bound is not None else None
+        if inner is not None:
+            return inner
+    if found.type_node is None:
+        return None
+    args = tensor_type_args(unit.text(found.type_node))
+    ranks = [a for a in args or () if a.isdigit()]
+    if len(ranks) != 1:
+        return None
+    where = f"{found.decl.start_byte}:{found.name}"
+    dims = tuple(Sym(f"{where}#{i}", f"{found.name}.dims[{i}]") for i in range(int(ranks[0])))
+    what = "parameter" if found.kind == "param" else "let"
+    return Shape(dims, (f"{what} `{found.name}: {unit.text(found.type_node)}` at "
+                        f"{at(found.decl)}",))  # fmt: skip
+
+
+def _array(array: Node, st: State, frame: Frame, depth: int) -> Shape | None:
+    """Dims of a nested array literal: `[[1, 2], [3, 4]]` -> [2, 2]; `[[0; 9]; 2]` -> [2, 9]."""
+    dims: list[shapes.Dim] = []
+    node: Node | None = array
+    while node is not None and node.type == "array_expression" and len(dims) < _MAX_ARRAY_RANK:
+        length = child_by_field(node, "length")
+        elems = [c for c in node.named_children if c != length and "comment" not in c.type]
+        if length is not None:
+            count = st.value(length, frame, depth + 1)
+            dims.append(count.value if count is not None and type(count.value) is int else None)
+        else:
+            dims.append(len(elems))
+        node = elems[0] if elems else None
+    return Shape(tuple(dims), (f"array literal {shapes.format_dims(dims)} at {at(array)}",))
+
+
+def _dims_arg(
+    arg: Node | None, st: State, frame: Frame, depth: int
+) -> tuple[shapes.Dim, ...] | None:
+    """A shape argument (`[N, S]`, `Shape::new([..])`, a local bound to one): its dims, each
+    known or not; None when even its length is unknown."""
+    arg = strip(arg)
+    for _ in range(MAX_DEPTH):
+        if arg is None:
+            return None
+        if arg.type == "identifier":
+            found = find_binding(arg, st.unit.src, st.unit.root)
+            if found is None:
+                return None
+            arg = strip(bound_value(arg, found, st.unit.src, st.unit.root))
+            continue
+        if arg.type == "call_expression":
+            callee, inner = call_parts(arg)
+            segments = path_segments(callee, st.unit.src) if callee is not None else None
+            if segments and segments[-2:] in (["Shape", "new"], ["Shape", "from"]) and inner:
+                arg = strip(inner[0])
+                continue
+            of = shape(arg, st, frame, depth + 1)  # `x.dims()` / `x.shape()` of a tensor
+            return None if of is None else of.dims
+        break
+    if arg is None or arg.type != "array_expression" or child_by_field(arg, "length"):
+        return None
+    out: list[shapes.Dim] = []
+    written: list[Value | None] = []
+    for item in arg.named_children:
+        if "comment" in item.type:
+            continue
+        found_value = st.value(item, frame, depth + 1)
+        if found_value is not None and type(found_value.value) is int:
+            out.append(found_value.value)
+            written.append(found_value)
+        else:
+            out.append(_dim_of(item, st, frame, depth))
+            written.append(None)
+    dims = tuple(out)
+    st.memo[("dim-values", id(dims))] = (dims, written)  # where each dim was written
+    return dims
+
+
+def made_at(found: Shape, st: State) -> tuple[Any, str] | None:
+    """(span, what) of the constructor call that made a shape's dims (`Tensor::zeros`), kept
+    through the ops that keep the shape; None when not made by one."""
+    hit = st.memo.get(("made", id(found.dims)))
+    return (hit[1], hit[2]) if hit is not None and hit[0] is found.dims else None
+
+
+def dim_value(found: Shape, index: int, st: State) -> Value | None:
+    """Where the dim `index` of a shape was written, when it was an argument of the call that
+    made the tensor (`zeros([2, WIDTH], d)`: the const `WIDTH`), kept through the ops that
+    keep the shape."""
+    hit = st.memo.get(("dim-values", id(found.dims)))
+    if hit is None or hit[0] is not found.dims or not 0 <= index < len(hit[1]):
+        return None
+    return hit[1][index]
+
+
+def _dim_of(item: Node, st: State, frame: Frame, depth: int) -> shapes.Dim:
+    """A dim written as `x.dims()[i]` (or through a `let` of one): that dim of x's shape."""
+    node = strip(item)
+    if node is not None and node.type == "identifier":
+        found = find_binding(node, st.unit.src, st.unit.root)
+        bound = bound_value(node, found, st.unit.src, st.unit.root) if found else None
+        node = strip(bound)
+    if node is None or node.type != "index_expression" or len(node.named_children) != 2:
+        return None
+    base, index = node.named_children
+    at = st.value(index, frame, depth + 1)
+    dims = shape(base, st, frame, depth + 1)
+    if at is None or type(at.value) is not int or dims is None:
+        return None
+    return dims.dim(at.value)
+
+
+def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:
+    unit = st.unit
+    parts = method_call(call)
+    if parts is not None:
+        return _method(call, parts, st, frame, depth)
+    callee, args = call_parts(call)
+    turbofish = None
+    if callee is not None and callee.type == "generic_function":
+        callee = child_by_field(callee, "function")
+    segments = path_segments(callee, unit.src) if callee is not None else None
+    if not segments:
+        return None
+    owner, fn = (segments[-2] if len(segments) >= 2 else ""), segments[-1]
+    if owner in ("Tensor", "TensorData") and callee is not None and not _burns(callee, st):
+        owner = ""  # the crate's own `Tensor` (or another crate's): not burn's constructors
+    text = unit.text(callee) if callee is not None else ""
+    if "<" in text:
+        turbofish = tensor_type_args("Tensor" + text[text.index("<") : text.rindex(">") + 1])
+    step = f"{owner}::{fn}" if owner else fn
+    found: Shape | None = None
+    if owner == "Tensor" and fn == "arange" and args:
+        found = _arange(args[0], st, frame, depth)
+    elif owner == "Tensor" and fn in TENSOR_CONSTRUCTORS and args:
+        dims = _dims_arg(args[0], st, frame, depth)
+        found = Shape(dims, ()) if dims is not None else None
+    elif owner in ("Tensor", "TensorData") and fn in (*TENSOR_FROM, "from") and args:
+        found = shape(args[0], st, frame, depth + 1)
+    elif owner == "TensorData" and fn == "new" and len(args) >= 2:
+        dims = _dims_arg(args[1], st, frame, depth)
+        found = Shape(dims, ()) if dims is not None else None
+    if found is not None and found.dims is not None:
+        st.memo[("made", id(found.dims))] = (found.dims, span_of(call), step)
+        return found.then(f"{step}({found.text()}) at {at(call)}")
+    ranks = [a for a in turbofish or () if a.isdigit()]
+    if found is None and owner == "Tensor" and len(ranks) == 1 and fn in TENSOR_CONSTRUCTORS:
+        return shapes.of_rank(int(ranks[0]), (f"{step} of rank {ranks[0]} at {at(call)}",))
+    fn_item = calls.callee_fn(call, st)
+    if fn_item is not None:
+        inner = calls.frame_for(call, fn_item, st, frame, depth)
+        result = calls.returned(fn_item, st, inner, depth, State.shape) if inner else None
+        if result is not None:
+            return result.then(f"returned by {inner.label} at {at(call)}")  # type: ignore[union-attr]
+        return None
+    path = st.resolve(callee) if callee is not None else None
+    values = [_arg(a, st, frame, depth) for a in args]
+    return ops.function_shape(path or "::".join(segments), values)
+
+
+def _may_be_tensor(receiver: Node, st: State) -> bool:
+    """Whether a receiver whose shape is unknown is burn's tensor (so burn's op applies): its
+    declared type or the type the file shows says so; a name declared nowhere (a snippet)
+    may be one. Another type's method of the same name (`reshape`) is not burn's."""
+    node = strip(receiver)
+    if node is None:
+        return False
+    if node.type == "identifier":
+        found = find_binding(node, st.unit.src, st.unit.root)
+        if found is None:
+            return scope.item_at(node, st.unit) is None
+        if found.type_node is not None:
+            path = st.resolve(_type_name(found.type_node))
+            return path is not None and path.startswith("burn::tensor::Tensor")
+    facts = st.facts()
+    if facts is None or facts.src is not st.unit.src:
+        return False
+    typed = facts.type_of(node)
+    return typed is not None and typed.path == "burn::tensor::Tensor"
+
+
+def _type_name(type_node: Node) -> Node:
+    while type_node.type in ("reference_type", "generic_type"):
+        inner = child_by_field(type_node, "type")
+        if inner is None:
+            break
+        type_node = inner
+    return type_node
+
+
+def _burns(callee: Node, st: State) -> bool:
+    """Whether a `Tensor::f` / `TensorData::f` path is burn's: it resolves to burn's type, or
+    (a snippet that imports nothing) no item of the crate has that name."""
+    path = st.resolve(callee)
+    if path is not None:
+        return path.startswith(("burn::tensor::Tensor::", "burn::tensor::TensorData::"))
+    owner = child_by_field(callee, "path")
+    return (
+        owner is not None
+        and scope.item_at(owner, st.unit) is None
+        and not any(
+            "Tensor" in names.uses or "TensorData" in names.uses
+            for names in st.unit.imports.scope_chain(callee)
+        )
+    )
+
+
+def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
+    """An op's argument as the table reads it: a tensor's Shape, a value, a list of those
+    (an unknown item None)."""
+    node = strip(node) or node
+    if node.type == "identifier":
+        found_binding = find_binding(node, st.unit.src, st.unit.root)
+        bound = (
+            bound_value(node, found_binding, st.unit.src, st.unit.root) if found_binding else None
+        )
+        array = strip(bound)
+        if array is not None and array.type == "array_expression":
+            node = array  # a local bound to an array: the array's items
+    if node.type == "array_expression" and child_by_field(node, "length") is None:
+        items = [i for i in node.named_children if "comment" not in i.type]
+        values = [st.value(i, frame, depth + 1) for i in items]
+        if all(v is None or v.shape is None for v in values) and any(v for v in values):
+            return [v.value if v is not None else None for v in values]
+        listed = [shape(i, st, frame, depth + 1) for i in items]
+        if items and all(s is not None for s in listed):
+            return listed  # `vec![a, b.clone()]` of `Tensor::cat`
+        return [None] * len(items)
+    found = shape(node, st, frame, depth + 1)
+    if found is not None:
+        return found
+    scalar = st.value(node, frame, depth + 1)
+    return scalar.value if scalar is not None else None
+
+
+def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: Frame,
+            depth: int) -> Shape | None:  # fmt: skip
+    receiver, name_node, args = parts
+    name = st.unit.text(name_node)
+    fn_item = calls.callee_fn(call, st)
+    if fn_item is not None:  # `self.helper(x)`: the crate's own method
+        sub = calls.frame_for(call, fn_item, st, frame, depth)
+        result = calls.returned(fn_item, st, sub, depth, State.shape) if sub else None
+        return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
+    if name == "forward" and len(args) == 1:
+        return _forward(call, receiver, args[0], st, frame, depth)
+    inner = shape(receiver, st, frame, depth + 1)
+    if inner is None:
+        if not _may_be_tensor(receiver, st):
+            return None  # a method of another type with a burn-like name
+        inner = shapes.unknown()
+    if name in _SAME_DATA and not args:
+        return inner.then(f".{name}() is the same tensor") if inner.dims is not None else None
+    values = [_arg(a, st, frame, depth) for a in args]
+    callee = child_by_field(call, "function")
+    generic = child_by_field(callee, "type_arguments") if callee is not None else None
+    if generic is not None:  # `.unsqueeze::<3>()`: the rank it returns
+        ranks = [c for c in generic.named_children if "comment" not in c.type]
+        values.append(("rank", _scalar(ranks[0], st, frame, depth) if ranks else None))
+    return ops.method_shape(name, inner, values)
+
+
+def _forward(call: Node, module: Node, arg: Node, st: State, frame: Frame,
+             depth: int) -> Shape | None:  # fmt: skip
+    """`module.forward(x)` of a burn module: its type and config from where it was built (a
+    local, or a field every literal of the struct sets alike), through burn's table."""
+    found = _module(module, st, depth)
+    inner = shape(arg, st, frame, depth + 1) if found is not None else None
+    if found is None or inner is None:
+        return None
+    return ops.module_forward_shape(found[0], found[1], inner)
+
+
+def _module(module: Node, st: State, depth: int) -> tuple[str, dict[str, Any]] | None:
+    node = strip(module)
+    if node is None:
+        return None
+    if node.type == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
+        return fields.agreed([st.module_of(v) for v, _ in sites], key=repr)
+    if node.type == "identifier":
+        found = find_binding(node, st.unit.src, st.unit.root)
+        bound = bound_value(node, found, st.unit.src, st.unit.root) if found else None
+        if bound is not None and depth < MAX_DEPTH:
+            return _module(bound, st, depth + 1)
+    return st.module_of(node)
+
+
+def _arange(item: Node, st: State, frame: Frame, depth: int) -> Shape | None:
+    """`Tensor::arange(a..b, d)`: one dimension of b - a elements (none when b < a)."""
+    arg = strip(item)
+    if arg is None or arg.type != "range_expression" or "..=" in st.unit.text(arg):
+        return None
+    bounds = list(arg.named_children)
+    if len(bounds) != 2:
+        return None
+    start, end = (st.value(b, frame, depth + 1) for b in bounds)
+    if start is None or end is None or type(start.value) is not int or type(end.value) is not int:
+        return None
+    return Shape((max(end.value - start.value, 0),), ())
+
+
+register("shape", shape)
+
+
+def tensor_value(found: Shape, origin: Any, path: str | None, written: Node | None) -> Value:
+    """A shape as the rule language reads it: `rank` when known; `dims` (a list) and `numel`
+    when every dim is known; `dim`, a map of the dims that are known (by index, and by
+    negative index too when the rank is known) so one known dim is read even when another is
+    not. A dim known only at run time (a `Sym`) is absent from `dim`: unknown."""
+    out: dict[str, Any] = {}
+    dims = found.dims
+    if dims is not None:
+        out["rank"] = len(dims)
+        known = {i: d for i, d in enumerate(dims) if shapes.is_int(d)}
+        out["dim"] = {**known, **{i - len(dims): d for i, d in known.items()}}
+        if len(known) == len(dims):
+            out["dims"] = list(known.values())
+            out["numel"] = shapes.product(known.values())
+    note = " -> ".join(found.steps)
+    return Value(out, origin, written, note, path, found, found.steps)

@@ -1,0 +1,314 @@
+"""The value of an expression: ints (Rust's integer arithmetic: truncating `/`, `%` with the
+dividend's sign, shifts), floats, bools, strings, enum variants (their name), `None`/`Some`,
+lists (arrays, tuples, `vec![..]`), burn's `Slice`s (ranges, `s![..]`), through locals,
+consts and statics of any module of the crate (`evaluate.scope`), casts, and calls of the
+crate's own functions (`evaluate.calls`). Tensors are `evaluate.tensors`'. Unknown is None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from panic_lens.evaluate import calls, fields, flow, scope, slices, tensors
+from panic_lens.evaluate.literals import (
+    _INTS,
+    _PRIMITIVES,
+    at,
+    parse_float_literal,
+    parse_int_literal,
+    strip,
+)
+from panic_lens.evaluate.locals import bound_value
+from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register, state_for
+from panic_lens.rust.locals import find_binding
+from panic_lens.rust.syntax import Node, call_parts, child_by_field, method_call, span_of
+
+# calls that give back their receiver's value
+TRANSPARENT = frozenset({"into", "clone", "to_owned", "to_string"})
+
+
+def value(node: Node | None, st: State, frame: Frame, depth: int = 0) -> Value | None:
+    """The value of `node` in `frame` (memoised per node and frame)."""
+    node = strip(node)
+    if node is None or depth > MAX_DEPTH:
+        return None
+    key = ("value", node.id, id(frame))
+    if key in st.memo:
+        return st.memo[key]
+    st.tick()
+    found = _value(node, st, frame, depth)
+    if found is not None and found.written is None and found.origin is not None:
+        found = Value(found.value, found.origin, node, found.note, found.path, found.shape,
+                      found.steps)  # fmt: skip
+    st.memo[key] = found
+    return found
+
+
+def _value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    unit, kind = st.unit, node.type
+    if kind == "integer_literal":
+        number = parse_int_literal(unit.text(node))
+        return None if number is None else Value(number, span_of(node), path=unit.path)
+    if kind == "float_literal":
+        real = parse_float_literal(unit.text(node))
+        return None if real is None else Value(real, span_of(node), path=unit.path)
+    if kind == "boolean_literal":
+        return Value(unit.text(node) == "true", span_of(node), path=unit.path)
+    if kind == "string_literal":
+        text = unit.text(node)
+        if "\\" in text or not text.startswith('"'):
+            return None
+        return Value(text[1:-1], span_of(node), path=unit.path)
+    if kind == "identifier":
+        return _name(node, st, frame, depth)
+    if kind == "type_identifier":  # a const generic argument (`::<RANK>`) names a const
+        return _item_value(scope.item_at(node, unit), st, depth)
+    if kind in ("scoped_identifier", "scoped_type_identifier"):
+        return _path(node, st, depth)
+    if kind == "unary_expression":
+        return _unary(node, st, frame, depth)
+    if kind == "binary_expression":
+        return _binary(node, st, frame, depth)
+    if kind == "type_cast_expression":
+        return _cast(node, st, frame, depth)
+    if kind in ("array_expression", "tuple_expression"):
+        return _sequence(node, st, frame, depth)
+    if kind == "struct_expression":
+        name = child_by_field(node, "name")
+        if name is not None and name.type in ("scoped_type_identifier", "scoped_identifier"):
+            return variant(name, st)
+        return None
+    if kind == "range_expression":
+        return slices.range_value(node, st, frame, depth)
+    if kind == "macro_invocation":
+        return slices.macro_value(node, st, frame, depth)
+    if kind == "call_expression":
+        return _call(node, st, frame, depth)
+    if kind == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
+        found = fields.agreed([value(v, st, _MODULE_FRAME, depth + 1) for v, _ in sites])
+        if found is None:
+            return None
+        read = unit.text(node)
+        return Value(found.value, found.origin, None, found.note or read, found.path, None,
+                     (*found.steps, f"{read}, as every literal of its struct sets it"))  # fmt: skip
+    if kind in ("block", "if_expression", "match_expression", "field_expression"):
+        return flow.value_of_expression(node, st, frame, depth)
+    return None
+
+
+def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    unit = st.unit
+    written = unit.text(ident)
+    if written == "None":
+        return Value(None, span_of(ident), path=unit.path)
+    found = find_binding(ident, unit.src, unit.root)
+    if found is not None:
+        if found.kind in ("param", "closure-param", "pattern"):
+            return flow.bound_elsewhere(ident, found, st, frame, depth)
+        bound = bound_value(ident, found, unit.src, unit.root)
+        inner = value(bound, st, frame, depth + 1) if bound is not None else None
+        if inner is None:
+            return None
+        note = inner.note or f"let {found.name}"
+        return Value(inner.value, inner.origin, None, note, inner.path, inner.shape,
+                     (*inner.steps, f"let {found.name} at {at(found.decl)}"))  # fmt: skip
+    return _item_value(scope.item_at(ident, unit), st, depth)
+
+
+def _path(node: Node, st: State, depth: int) -> Value | None:
+    unit = st.unit
+    text = unit.text(node).replace(" ", "")
+    parts = text.split("::")
+    if len(parts) >= 2 and parts[-2] in _PRIMITIVES:
+        return None  # `usize::MAX`, `f32::EPSILON`: never a width a rule reads
+    item = scope.item_at(node, unit)
+    if item is not None:
+        return _item_value(item, st, depth)
+    return variant(node, st)
+
+
+def _item_value(item: scope.Item | None, st: State, depth: int) -> Value | None:
+    """The value of a const or static of the crate (evaluated in its own file)."""
+    if item is None or item.node.type not in ("const_item", "static_item"):
+        return None
+    owner = state_for(item.unit, st)
+    owner.steps = st.steps
+    body = child_by_field(item.node, "value")
+    name_node = child_by_field(item.node, "name")
+    name = item.unit.text(name_node) if name_node is not None else "?"
+    found = value(body, owner, _MODULE_FRAME, depth + 1) if body is not None else None
+    st.steps = max(st.steps, owner.steps)
+    if found is None or body is None:
+        return None
+    kind = "static" if item.node.type == "static_item" else "const"
+    note = f"{kind} {name}"
+    return Value(found.value, span_of(body), None, note, item.unit.path, found.shape,
+                 (*found.steps, f"{kind} {name} at {at(body)}"))  # fmt: skip
+
+
+_MODULE_FRAME = Frame()  # an item's value reads no function's parameters
+
+
+def variant(path: Node, st: State) -> Value | None:
+    """`PaddingConfig2d::Same` -> "Same": a variant of a type (a capitalised owner); consts
+    (`usize::MAX`, `Self::SIZE`) are not variants."""
+    text = st.unit.text(path).replace(" ", "")
+    owner, _, name = text.rpartition("::")
+    owner_name = owner.rsplit("::", 1)[-1]
+    if not owner_name[:1].isupper() or not name[:1].isupper() or owner_name == "Self":
+        return None
+    if name.isupper() and (len(name) > 4 or (len(name) > 3 and "_" in name)):
+        return None  # SCREAMING_CASE: an associated const
+    return Value(name, span_of(path), path=st.unit.path)
+
+
+def _unary(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    text = st.unit.text(node).lstrip()
+    inner = value(node.named_children[0], st, frame, depth + 1) if node.named_children else None
+    if inner is None:
+        return None
+    v = inner.value
+    if text.startswith("*"):
+        return inner  # a dereference reads the same value
+    if text.startswith("-") and type(v) in (int, float):
+        return _derived(-v, node, inner, inner)
+    if text.startswith("!") and type(v) is bool:
+        return _derived(not v, node, inner, inner)
+    return None
+
+
+def _derived(v: Any, node: Node, a: Value, b: Value | None, st: State | None = None) -> Value:
+    note = a.note if a.note and (b is None or not b.note) else (b.note if b else "") or a.note
+    steps = (*a.steps, *(b.steps if b is not None and b is not a else ()))
+    return Value(v, span_of(node), None, note, a.path if a.path == (b.path if b else a.path)
+                 else None, None, steps)  # fmt: skip
+
+
+def _div(a: int, b: int) -> int | None:
+    """Rust's integer division: truncating toward zero; None for a division by zero."""
+    if b == 0:
+        return None
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _rem(a: int, b: int) -> int | None:
+    q = _div(a, b)
+    return None if q is None else a - b * q
+
+
+_INT_OPS: dict[str, Any] = {
+    "+": int.__add__, "-": int.__sub__, "*": int.__mul__, "/": _div, "%": _rem,
+    "<<": lambda a, b: a << b if 0 <= b < 128 else None,
+    ">>": lambda a, b: a >> b if 0 <= b < 128 else None,
+    "&": int.__and__, "|": int.__or__, "^": int.__xor__,
+}  # fmt: skip
+_FLOAT_OPS: dict[str, Any] = {
+    "+": float.__add__, "-": float.__sub__, "*": float.__mul__,
+    "/": lambda a, b: a / b if b != 0.0 else None,
+}  # fmt: skip
+_COMPARE: dict[str, Any] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}  # fmt: skip
+
+
+def _binary(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    op_node = child_by_field(node, "operator")
+    op = st.unit.text(op_node) if op_node is not None else ""
+    left = value(child_by_field(node, "left"), st, frame, depth + 1)
+    if left is None:
+        return None
+    if op in ("&&", "||") and type(left.value) is bool and left.value == (op == "||"):
+        return _derived(left.value, node, left, None)  # short-circuits as Rust does
+    right = value(child_by_field(node, "right"), st, frame, depth + 1)
+    if right is None:
+        return None
+    a, b = left.value, right.value
+    if type(a) is int and type(b) is int and op in _INT_OPS:
+        result = _INT_OPS[op](a, b)
+    elif type(a) is float and type(b) is float and op in _FLOAT_OPS:
+        result = _FLOAT_OPS[op](a, b)
+    elif op in _COMPARE and type(a) is type(b) and type(a) in (int, float, bool, str):
+        result = _COMPARE[op](a, b)
+    elif op in ("&&", "||") and type(a) is bool and type(b) is bool:
+        result = b
+    else:
+        return None  # Rust mixes no ints with floats
+    return None if result is None else _derived(result, node, left, right)
+
+
+def _cast(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    inner = value(child_by_field(node, "value"), st, frame, depth + 1)
+    target = child_by_field(node, "type")
+    if inner is None or target is None:
+        return None
+    kind, v = st.unit.text(target).strip(), inner.value
+    if type(v) not in (int, float, bool):
+        return None
+    if kind in ("f32", "f64"):
+        return _derived(float(v), node, inner, None)
+    if kind in _INTS:
+        if type(v) is float and (v != v or abs(v) == float("inf")):
+            return None
+        number = int(v)  # `as` truncates a float toward zero
+        bits = int(kind[1:]) if kind[1:].isdigit() else 64
+        low, high = (0, 1 << bits) if kind[0] == "u" else (-(1 << (bits - 1)), 1 << (bits - 1))
+        if type(v) is float:
+            number = min(max(number, low), high - 1)  # saturates, as Rust's float casts
+        elif not low <= number < high:
+            return None  # wraps: not what the author meant to write, leave it unknown
+        return _derived(number, node, inner, None)
+    return None
+
+
+def _sequence(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    items = [c for c in node.named_children if "comment" not in c.type]
+    length = child_by_field(node, "length") if node.type == "array_expression" else None
+    if length is not None:  # `[x; n]`
+        count = value(length, st, frame, depth + 1)
+        item = value(items[0], st, frame, depth + 1) if items else None
+        if count is None or item is None or type(count.value) is not int:
+            return None
+        if not 0 <= count.value <= 64:
+            return None
+        return Value([item.value] * count.value, span_of(node), path=st.unit.path)
+    values = [value(i, st, frame, depth + 1) or _tensor(i, st, frame, depth) for i in items]
+    if any(v is None for v in values):
+        return None
+    return Value([v.value for v in values if v is not None], span_of(node), path=st.unit.path)
+
+
+def _tensor(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    """An item of a list that is a tensor (`vec![a, b]` of `Tensor::cat`): its value as rules
+    read it (`tensors.tensor_value`), when its rank is known."""
+    found = st.shape(node, frame, depth + 1)
+    if found is None or found.dims is None:
+        return None
+    return tensors.tensor_value(found, span_of(node), st.unit.path, node)
+
+
+def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    unit = st.unit
+    callee, args = call_parts(node)
+    if callee is None:
+        return None
+    name = unit.text(callee).replace(" ", "")
+    if name == "Some" and len(args) == 1:
+        return value(args[0], st, frame, depth + 1)
+    if name.rsplit("::", 2)[-2:] in (["Shape", "new"], ["Shape", "from"]):
+        found = value(args[0], st, frame, depth + 1) if len(args) == 1 else None
+        return found if found is not None and isinstance(found.value, list) else None
+    if callee.type == "scoped_identifier" and scope.item_at(callee, unit) is None:
+        found = variant(callee, st)  # a tuple variant: `PaddingConfig2d::Explicit(1, 1)`
+        if found is not None:
+            return found
+    parts = method_call(node)
+    if parts is not None:
+        receiver, method, margs = parts
+        if unit.text(method) in TRANSPARENT and not margs:
+            return value(receiver, st, frame, depth + 1)
+    return calls.call_value(node, st, frame, depth)
+
+
+register("value", value)

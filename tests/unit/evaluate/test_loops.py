@@ -1,0 +1,48 @@
+"""evaluate: `for` loops over literal arrays and small constant ranges are evaluated per
+element; a finding names the element. Loops too long, or over run-time values, are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from panic_lens.engine import analyze
+
+HEAD = "use burn::prelude::*;\nfn f(d: &Device, n: usize, xs: Vec<usize>) {\n"
+HEAD += "    let t = Tensor::<2>::zeros([4, 8], d);\n"
+
+
+def findings(body: str) -> list[tuple[int, str]]:
+    found = analyze(HEAD + body + "\n}\n", "src/lib.rs").findings
+    return [(f.span.start.row + 1, f.message) for f in found if f.rule == "narrow-out-of-range"]
+
+
+@pytest.mark.parametrize(
+    ("body", "label"),
+    [
+        ("    for k in [2, 4, 9] {\n        t.clone().narrow(1, 0, k);\n    }", "for k = 9"),
+        ("    for k in [2, 9].iter() {\n        t.clone().narrow(1, 0, *k);\n    }", "for k = 9"),
+        ("    for i in 0..=4 {\n        t.clone().narrow(0, i, 1);\n    }", "for i = 4"),
+        ("    for a in [0, 1] {\n        for b in [4, 5] {\n"
+         "            t.clone().narrow(0, a, b);\n        }\n    }", "for a = 0, for b = 5"),
+    ],
+)  # fmt: skip
+def test_a_finding_names_the_element(body: str, label: str) -> None:
+    (found,) = findings(body)
+    assert found[1].endswith(f"({label})")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    for i in 0..4 {\n        t.clone().narrow(0, i, 1);\n    }",  # every element fits
+        "    for k in xs {\n        t.clone().narrow(1, 0, k);\n    }",  # run-time values
+        "    for k in 0..n {\n        t.clone().narrow(1, 0, k);\n    }",
+        "    for k in 0..10_000 {\n        t.clone().narrow(1, 0, k);\n    }",  # not unrolled
+        "    let mut k = 2;\n    for i in [1, 2] {\n        k += i;\n    }\n"
+        "    t.clone().narrow(1, 0, k + 6);",  # assigned in the loop: unknown after it
+        "    let mut k = 2;\n    if n > 1 {\n        k = 9;\n    }\n"
+        "    t.clone().narrow(1, 0, k);",  # set in one branch only
+    ],
+)
+def test_nothing_is_guessed(body: str) -> None:
+    assert findings(body) == []

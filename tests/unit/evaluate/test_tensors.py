@@ -1,0 +1,99 @@
+"""evaluate: tensor shapes through constructors, locals, declared types (dims as `Sym`s of
+their binding), burn's ops (the table), operators and the crate's own functions; rules read
+them as `rank`, `dim` (the known dims) and, when all are known, `dims` and `numel`."""
+
+from __future__ import annotations
+
+import pytest
+from evaluate_helpers import dims_at, marked
+
+from panic_lens import evaluate
+
+HEAD = "use burn::prelude::*;\nuse burn::tensor::activation::relu;\n"
+
+
+def at(body: str, items: str = "") -> tuple[object, ...] | None:
+    return dims_at(f"{HEAD}{items}\nfn f(d: &Device, n: usize, x: Tensor<B, 3>) {{ {body} }}")
+
+
+@pytest.mark.parametrize(
+    ("body", "dims"),
+    [
+        ("let t = /*here*/ Tensor::<B, 2>::zeros([4, 4096], d);", (4, 4096)),
+        ("let t = /*here*/ Tensor::<B, 2>::ones([n, 5_000], d);", (None, 5000)),
+        ("let t = /*here*/ Tensor::<B, 2>::full([2, W], 0, d);", (2, 4100)),
+        ("let t = /*here*/ Tensor::<B, 2>::empty(Shape::new([3, 64]), d);", (3, 64)),
+        ("let t = /*here*/ Tensor::<B, 2>::from_data([[1, 2, 3], [4, 5, 6]], d);", (2, 3)),
+        ("let t = /*here*/ Tensor::<B, 2>::from_data([[0i64; 4096]; 2], d);", (2, 4096)),
+        ("let t = /*here*/ Tensor::<B, 1>::from_data(TensorData::new(v, [W]), d);", (4100,)),
+        ("let s = [2, 4096]; let t = /*here*/ Tensor::<B, 2>::zeros(s, d);", (2, 4096)),
+        ("let t = /*here*/ Tensor::<B, 2>::zeros(s, d);", (None, None)),  # the turbofish rank
+        # through burn's ops
+        ("let t = Tensor::<B, 3>::zeros([50, 4, 28], d); let y = /*here*/ log_softmax(t, 2);",
+         (50, 4, 28)),
+        ("let t = Tensor::<B, 3>::zeros([50, 4, 28], d); let y = /*here*/ relu(t) * 2.0;",
+         (50, 4, 28)),
+        ("let t = Tensor::<B, 3>::zeros([50, 4, 28], d); let y = /*here*/ t.swap_dims(0, 2);",
+         (28, 4, 50)),
+        ("let t = Tensor::<B, 3>::zeros([50, 4, 28], d); let y = /*here*/ t.flatten::<2>(0, 1);",
+         (200, 28)),
+        ("let t = Tensor::<B, 3>::zeros([50, 4, 28], d); let y = /*here*/ t.reshape([10, -1]);",
+         (10, 560)),
+        ("let t = Tensor::<B, 2>::zeros([5000], d).unsqueeze_dim::<2>(1); let y = /*here*/ t;",
+         (5000, 1)),
+        ("let t = Tensor::<B, 2>::zeros([2, 3], d); let y = /*here*/ t.clone() + t.exp();",
+         (2, 3)),
+        # a parameter's dims: the same run-time values wherever it is read
+        ("let y = /*here*/ x.clone();", ("x.dims[0]", "x.dims[1]", "x.dims[2]")),
+        ("let y = /*here*/ x.sum_dim(1);", ("x.dims[0]", 1, "x.dims[2]")),
+        ("let y = /*here*/ Tensor::cat(vec![x.clone(), x.clone()], 1);",
+         ("x.dims[0]", None, "x.dims[2]")),
+        # the crate's own helper, called with a known value
+        ("let y = /*here*/ make(7, d);",
+         (7, 3)),
+    ],
+)  # fmt: skip
+def test_shapes(body: str, dims: tuple[object, ...]) -> None:
+    items = (
+        "const W: usize = 4100;\n"
+        "fn make(k: usize, d: &Device) -> Tensor<B, 2> { Tensor::zeros([k, 3], d) }\n"
+        "fn log_softmax(t: Tensor<B, 3>, dim: usize) -> Tensor<B, 3> "
+        "{ burn::tensor::activation::log_softmax(t, dim) }"
+    )
+    assert at(body, items) == dims
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "let t = /*here*/ batch.targets;",
+        "let t = /*here*/ make_targets(4096);",
+        "let t = /*here*/ Tensor::<B, 1>::zeros([5], d).unsqueeze_dim::<2>(k);",
+        "let mut t = Tensor::<B, 1>::zeros([5], d); if n > 1 { t = t.reshape([1, 5]); } "
+        "let y = /*here*/ t;",
+    ],
+)
+def test_unknown_shapes(body: str) -> None:
+    assert at(body) in (None, (None, None))
+
+
+def test_the_rule_value_of_a_partial_shape() -> None:
+    """`dim` holds the known dims by index (and negative index); `dims`/`numel` only when all
+    are known; a Sym dim is absent (unknown)."""
+    src = f"{HEAD}fn f(d: &Device, x: Tensor<B, 2>) {{ let y = /*here*/ x.unsqueeze_dim::<3>(2); }}"
+    facts, node = marked(src)
+    found = evaluate.tensor_of(node, facts)
+    assert found is not None
+    assert found.value == {"rank": 3, "dim": {2: 1, -1: 1}}
+
+
+def test_the_explanation_of_a_shape() -> None:
+    src = (
+        f"{HEAD}fn f(d: &Device) {{\n    let t = Tensor::<B, 3>::zeros([50, 4, 28], d);\n"
+        "    let y = /*here*/ burn::tensor::activation::log_softmax(t, 2);\n}"
+    )
+    facts, node = marked(src)
+    found = evaluate.tensor_of(node, facts)
+    assert found is not None and found.value["dims"] == [50, 4, 28]
+    assert found.steps[0] == "Tensor::zeros([50, 4, 28]) at line 4"
+    assert len(found.steps) >= 2 and "log_softmax" in found.steps[-1]

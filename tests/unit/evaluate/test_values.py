@@ -1,0 +1,118 @@
+"""evaluate: values of expressions (ints as Rust computes them, floats, casts, lists, ranges),
+through locals (`let`, `let mut` up to a change), and what stays unknown."""
+
+from __future__ import annotations
+
+import pytest
+from evaluate_helpers import marked, value_at
+
+from panic_lens import evaluate
+from panic_lens.evaluate.literals import parse_int_literal
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("4096", 4096), ("5_000usize", 5000), ("0x1F", 31), ("0b101", 5), ("0o17", 15),
+     ("1_0_0i64", 100), ("0xffu8", 255), ("7u32", 7), ("1.5", None), ("abc", None)],
+)  # fmt: skip
+def test_int_literals(text: str, value: int | None) -> None:
+    assert parse_int_literal(text) == value
+
+
+def at(body: str, items: str = "") -> object:
+    return value_at(f"{items}\nfn f(v: Vec<usize>, o: Option<usize>, n: usize) {{ {body} }}")
+
+
+@pytest.mark.parametrize(
+    ("body", "items", "value"),
+    [
+        ("let x = /*here*/ 2048 * 2;", "", 4096),
+        ("let x = /*here*/ (4000 + 100) - 4;", "", 4096),
+        ("let x = /*here*/ 5000 as usize;", "", 5000),
+        ("let x = /*here*/ -3;", "", -3),
+        ("let x = /*here*/ W + 1;", "const A: usize = 2000; const W: usize = A * 2;", 4001),
+        ("let x = /*here*/ crate::limits::W;", "mod limits { pub const W: usize = 77; }", 77),
+        ("let s = 300; let x = /*here*/ s * 2;", "", 600),
+        ("let s = 300; let s = s + 1; let x = /*here*/ s;", "", 301),
+        ("let x = /*here*/ 10 / 3;", "", 3),
+        ("let x = /*here*/ -7 / 2;", "", -3),  # truncates toward zero, as Rust
+        ("let x = /*here*/ -7 % 3;", "", -1),  # the sign of the dividend, as Rust
+        ("let x = /*here*/ 1 << 10;", "", 1024),
+        ("let x = /*here*/ 0.1 - 0.3;", "", 0.1 - 0.3),
+        ("let x = /*here*/ -0.0;", "", -0.0),
+        ("let x = /*here*/ 7 as f32 / 2.0;", "", 3.5),
+        ("let x = /*here*/ 2.9 as usize;", "", 2),
+        ("let x = /*here*/ [1, 2, 3];", "", [1, 2, 3]),
+        ("let x = /*here*/ [0; 3];", "", [0, 0, 0]),
+        ("let x = /*here*/ (1, 2.5);", "", [1, 2.5]),
+        ("let x = /*here*/ Some(3);", "", 3),
+        ("let x = /*here*/ None;", "", None),
+        ("let x = /*here*/ Reduction::Mean;", "", "Mean"),
+        ("let x = /*here*/ if true { 2 } else { 3 };", "", 2),
+        ("let x = /*here*/ if n > 2 { 4 } else { 4 };", "", 4),  # every branch agrees
+        ("let x = /*here*/ { let a = 2; a * 3 };", "", 6),
+        # run-time values stay unknown
+        ("let x = /*here*/ v.len();", "", None),
+        ("let x = /*here*/ W;", "const W: usize = compute();", None),
+        ("let x = /*here*/ A;", "const A: usize = B; const B: usize = A;", None),
+        ("let x = /*here*/ usize::MAX;", "", None),
+        ("let x = /*here*/ 10 / 0;", "", None),
+        ("let x = /*here*/ 1 + 2.0;", "", None),  # Rust mixes no ints with floats
+        ("let x = /*here*/ if n > 2 { 4 } else { 5 };", "", None),
+        ("let x = /*here*/ [1, n];", "", None),
+    ],
+)
+def test_values(body: str, items: str, value: object) -> None:
+    assert at(body, items) == value
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "let s = 5000; for s in 0..n { let x = /*here*/ s; }",
+        "let s = 5000; let f = |s: usize| /*here*/ s;",
+        "let s = 5000; if let Some(s) = o { let x = /*here*/ s; }",
+        "let s = 5000; match o { Some(s) => { let x = /*here*/ s; } _ => {} }",
+        "let mut s = 5000; if n > 1 { s = 64; } let x = /*here*/ s;",
+        "let (s, t) = (5000, 1); let x = /*here*/ s;",
+        "let mut s = 5000; s += 1; let x = /*here*/ s;",
+        "let mut s = vec![1]; s.push(2); let x = /*here*/ s;",
+        "let mut s = 3; g(&mut s); let x = /*here*/ s;",
+        "let mut s = 3; for i in 0..n { let x = /*here*/ s; s = i; }",
+        "let mut s = 3; while n > 0 { let x = /*here*/ s; s *= 2; }",
+    ],
+)
+def test_patterns_branches_and_changes_hide_a_value(body: str) -> None:
+    assert at(body) is None
+
+
+def test_let_mut_is_known_up_to_the_first_change() -> None:
+    assert at("let mut s = 5000; let x = /*here*/ s;") == 5000
+    assert at("let mut s = 5000; let y = s + 1; let x = /*here*/ s;") == 5000
+    assert at("let mut s = 5000; s = 64; let x = /*here*/ s;") == 64
+    assert at("let s; s = 5000; let x = /*here*/ s;") == 5000
+    assert at("let s = 1; { let s = 5000; } let x = /*here*/ s;") == 1
+
+
+def test_the_origin_and_note_of_a_const() -> None:
+    facts, node = marked("const WIDTH: usize = 5_000;\nfn f() { let x = /*here*/ WIDTH; }")
+    found = evaluate.value_of(node, facts)
+    assert found is not None and found.note == "const WIDTH"
+    assert found.origin is not None and (found.origin.start.row, found.origin.start.col) == (0, 21)
+    assert found.steps == ("const WIDTH at line 1",)
+
+
+@pytest.mark.parametrize(
+    ("body", "value"),
+    [
+        ("let x = /*here*/ s![0..4;2, .., 3];", [{"start": 0, "end": 4, "step": 2},
+         {"start": 0, "end": None, "step": 1}, {"start": 3, "end": 4, "step": 1}]),
+        ("let k = 2; let x = /*here*/ s![0..k];", [{"start": 0, "end": 2, "step": 1}]),
+        ("let x = /*here*/ 1..=3;", {"start": 1, "end": 4, "step": 1}),
+        ("let x = /*here*/ 0..n;", {"start": 0, "step": 1}),
+        ("let x = /*here*/ vec![1.5, 2.0];", [1.5, 2.0]),
+        ("let x = /*here*/ vec![K; 3];", [4, 4, 4]),
+    ],
+)  # fmt: skip
+def test_ranges_and_macros(body: str, value: object) -> None:
+    assert at(body, "const K: usize = 4;") == value
