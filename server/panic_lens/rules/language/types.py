@@ -1,0 +1,135 @@
+"""The CEL types of the values a rule reads, for the load-time check (`check.py`).
+
+A config's fields get the types of burn's Rust fields (the shipped config table): integers
+are `int`, `f32`/`f64` `double`, `bool`, `String` `string`, `Option<T>` is T or null (CEL's
+wrapper of T, or dyn), `Vec<T>`, `[T; N]` and tuples are lists, and an enum (any other named
+type that is not itself a config) is the name of its variant, a string, as `values.py` folds
+it. `context`, `receiver` and `result` have the fields `detect.py` gives them. What cannot
+be told (a generic, a nested config) is `dyn`: it type-checks against anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+import cel_expr_python.cel as cel
+
+from panic_lens.rules.language import configs
+from panic_lens.rules.language.spec import Where
+
+_INTS = frozenset(
+    {"usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128"}
+)
+_DOUBLES = frozenset({"f32", "f64", "LearningRate"})  # burn: `type LearningRate = f64`
+_WRAPPERS = {
+    "INT": "google.protobuf.Int64Value",
+    "DOUBLE": "google.protobuf.DoubleValue",
+    "BOOL": "google.protobuf.BoolValue",
+    "STRING": "google.protobuf.StringValue",
+}
+
+
+def _records() -> dict[str, dict[str, Any]]:
+    t = cel.Type
+    tensor = {"dims": t.List(t.INT), "numel": t.INT, "rank": t.INT}
+    context = {
+        "backends": t.List(t.STRING), "cubecl": t.BOOL, "training": t.BOOL, "test": t.BOOL,
+        "burn": t.STRING,
+    }  # fmt: skip
+    return {"context": context, "receiver": tensor, "result": {"rank": t.INT}}
+
+
+RECORDS = _records()
+
+
+def rust_type(text: str) -> Any:
+    """The CEL type of a value of Rust type `text`, as the rule language folds it."""
+    return _rust_type(re.sub(r"\s+", " ", text.strip()))
+
+
+@lru_cache(maxsize=512)
+def _rust_type(text: str) -> Any:
+    t = cel.Type
+    text = re.sub(r"^&\s*(?:'\w+\s+)?(?:mut\s+)?", "", text).strip()
+    found = re.fullmatch(r"Option\s*<(.*)>", text)
+    if found:
+        inner = _rust_type(found.group(1).strip())
+        wrapper = _WRAPPERS.get(inner.name())
+        return t(wrapper) if wrapper else t.DYN
+    found = re.fullmatch(r"Vec\s*<(.*)>", text) or re.fullmatch(r"\[(.*?)(?:;.*)?\]", text)
+    if found:
+        return t.List(_item(found.group(1)))
+    if text.startswith("(") and text.endswith(")"):
+        items = [_item(part) for part in _top_level(text[1:-1])]
+        return t.List(agree(items) if items else t.DYN)
+    if text in _INTS:
+        return t.INT
+    if text in _DOUBLES:
+        return t.DOUBLE
+    if text == "bool":
+        return t.BOOL
+    if text in ("String", "str"):
+        return t.STRING
+    if re.fullmatch(r"[A-Z][A-Za-z0-9]+", text) and not _is_config(text):
+        return t.STRING  # an enum: its variant's name (`PaddingConfig2d::Same` is "Same")
+    return t.DYN
+
+
+def _item(text: str) -> Any:
+    kind = _rust_type(text.strip())
+    return cel.Type.DYN if kind.name().endswith("_wrapper") else kind
+
+
+def _top_level(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for at, ch in enumerate(text):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(text[start:at])
+            start = at + 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
+
+
+def _is_config(name: str) -> bool:
+    return any(path.rsplit("::", 1)[-1] == name for path in configs.table().configs)
+
+
+def config_fields(owner: str) -> dict[str, Any] | None:
+    """The fields of the config a call on `owner` reads (`owner` a config, or a module its
+    `init` makes), with their types; None when it has none."""
+    table = configs.table()
+    info = table.config(owner)
+    if info is None:
+        module_config = configs.config_of_module(owner)
+        info = table.config(module_config) if module_config else None
+    if info is None:
+        return None
+    return {f.name: rust_type(f.type) for f in info.fields}
+
+
+def merge(fields: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The fields of several configs: a field keeps its type where they agree, else dyn."""
+    kinds: dict[str, list[Any]] = {}
+    for one in fields:
+        for name, kind in one.items():
+            kinds.setdefault(name, []).append(kind)
+    return {name: agree(found) for name, found in kinds.items()}
+
+
+def agree(kinds: list[Any]) -> Any:
+    """The one type of `kinds`, or dyn when they differ."""
+    names = {k.name() for k in kinds}
+    return kinds[0] if len(names) == 1 else cel.Type.DYN
+
+
+def argument_types(where: Where) -> dict[str, Any]:
+    """The arguments a `[[where]]` names; dyn: an argument may be any value the source
+    shows (a slice, a list, a tensor's shape), which the condition tells apart with `type()`."""
+    return {a: cel.Type.DYN for a in where.args if a != "_"}

@@ -1,0 +1,81 @@
+"""The rule files that passed the load-time check (`check.py`), remembered in the cache folder
+so that a process that loads the same rules again (every `check`, every editor start) does not
+compile them again.
+
+A verdict is kept by the sha256 of the rule file's bytes, in a file named by what the check
+depends on besides them: the shipped config table and guards index, and the checker's code
+(each by size and modification time). A broken rule is never remembered: it is checked, and
+its error reported, every time. `PANIC_LENS_NO_CACHE=1` turns this off, as every cache; so
+does a config table other than the shipped one (tests substitute their own).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+
+from panic_lens import cachedir
+
+_HERE = Path(__file__).resolve().parent
+_DATA = _HERE.parent / "data"  # configs.DATA_DIR, without importing it
+_CODE = ("check.py", "types.py", "api.py", "spec.py", "conditions.py", "configs.py")
+
+
+class Passed:
+    """The fingerprints of the rule files that passed, read once per process and folder."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.known = set(path.read_text(encoding="ascii").split())
+        except (OSError, UnicodeDecodeError):
+            self.known = set()
+
+    def __contains__(self, fingerprint: str) -> bool:
+        return fingerprint in self.known
+
+    def add(self, fingerprint: str) -> None:
+        if fingerprint in self.known:
+            return
+        self.known.add(fingerprint)
+        with contextlib.suppress(OSError):  # a cache that cannot be written is no cache
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="ascii") as out:  # one short line: atomic
+                out.write(fingerprint + "\n")
+
+
+_OPEN: dict[str | None, Passed] = {}
+
+
+def passed() -> Passed | None:
+    """The verdicts in use, or None when none are kept."""
+    configs = sys.modules.get("panic_lens.rules.language.configs")
+    if cachedir.disabled() or (configs and not hasattr(configs.table, "cache_info")):
+        return None
+    moved = cachedir.override()  # the folder is looked up once per PANIC_LENS_CACHE_DIR
+    found = _OPEN.get(moved)
+    if found is None:
+        found = _OPEN[moved] = Passed(cachedir.root() / "rulecheck" / f"{_stamp()}.txt")
+    return found
+
+
+_STAMP: list[str] = []
+
+
+def _stamp() -> str:
+    if not _STAMP:
+        files = sorted(_DATA.glob("burn-*")) + [_HERE / name for name in _CODE]
+        cel = find_spec("cel_expr_python")
+        if cel is not None and cel.origin:
+            files.append(Path(cel.origin))
+        parts = []
+        for file in files:
+            with contextlib.suppress(OSError):
+                info = os.stat(file)
+                parts.append(f"{file.name}:{info.st_size}:{info.st_mtime_ns}")
+        _STAMP.append(hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24])
+    return _STAMP[0]
