@@ -20,7 +20,14 @@ import cel_expr_python.cel as cel
 
 from panic_lens.rules.language import api, types
 from panic_lens.rules.language.conditions import declared_functions
-from panic_lens.rules.language.spec import HOLE, RuleFileError, RuleSpec, did_you_mean, error_at
+from panic_lens.rules.language.spec import (
+    HOLE,
+    RuleFileError,
+    RuleSpec,
+    closest,
+    did_you_mean,
+    error_at,
+)
 
 __all__ = ["check_rule"]
 
@@ -43,9 +50,6 @@ class _Scope:
 
 
 def check_rule(spec: RuleSpec) -> None:
-    """Raise RuleFileError for the first problem of a rule in the language (hooks pass)."""
-    if spec.hook is not None:
-        return
     for index, where in enumerate(spec.wheres):
         if not where.external:
             problem = api.resolve(where.call)
@@ -110,10 +114,13 @@ def _check_target(spec: RuleSpec, scope: _Scope, target: str, key: str) -> None:
             )  # fmt: skip
         return
     if target not in arguments:
-        choices = [*sorted(arguments), *(f"config.{f}" for f in scope.fields["config"])]
+        # `delta` for `config.delta`: the closest of the arguments and the fields' names
+        values = {**{f: f"config.{f}" for f in scope.fields["config"]}, **{a: a for a in arguments}}
+        close = closest(target, values)
+        hint = f" (did you mean `{values[close]}`?)" if close else ""
         raise _fail(
             spec, key, f"`{target}` names no value a fix can replace (an `args` name or "
-            f"config.<field>){did_you_mean(target, choices)}",
+            f"config.<field>){hint}",
         )  # fmt: skip
 
 

@@ -1,9 +1,9 @@
 """Rule files: one TOML file per rule (docs/rule-language.md), read into a `RuleSpec`.
 
-Reading checks every key and names a mistake by file, line and key (`RuleFileError`), then
-`check.py` checks what the keys say: that each call is a burn API panic-lens knows and that
-every expression type-checks against the names the rule binds. Nothing here imports
-tree-sitter.
+Reading checks every key and names a mistake by file, line and key (`RuleFileError`); what
+the keys say (that each call is a burn API panic-lens knows, that every expression
+type-checks against the names the rule binds) is checked when the rule joins the registry
+(`meta.info_from_spec` runs `check.check_rule`). Nothing here imports tree-sitter or CEL.
 """
 
 from __future__ import annotations
@@ -37,12 +37,18 @@ class RuleFileError(ValueError):
         super().__init__(f"{where}: {key}: {reason}" if key else f"{where}: {reason}")
 
 
-def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """` (did you mean `x`?)` for the closest of `known` to `name`, or an empty string."""
+def closest(name: str, known: Iterable[str]) -> str | None:
+    """The name of `known` closest to `name`, when one is close enough to be a typo."""
     import difflib  # only when a rule is wrong
 
     close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
-    return f" (did you mean `{close[0]}`?)" if close else ""
+    return close[0] if close else None
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """` (did you mean `x`?)` for the closest of `known` to `name`, or an empty string."""
+    close = closest(name, known)
+    return f" (did you mean `{close}`?)" if close else ""
 
 
 def error_at(source: str, lines: dict[str, int], key: str, reason: str) -> RuleFileError:
@@ -187,24 +193,7 @@ def parse_rule(raw: bytes, source: str, examples: str | None = None) -> RuleSpec
         ) from exc
     lines = key_lines(text)
     spec = _Reader(source, lines).rule(data, hashlib.sha256(raw).hexdigest()[:16], examples)
-    if spec.hook is None:
-        _check(spec)
     return spec
-
-
-def _check(spec: RuleSpec) -> None:
-    """`check.check_rule`, unless these bytes passed it before with the same knowledge
-    (`verdicts`): a warm start neither imports CEL nor compiles anything."""
-    from panic_lens.rules.language import verdicts
-
-    passed = verdicts.passed()
-    if passed is not None and spec.fingerprint in passed:
-        return
-    from panic_lens.rules.language.check import check_rule
-
-    check_rule(spec)
-    if passed is not None:
-        passed.add(spec.fingerprint)
 
 
 def _line_from_message(message: str) -> int:
@@ -267,7 +256,8 @@ class _Reader:
             if key not in allowed:
                 where = f"{prefix}.{key}" if prefix else key
                 known = ", ".join(sorted(allowed))
-                raise self.fail(where, f"unknown key (known keys: {known})")
+                close = did_you_mean(key, allowed)
+                raise self.fail(where, f"unknown key{close} (known keys: {known})")
 
     def text(self, table: dict[str, Any], key: str, prefix: str, required: bool = True) -> str:
         where = f"{prefix}.{key}" if prefix else key

@@ -1,6 +1,6 @@
-"""The rule files that passed the load-time check (`check.py`), remembered in the cache folder
-so that a process that loads the same rules again (every `check`, every editor start) does not
-compile them again.
+"""The load-time check of a rule file (`check.py`), and the files that passed it, remembered
+in the cache folder so that a process that loads the same rules again (every `check`, every
+editor start) neither imports the checker nor compiles anything.
 
 A verdict is kept by the sha256 of the rule file's bytes, in a file named by what the check
 depends on besides them: the shipped config table and guards index, and the checker's code
@@ -17,12 +17,31 @@ import os
 import sys
 from importlib.util import find_spec
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from panic_lens import cachedir
+
+if TYPE_CHECKING:
+    from panic_lens.rules.language.spec import RuleSpec
 
 _HERE = Path(__file__).resolve().parent
 _DATA = _HERE.parent / "data"  # configs.DATA_DIR, without importing it
 _CODE = ("check.py", "types.py", "api.py", "spec.py", "conditions.py", "configs.py")
+
+
+def check_rule(spec: RuleSpec) -> None:
+    """Raise RuleFileError for the first problem of a rule in the language (hooks pass),
+    unless these bytes passed before with the same knowledge."""
+    if spec.hook is not None:
+        return
+    known = passed()
+    if known is not None and spec.fingerprint in known:
+        return
+    from panic_lens.rules.language import check  # CEL and the indexes: on a miss only
+
+    check.check_rule(spec)
+    if known is not None:
+        known.add(spec.fingerprint)
 
 
 class Passed:
