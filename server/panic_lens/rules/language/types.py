@@ -130,6 +130,26 @@ def agree(kinds: list[Any]) -> Any:
 
 
 def argument_types(where: Where) -> dict[str, Any]:
-    """The arguments a `[[where]]` names; dyn: an argument may be any value the source
-    shows (a slice, a list, a tensor's shape), which the condition tells apart with `type()`."""
-    return {a: cel.Type.DYN for a in where.args if a != "_"}
+    """The arguments a `[[where]]` names, typed from burn's parameters where every definition
+    of the call the index knows agrees on a number, a bool or a list of them (`dim: usize` is
+    an int); anything else is dyn: a generic or a struct may be given as a slice, a list, a
+    tensor, which the condition tells apart with `type()`."""
+    from panic_lens.rules.language.api import parameter_types
+
+    names = [a for a in where.args]
+    found: dict[str, list[Any]] = {a: [] for a in names if a != "_"}
+    definitions = () if where.external else parameter_types(where.call)
+    for params in definitions:
+        for at, name in enumerate(names):
+            if name != "_":
+                found[name].append(_scalar(params[at]) if at < len(params) else cel.Type.DYN)
+    return {name: agree(kinds) if kinds else cel.Type.DYN for name, kinds in found.items()}
+
+
+def _scalar(rust: str) -> Any:
+    """A parameter's CEL type when it is plain data (a number, a bool, an Option or a list of
+    them), else dyn."""
+    kind = rust_type(rust)
+    plain = ("INT", "DOUBLE", "BOOL", "LIST<INT>", "LIST<DOUBLE>", "LIST<BOOL>")
+    wrappers = ("int_wrapper", "double_wrapper", "bool_wrapper")
+    return kind if kind.name() in plain + wrappers else cel.Type.DYN

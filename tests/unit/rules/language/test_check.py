@@ -245,3 +245,49 @@ def test_a_config_field_of_an_option_may_be_null_and_a_number() -> None:
 def test_every_shipped_rule_passes_the_check() -> None:
     checked = [read_rule_file(p) for p in sorted(meta.SHIPPED_DIR.glob("*.toml"))]
     assert len(checked) == len(meta.SHIPPED)
+
+
+NARROW = """\
+id = "my-narrow"
+title = "narrow"
+summary = "Tensor::narrow panics past the end."
+
+[[panic_site]]
+file = "crates/burn-tensor/src/tensor/api/base.rs"
+guard = "start + length <= dims[dim]"
+message = "Start and length must be within the bounds"
+
+[[where]]
+call = "burn::tensor::Tensor::narrow"
+args = ["dim", "start", "length"]
+
+[when]
+condition = "CONDITION"
+"""
+
+
+@pytest.mark.parametrize(
+    ("condition", "error"),
+    [
+        ("start + length > 4", None),
+        ("type(dim) == int && start < 0", None),  # `dim` is generic in burn: dyn
+        ("start > 'x'", "'_>_' applied to '(int, string)'"),  # `start: usize`
+        ("size(length) > 1", "'size' applied to '(int)'"),
+    ],
+)
+def test_arguments_have_the_types_of_burns_parameters(condition: str, error: str | None) -> None:
+    text = NARROW.replace("CONDITION", condition).encode()
+    if error is None:
+        parse_rule(text, "r.toml")
+        return
+    with pytest.raises(RuleFileError) as caught:
+        parse_rule(text, "r.toml")
+    assert (caught.value.line, caught.value.key) == (15, "when.condition")
+    assert error in caught.value.reason
+
+
+def test_an_external_calls_arguments_are_dyn() -> None:
+    text = NARROW.replace("CONDITION", "start > 'x'").replace(
+        'args = ["dim"', 'external = true\nargs = ["dim"'
+    )
+    parse_rule(text.encode(), "r.toml")
