@@ -27,9 +27,9 @@ from panic_lens.rust import burn_api, tensors
 class KnownApi:
     methods: dict[str, frozenset[str]]  # type or trait name -> its functions
     functions: frozenset[str]  # free functions by name
-    # (type or trait name or "", function name) -> the Rust types of its parameters, self
+    # (type or trait name or "", function name) -> the `[name, type]` parameters, self
     # excluded, of each of its definitions
-    params: dict[tuple[str, str], tuple[tuple[str, ...], ...]]
+    params: dict[tuple[str, str], list[Any]]
 
 
 def _close(name: str, known: Iterable[str]) -> str:
@@ -50,7 +50,7 @@ def api_of(guards: dict[str, Any]) -> KnownApi:
     `rust/` reads shapes through and the free functions burn's modules export."""
     methods: dict[str, set[str]] = {}
     functions: set[str] = set()
-    params: dict[tuple[str, str], set[tuple[str, ...]]] = {}
+    params: dict[tuple[str, str], list[Any]] = {}  # the parameters of each definition
     for entry in guards.get("functions", {}).values():
         name = entry.get("name")
         owners = [o for o in (entry.get("owner"), entry.get("trait")) if o]
@@ -58,18 +58,13 @@ def api_of(guards: dict[str, Any]) -> KnownApi:
             methods.setdefault(owner, set()).add(name)
         if not owners:
             functions.add(name)
-        kinds = tuple(str(p[1]) for p in entry.get("params", ()) if len(p) == 2)
         for owner in owners or [""]:
-            params.setdefault((owner, name), set()).add(kinds)
+            params.setdefault((owner, name), []).append(entry.get("params", ()))
     tensor = methods.setdefault("Tensor", set())
     tensor |= tensors.SAME_DTYPE_AND_DEVICE | tensors.CREATORS | burn_api.TENSOR_SELF_METHODS
     for exports in burn_api.GLOB_EXPORTS.values():
         functions |= {n for n in exports if n[:1].islower() and len(n) > 1}
-    return KnownApi(
-        {k: frozenset(v) for k, v in methods.items()},
-        frozenset(functions),
-        {k: tuple(sorted(v)) for k, v in params.items()},
-    )
+    return KnownApi({k: frozenset(v) for k, v in methods.items()}, frozenset(functions), params)
 
 
 def parameter_types(call: str) -> tuple[tuple[str, ...], ...]:
@@ -78,7 +73,8 @@ def parameter_types(call: str) -> tuple[tuple[str, ...], ...]:
     owner, _, name = call.rpartition("::")
     owner_name = owner.rsplit("::", 1)[-1]
     key = (owner_name if owner_name[:1].isupper() else "", name)
-    return known_api().params.get(key, ())
+    found = known_api().params.get(key, ())
+    return tuple(dict.fromkeys(tuple(str(p[1]) for p in params if len(p) == 2) for params in found))
 
 
 def resolve(call: str) -> str | None:

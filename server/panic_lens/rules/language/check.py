@@ -129,11 +129,8 @@ def _check(
 ) -> Any:
     """The CEL type of `expr` in `scope` (DYN when CEL cannot tell); RuleFileError when it
     does not parse, names an unknown field or does not type-check."""
-    rewritten, used = _flatten(spec, scope, expr, key)
-    variables = {**scope.names, **used}
-    for record in _RECORDS:
-        variables.setdefault(record, cel.Type.Map(cel.Type.STRING, cel.Type.DYN))
-    kind, problem = _typed(rewritten, variables)
+    rewritten = _flatten(spec, scope, expr, key)
+    kind, problem = _typed(rewritten, _variables(scope))
     what = "the hole {" + expr.strip() + "}" if hole else "the expression"
     if problem is not None:
         raise _fail(spec, key, f"{what} does not compile: {_unflatten(problem)}")
@@ -142,10 +139,20 @@ def _check(
     return kind if kind is not None else cel.Type.DYN
 
 
-def _flatten(spec: RuleSpec, scope: _Scope, expr: str, key: str) -> tuple[str, dict[str, Any]]:
-    """`expr` with each `record.field` as one variable (`has(record.field)` as `true`), and
-    those variables' types; a field no call gives is an error."""
-    used: dict[str, Any] = {}
+def _variables(scope: _Scope) -> dict[str, Any]:
+    """Every name and every field of the scope as CEL variables (one environment serves all
+    the expressions of a rule); a record read whole (`receiver == null`) is a map."""
+    variables = {
+        f"{r}{_MARK}{f}": kind for r, fields in scope.fields.items() for f, kind in fields.items()
+    }
+    for record in _RECORDS:
+        variables[record] = cel.Type.Map(cel.Type.STRING, cel.Type.DYN)
+    return variables | scope.names
+
+
+def _flatten(spec: RuleSpec, scope: _Scope, expr: str, key: str) -> str:
+    """`expr` with each `record.field` as one variable (`config__delta`; `has(record.field)`
+    as `true`); a field no call gives is an error."""
 
     def field_of(record: str, field: str) -> str:
         known = scope.fields[record]
@@ -155,7 +162,6 @@ def _flatten(spec: RuleSpec, scope: _Scope, expr: str, key: str) -> tuple[str, d
             if record == "config" and not known:
                 reason = f"`{record}.{field}`: no call of this rule has a burn config"
             raise _fail(spec, key, reason + did_you_mean(field, known))
-        used[f"{record}{_MARK}{field}"] = known[field]
         return f"{record}{_MARK}{field}"
 
     def has(found: re.Match[str]) -> str:
@@ -172,7 +178,7 @@ def _flatten(spec: RuleSpec, scope: _Scope, expr: str, key: str) -> tuple[str, d
         out.append(_FIELD.sub(select, _HAS.sub(has, part)))
         if at < len(strings):
             out.append(strings[at])
-    return "".join(out), used
+    return "".join(out)
 
 
 def _unflatten(text: str) -> str:
