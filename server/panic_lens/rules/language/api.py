@@ -129,6 +129,13 @@ def _function(call: str, name: str) -> str | None:
 def _public_paths(type_name: str) -> list[str]:
     """The public paths of the config or module of burn named `type_name`."""
     table = configs.table()
-    found = [a for a in table.aliases if a.rsplit("::", 1)[-1] == type_name]
-    found += [m for m in table.modules if m.rsplit("::", 1)[-1] == type_name]
-    return sorted(set(found))
+    if _BY_NAME.get("table") is not table:  # one index per table (tests substitute theirs)
+        found: dict[str, set[str]] = {}
+        for path in (*table.aliases, *table.modules):
+            found.setdefault(path.rsplit("::", 1)[-1], set()).add(path)
+        _BY_NAME.update(table=table, paths={n: sorted(p) for n, p in found.items()})
+    paths: dict[str, list[str]] = _BY_NAME["paths"]
+    return paths.get(type_name, [])
+
+
+_BY_NAME: dict[str, Any] = {}

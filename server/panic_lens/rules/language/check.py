@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import cel_expr_python.cel as cel
@@ -40,13 +41,26 @@ _HAS = re.compile(r"\bhas\(\s*(config|context|receiver|result)\s*\.\s*([A-Za-z_]
 _FIELD = re.compile(r"(?<![\w.])(config|context|receiver|result)\s*\.\s*([A-Za-z_]\w*)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class _Scope:
     """What a rule's expressions may read: each record's fields with their types, and the
     other names (arguments, lets) with theirs."""
 
     fields: dict[str, dict[str, Any]]  # record -> field -> cel type
     names: dict[str, Any]  # argument or let name -> cel type
+
+    @cached_property
+    def variables(self) -> dict[str, Any]:
+        """Every name and every field as CEL variables (one environment serves all the
+        expressions of a rule); a record read whole (`receiver == null`) is a map."""
+        out = {
+            f"{record}{_MARK}{field}": kind
+            for record, fields in self.fields.items()
+            for field, kind in fields.items()
+        }
+        for record in _RECORDS:
+            out[record] = cel.Type.Map(cel.Type.STRING, cel.Type.DYN)
+        return out | self.names
 
 
 def check_rule(spec: RuleSpec) -> None:
@@ -130,24 +144,13 @@ def _check(
     """The CEL type of `expr` in `scope` (DYN when CEL cannot tell); RuleFileError when it
     does not parse, names an unknown field or does not type-check."""
     rewritten = _flatten(spec, scope, expr, key)
-    kind, problem = _typed(rewritten, _variables(scope))
+    kind, problem = _typed(rewritten, scope.variables)
     what = "the hole {" + expr.strip() + "}" if hole else "the expression"
     if problem is not None:
         raise _fail(spec, key, f"{what} does not compile: {_unflatten(problem)}")
     if boolean and kind is not None and kind.name() not in ("BOOL", "DYN"):
         raise _fail(spec, key, f"must be true or false, but it is {_unflatten(kind.name())}")
     return kind if kind is not None else cel.Type.DYN
-
-
-def _variables(scope: _Scope) -> dict[str, Any]:
-    """Every name and every field of the scope as CEL variables (one environment serves all
-    the expressions of a rule); a record read whole (`receiver == null`) is a map."""
-    variables = {
-        f"{r}{_MARK}{f}": kind for r, fields in scope.fields.items() for f, kind in fields.items()
-    }
-    for record in _RECORDS:
-        variables[record] = cel.Type.Map(cel.Type.STRING, cel.Type.DYN)
-    return variables | scope.names
 
 
 def _flatten(spec: RuleSpec, scope: _Scope, expr: str, key: str) -> str:

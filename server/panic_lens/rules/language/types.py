@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
 import cel_expr_python.cel as cel
@@ -50,7 +49,6 @@ def rust_type(text: str) -> Any:
     return _rust_type(re.sub(r"\s+", " ", text.strip()))
 
 
-@lru_cache(maxsize=512)
 def _rust_type(text: str) -> Any:
     t = cel.Type
     text = re.sub(r"^&\s*(?:'\w+\s+)?(?:mut\s+)?", "", text).strip()
@@ -98,7 +96,14 @@ def _top_level(text: str) -> list[str]:
 
 
 def _is_config(name: str) -> bool:
-    return any(path.rsplit("::", 1)[-1] == name for path in configs.table().configs)
+    table = configs.table()
+    if _NAMES.get("table") is not table:  # one set per table (tests substitute theirs)
+        names = frozenset(path.rsplit("::", 1)[-1] for path in table.configs)
+        _NAMES.update(table=table, names=names)
+    return name in _NAMES["names"]
+
+
+_NAMES: dict[str, Any] = {}
 
 
 def config_fields(owner: str) -> dict[str, Any] | None:
