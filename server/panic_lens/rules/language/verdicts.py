@@ -6,7 +6,7 @@ A verdict is kept by the sha256 of the rule file's bytes, in a file named by wha
 depends on besides them: the shipped config table and guards index, and the checker's code
 (each by size and modification time). A broken rule is never remembered: it is checked, and
 its error reported, every time. `PANIC_LENS_NO_CACHE=1` turns this off, as every cache; so
-does a config table other than the shipped one (tests substitute their own).
+does a config table or known API other than the shipped one (tests substitute their own).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 _HERE = Path(__file__).resolve().parent
 _DATA = _HERE.parent / "data"  # configs.DATA_DIR, without importing it
-_CODE = ("check.py", "types.py", "api.py", "spec.py", "conditions.py", "configs.py")
+_RUST = _HERE.parent.parent / "rust"
+_CODE = ("check.py", "types.py", "api.py", "spec.py", "conditions.py", "configs.py", "verdicts.py")
 
 
 def check_rule(spec: RuleSpec) -> None:
@@ -72,8 +73,7 @@ _OPEN: dict[str | None, Passed] = {}
 
 def passed() -> Passed | None:
     """The verdicts in use, or None when none are kept."""
-    configs = sys.modules.get("panic_lens.rules.language.configs")
-    if cachedir.disabled() or (configs and not hasattr(configs.table, "cache_info")):
+    if cachedir.disabled() or _substituted():
         return None
     moved = cachedir.override()  # the folder is looked up once per PANIC_LENS_CACHE_DIR
     found = _OPEN.get(moved)
@@ -82,12 +82,23 @@ def passed() -> Passed | None:
     return found
 
 
+def _substituted() -> bool:
+    """Whether the config table or the known API is not the shipped one (a test's)."""
+    configs = sys.modules.get("panic_lens.rules.language.configs")
+    api = sys.modules.get("panic_lens.rules.language.api")
+    return bool(
+        (configs and not hasattr(configs.table, "cache_info"))
+        or (api and not hasattr(api.known_api, "cache_info"))
+    )
+
+
 _STAMP: list[str] = []
 
 
 def _stamp() -> str:
     if not _STAMP:
         files = sorted(_DATA.glob("burn-*")) + [_HERE / name for name in _CODE]
+        files += [_RUST / "burn_api.py", _RUST / "tensors.py"]  # what `api` knows of burn
         cel = find_spec("cel_expr_python")
         if cel is not None and cel.origin:
             files.append(Path(cel.origin))

@@ -291,3 +291,29 @@ def test_an_external_calls_arguments_are_dyn() -> None:
         'args = ["dim"', 'external = true\nargs = ["dim"'
     )
     parse_rule(text.encode(), "r.toml")
+
+
+def test_a_rule_that_passed_is_not_checked_again_and_a_broken_one_always_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from panic_lens.rules.language import check, verdicts
+
+    monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PANIC_LENS_NO_CACHE", raising=False)
+    monkeypatch.setattr(verdicts, "_OPEN", {})  # as a new process: read from the folder
+    checked: list[str] = []
+    real = check.check_rule
+    monkeypatch.setattr(check, "check_rule", lambda spec: (checked.append(spec.id), real(spec)))
+    good = read(GOOD.encode(), "good.toml")
+    bad = read(broken(MISTAKES[8][1]).encode(), "bad.toml")
+    for _ in range(2):
+        monkeypatch.setattr(verdicts, "_OPEN", {})
+        meta.info_from_spec(good)
+        with pytest.raises(RuleFileError, match="dlta"):
+            meta.info_from_spec(bad)
+    assert checked == ["my-huber", "my-huber", "my-huber"]  # the good one once, the bad twice
+    changed = read(GOOD.replace("is negative", "is below 0").encode(), "good.toml")
+    meta.info_from_spec(changed)
+    assert len(checked) == 4
+    [kept] = (tmp_path / "cache" / "rulecheck").iterdir()
+    assert kept.read_text().split() == [good.fingerprint, changed.fingerprint]
