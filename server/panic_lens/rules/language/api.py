@@ -100,7 +100,8 @@ def _method(owner: str, owner_name: str, name: str) -> str | None:
     if info is None and module_config is None:
         paths = _public_paths(owner_name)
         if paths:  # a config or module of burn's, at a path that does not name it
-            return f"`{owner}` is not a path of burn's `{owner_name}`" + _close(owner, paths)
+            hint = _close(owner, paths) or f" (did you mean `{paths[0]}`?)"
+            return f"`{owner}` is not a path of burn's `{owner_name}`{hint}"
         if owner_name not in api.methods:
             types = set(api.methods) | {p.rsplit("::", 1)[-1] for p in table.aliases}
             return f"`{owner_name}` is no burn type panic-lens knows" + _close(owner_name, types)

@@ -64,6 +64,8 @@ class _Scope:
 
 
 def check_rule(spec: RuleSpec) -> None:
+    """Raise RuleFileError for the first problem of a rule in the language: its calls, then
+    its expressions, then its fixes' targets."""
     for index, where in enumerate(spec.wheres):
         if not where.external:
             problem = api.resolve(where.call)
@@ -122,10 +124,9 @@ def _check_target(spec: RuleSpec, scope: _Scope, target: str, key: str) -> None:
     if head == "config" and field:
         known = scope.fields["config"]
         if field not in known:
-            raise _fail(
-                spec, key, f"`{target}` is no field of the config of any call of this rule"
-                + did_you_mean(field, known).replace("`", "`config.", 1),
-            )  # fmt: skip
+            close = closest(field, known)
+            hint = f" (did you mean `config.{close}`?)" if close else ""
+            raise _fail(spec, key, f"`{target}` is no field of the config of any call{hint}")
         return
     if target not in arguments:
         # `delta` for `config.delta`: the closest of the arguments and the fields' names
@@ -222,12 +223,12 @@ def _env(signature: tuple[tuple[str, str], ...], variables: dict[str, Any]) -> A
 
 
 def _errors(message: str) -> list[str]:
-    """Each error of a CEL compile failure, as `column: text`."""
+    """The text of each error of a CEL compile failure."""
     out = []
     for line in message.splitlines():
-        found = re.search(r"ERROR: <input>:\d+:(\d+): (.*)", line)
+        found = re.search(r"ERROR: <input>:\d+:\d+: (.*)", line)
         if found:
-            out.append(found.group(2).strip())
+            out.append(found.group(1).strip())
     return out or [message.splitlines()[0] if message else message]
 
 
