@@ -317,3 +317,23 @@ def test_a_rule_that_passed_is_not_checked_again_and_a_broken_one_always_is(
     assert len(checked) == 4
     [kept] = (tmp_path / "cache" / "rulecheck").iterdir()
     assert kept.read_text().split() == [good.fingerprint, changed.fingerprint]
+
+
+def test_every_rule_derived_from_a_shipped_record_passes_the_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the deriver writes (catalog/derive.py) is checked like any rule when it joins the
+    registry: each shipped record's rule, derived even where a hand-written rule covers it."""
+    from panic_lens.catalog import load_catalog
+    from panic_lens.catalog.derive import Derived, derive, shipped_guards
+    from panic_lens.rules.language import configs
+
+    monkeypatch.setenv("PANIC_LENS_NO_CACHE", "1")  # every rule checked, none remembered
+    guards = shipped_guards()
+    if not guards["functions"]:
+        pytest.skip("no guards index shipped")
+    records = load_catalog([], include_default=True).catalog.records
+    derived = [o for r in records if isinstance(o := derive(r, guards, configs.table()), Derived)]
+    assert len(derived) >= 10  # most shipped records' panics are derivable
+    for outcome in derived:
+        meta.info_from_spec(outcome.spec)  # raises RuleFileError on a problem
