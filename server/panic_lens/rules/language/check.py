@@ -148,7 +148,7 @@ def _check(
     kind, problem = _typed(rewritten, scope.variables)
     what = "the hole {" + expr.strip() + "}" if hole else "the expression"
     if problem is not None:
-        raise _fail(spec, key, f"{what} does not compile: {_unflatten(problem)}")
+        raise _fail(spec, key, f"{what} does not compile: {_readable(problem)}")
     if boolean and kind is not None and kind.name() not in ("BOOL", "DYN"):
         raise _fail(spec, key, f"must be true or false, but it is {_unflatten(kind.name())}")
     return kind if kind is not None else cel.Type.DYN
@@ -187,6 +187,24 @@ def _flatten(spec: RuleSpec, scope: _Scope, expr: str, key: str) -> str:
 
 def _unflatten(text: str) -> str:
     return re.sub(rf"\b({'|'.join(_RECORDS)}){_MARK}(\w)", r"\1.\2", text)
+
+
+# CEL's functions and macros, and the rule language's (`conditions.declared_functions`)
+_FUNCTIONS = (
+    "size", "has", "int", "uint", "double", "string", "bool", "bytes", "dyn", "type", "exists",
+    "all", "exists_one", "map", "filter", "matches", "startsWith", "endsWith", "contains",
+    "sum", "product", "indices",
+)  # fmt: skip
+_UNDECLARED = re.compile(r"undeclared reference to '(\w+)' \(in container ''\)")
+
+
+def _readable(problem: str) -> str:
+    """CEL's error in the rule's words: fields as written, a misspelled function named."""
+    found = _UNDECLARED.search(problem)
+    if found:
+        name = found.group(1)
+        return f"no function `{name}`{did_you_mean(name, _FUNCTIONS)}"
+    return _unflatten(problem)
 
 
 _CHECKED: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[Any, str | None]] = {}
