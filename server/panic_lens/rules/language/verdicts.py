@@ -64,6 +64,9 @@ class Passed:
         self.known.add(fingerprint)
         with contextlib.suppress(OSError):  # a cache that cannot be written is no cache
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():  # a new stamp: the verdicts of the others are stale
+                for stale in self.path.parent.glob("*.txt"):
+                    stale.unlink(missing_ok=True)
             with self.path.open("a", encoding="ascii") as out:  # one short line: atomic
                 out.write(fingerprint + "\n")
 

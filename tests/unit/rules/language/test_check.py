@@ -319,6 +319,11 @@ def test_a_rule_that_passed_is_not_checked_again_and_a_broken_one_always_is(
     assert len(checked) == 4
     [kept] = (tmp_path / "cache" / "rulecheck").iterdir()
     assert kept.read_text().split() == [good.fingerprint, changed.fingerprint]
+    monkeypatch.setattr(verdicts, "_STAMP", ["another-version"])  # panic-lens was upgraded
+    monkeypatch.setattr(verdicts, "_OPEN", {})
+    meta.info_from_spec(good)
+    assert len(checked) == 5  # checked again, and the old verdicts are gone
+    assert [p.name for p in (tmp_path / "cache" / "rulecheck").iterdir()] == ["another-version.txt"]
 
 
 def test_every_rule_derived_from_a_shipped_record_passes_the_check(
