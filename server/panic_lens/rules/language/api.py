@@ -30,6 +30,7 @@ class KnownApi:
     # (type or trait name or "", function name) -> the `[name, type]` parameters, self
     # excluded, of each of its definitions
     params: dict[tuple[str, str], list[Any]]
+    indexed: bool = True  # False: no guards index is shipped, so no call can be resolved
 
 
 def _close(name: str, known: Iterable[str]) -> str:
@@ -64,7 +65,12 @@ def api_of(guards: dict[str, Any]) -> KnownApi:
     tensor |= tensors.SAME_DTYPE_AND_DEVICE | tensors.CREATORS | burn_api.TENSOR_SELF_METHODS
     for exports in burn_api.GLOB_EXPORTS.values():
         functions |= {n for n in exports if n[:1].islower() and len(n) > 1}
-    return KnownApi({k: frozenset(v) for k, v in methods.items()}, frozenset(functions), params)
+    return KnownApi(
+        {k: frozenset(v) for k, v in methods.items()},
+        frozenset(functions),
+        params,
+        indexed=bool(guards.get("functions")),
+    )
 
 
 def parameter_types(call: str) -> tuple[tuple[str, ...], ...]:
@@ -78,7 +84,10 @@ def parameter_types(call: str) -> tuple[tuple[str, ...], ...]:
 
 
 def resolve(call: str) -> str | None:
-    """None when `call` names a burn API panic-lens knows, else why not."""
+    """None when `call` names a burn API panic-lens knows, else why not (None too when
+    panic-lens ships no index of burn to tell)."""
+    if not known_api().indexed:
+        return None
     segments = call.split("::")
     if segments[0] not in burn_api.CRATE_ROOTS:
         roots = ", ".join(sorted(burn_api.CRATE_ROOTS))

@@ -48,6 +48,7 @@ class _Scope:
 
     fields: dict[str, dict[str, Any]]  # record -> field -> cel type
     names: dict[str, Any]  # argument or let name -> cel type
+    open_config: bool = False  # no config table is shipped: any `config.x` may be a field
 
     @cached_property
     def variables(self) -> dict[str, Any]:
@@ -95,6 +96,7 @@ def _scope(spec: RuleSpec) -> _Scope:
     """The fields and names of the rule with their types: a config field of several calls'
     configs, or a name several `[[where]]`s bind, keeps its type only when they agree."""
     configs = [types.config_fields(w.owner) for w in spec.wheres]
+    open_config = types.no_config_table()
     fields = {
         "config": types.merge(c for c in configs if c is not None),
         **types.RECORDS,
@@ -104,11 +106,12 @@ def _scope(spec: RuleSpec) -> _Scope:
         own = dict(types.argument_types(where))
         for name, expr in where.lets:
             key = f"where[{index}].let.{name}"
-            here = _Scope(fields | {"config": configs[index] or {}}, own)
+            here = _Scope(fields | {"config": configs[index] or {}}, own, open_config)
             own[name] = _check(spec, here, expr, key)
         for name, kind in own.items():
             names.setdefault(name, []).append(kind)
-    return _Scope(fields, {name: types.agree(kinds) for name, kinds in names.items()})
+    names_ = {name: types.agree(kinds) for name, kinds in names.items()}
+    return _Scope(fields, names_, open_config)
 
 
 def _check_holes(spec: RuleSpec, scope: _Scope, template: str, key: str) -> None:
@@ -123,7 +126,7 @@ def _check_target(spec: RuleSpec, scope: _Scope, target: str, key: str) -> None:
     arguments = {a for w in spec.wheres for a in w.args if a != "_"}
     if head == "config" and field:
         known = scope.fields["config"]
-        if field not in known:
+        if field not in known and not scope.open_config:
             close = closest(field, known)
             hint = f" (did you mean `config.{close}`?)" if close else ""
             raise _fail(spec, key, f"`{target}` is no field of the config of any call{hint}")
@@ -160,6 +163,8 @@ def _flatten(spec: RuleSpec, scope: _Scope, expr: str, key: str) -> str:
 
     def field_of(record: str, field: str) -> str:
         known = scope.fields[record]
+        if record == "config" and scope.open_config and field not in known:
+            return f"{record}.{field}"  # the config is a map of unknown fields
         if field not in known:
             where = "the config of any call of this rule" if record == "config" else record
             reason = f"`{record}.{field}` is no field of {where}"

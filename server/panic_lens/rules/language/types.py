@@ -119,6 +119,11 @@ def config_fields(owner: str) -> dict[str, Any] | None:
     return {f.name: rust_type(f.type) for f in info.fields}
 
 
+def no_config_table() -> bool:
+    """Whether panic-lens ships no config table (then a config's fields are not known)."""
+    return not configs.table().configs
+
+
 def merge(fields: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """The fields of several configs: a field keeps its type where they agree, else dyn."""
     kinds: dict[str, list[Any]] = {}

@@ -344,3 +344,19 @@ def test_every_rule_derived_from_a_shipped_record_passes_the_check(
     assert len(derived) >= 10  # most shipped records' panics are derivable
     for outcome in derived:
         meta.info_from_spec(outcome.spec)  # raises RuleFileError on a problem
+
+
+def test_without_shipped_indexes_what_they_would_tell_is_not_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A package without its burn indexes (no config table, no guards index) still loads its
+    rules: calls and config fields are not known, and the rest is still checked."""
+    from panic_lens.rules.language import api, configs
+
+    monkeypatch.setattr(configs, "table", lambda: configs.ConfigTable(None, {}, {}, {}))
+    monkeypatch.setattr(api, "known_api", lambda: api.api_of({}))
+    parse_rule(GOOD.replace('Config::init"', 'Config::inti"').encode(), "r")
+    with pytest.raises(RuleFileError, match="Syntax error"):
+        parse_rule(GOOD.replace("config.delta < 0.0", "config.delta <").encode(), "r")
+    for path in sorted(meta.SHIPPED_DIR.glob("*.toml")):
+        meta.info_from_spec(read_file(path))
