@@ -43,6 +43,7 @@ guard = "panic!()"
 message = "frobnicated"
 [[where]]
 call = "burn::tensor::module::frobnicate"
+external = true  # not burn's: the load-time check takes it as written
 """
 LANGUAGE_INFO = meta.info_from_spec(parse_rule(RULE_FILE, "frobnicate-anything.toml"))
 RISKY = (

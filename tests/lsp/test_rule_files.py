@@ -93,6 +93,37 @@ async def test_a_bad_rule_file_is_a_diagnostic_on_it_until_fixed(
     await diagnostics(client, uri, flagged)  # the fixed rule runs
 
 
+# Mistakes only the load-time check sees (rules/language/check.py): (the change to the rule
+# file, the text its line starts with, what the diagnostic says)
+CHECKED = [
+    (("stride == 0", "stride == "), "condition", "Syntax error"),
+    (("stride == 0", "size(stride) > 'x'"), "condition", "applied to '(int, string)'"),
+    (("stride == 0", "strid == 0"), "condition", "did you mean `stride`?"),
+    (("external = true", "external = false"), "call", "max_pool1d` is no burn function"),
+    (("{stride}", "{stride +}"), "message", "the hole {stride +} does not compile"),
+    (('{stride}"', '{stride}"\n\n[[fix]]\ntitle = "t"\nreplace = "strid"\nwith = "1"'),
+     "replace", "did you mean `stride`?"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("client", ["vscode"], indirect=True)  # pull and push: test above
+@pytest.mark.parametrize(("change", "starts", "says"), CHECKED, ids=[c[2] for c in CHECKED])
+async def test_a_rule_that_does_not_check_is_a_diagnostic_on_its_line(
+    client: LanguageClient, tmp_path: Path, change: tuple[str, str], starts: str, says: str
+) -> None:
+    rules, root = setup(tmp_path)
+    rule = rules / f"{RULE_ID}.toml"
+    text = rule.read_text()
+    assert change[0] in text
+    rule.write_text(text.replace(change[0], change[1], 1))
+    await initialize(client, root, {"scope": "openFiles", "rules": [str(rules)]})
+    uri = open_doc(client, root / "src/lib.rs")
+    assert await diagnostics(client, uri, lambda ds: True) == []  # the broken rule does not run
+    [diag] = await rule_file_diagnostics(client, rule, lambda ds: len(ds) == 1)
+    line = rule.read_text().splitlines()[diag.range.start.line]
+    assert line.startswith(starts) and says in diag.message and diag.code == "rule-file"
+
+
 async def test_a_changed_rule_file_reanalyses_open_documents(
     client: LanguageClient, tmp_path: Path
 ) -> None:

@@ -5,15 +5,19 @@ engine and compares the findings with the file's annotations (docs/rule-language
 and `rules test`"): a line ending in `// expect: <rule-id>[, <rule-id>..]` must be flagged by
 each rule named, a line ending in `// ok` by no rule under test. Exit 0 when every expectation
 holds, 1 when one does not (or a condition failed to evaluate), 2 for a broken rule file.
+Without a PATH it tests the rules in use for the current folder: the shipped ones, `--rules`
+and the `rules` of the Cargo.toml tables governing it. Paths under the current folder are
+printed relative to it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +58,11 @@ def add_parser(sub: Any) -> None:
         "paths",
         nargs="*",
         metavar="PATH",
-        help="rule folders or rule files (default: the rules shipped with panic-lens)",
+        help="rule folders or rule files (default: the rules in use for the current folder:"
+        " the shipped ones, --rules and Cargo.toml's `rules`)",
     )
     test.add_argument("--format", choices=("text", "json"), default="text")
+    add_rule_options(test)
     test.set_defaults(handler=rules_test_command)
 
 
@@ -178,7 +184,7 @@ def read_annotations(text: str) -> Annotations:
 
 
 def rules_test_command(args: argparse.Namespace) -> int:
-    outcome = test_rules(args.paths)
+    outcome = test_rules(args.paths, args.rules)
     if args.format == "json":
         sys.stdout.write(json.dumps(outcome_json(outcome), indent=2) + "\n")
         return outcome.exit_code
@@ -193,24 +199,28 @@ def rules_test_command(args: argparse.Namespace) -> int:
     return outcome.exit_code
 
 
-def test_rules(paths: list[str]) -> Outcome:
-    """Run the examples of the rules of `paths` (registered as added rules; the shipped rules
-    when `paths` is empty)."""
-    if paths:
-        from panic_lens.rules.language.load import use_rule_folders
+def test_rules(paths: list[str], rules: list[str] | None = None) -> Outcome:
+    """Run the examples of the rules of `paths` (registered as added rules); when `paths` is
+    empty, of the rules in use for the current folder: the shipped ones and those of `rules`
+    (--rules) and of the Cargo.toml tables that govern it."""
+    from panic_lens.rules.language.load import use_rule_folders
 
+    if paths:
         loaded = use_rule_folders(paths)
         tested, errors = loaded.rules, loaded.errors
     else:
-        tested, errors = SHIPPED, ()
-    outcome = Outcome(errors=errors)
+        from panic_lens.settings import rule_folders
+
+        loaded = use_rule_folders(rule_folders(rules or [], None, ["."]))
+        tested, errors = SHIPPED + loaded.rules, loaded.errors
+    outcome = Outcome(errors=tuple(_shown_error(e) for e in errors))
     ids = frozenset(info.id for info in tested)
     for info in tested:
         outcome.rules.append(info.id)
         spec = info.spec
         if spec is None or spec.examples is None:
             source = spec.source if spec is not None else info.module
-            missing = Path(source).with_suffix(".rs")
+            missing = shown(Path(source).with_suffix(".rs"))
             outcome.warnings.append(f"rule {info.id} has no examples: no {missing}")
             continue
         run_example(info.id, spec.examples, ids, outcome)
@@ -218,14 +228,34 @@ def test_rules(paths: list[str]) -> Outcome:
     return outcome
 
 
+def shown(path: str | os.PathLike[str]) -> str:
+    """`path` as printed: relative to the current folder when it is inside it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # on another drive
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+def _shown_error(error: RuleFileError) -> RuleFileError:
+    return RuleFileError(shown(error.path), error.line, error.key, error.reason)
+
+
 def run_example(rule_id: str, path: str, tested: frozenset[str], outcome: Outcome) -> None:
-    """Analyse one example file as `check` would and hold it to its annotations."""
+    """Analyse one example file as `check` would and hold it to its annotations (its path
+    printed as `shown`)."""
+    before = len(outcome.failures)
+    outcome.examples.append(shown(path))
+    _hold(rule_id, path, tested, outcome)
+    outcome.failures[before:] = [replace(f, path=shown(f.path)) for f in outcome.failures[before:]]
+
+
+def _hold(rule_id: str, path: str, tested: frozenset[str], outcome: Outcome) -> None:
     from panic_lens.catalog import Catalog
     from panic_lens.engine import analyze
     from panic_lens.rules.language.detect import recorded_failures
     from panic_lens.rules.meta import rule_ids
 
-    outcome.examples.append(path)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -266,7 +296,7 @@ def run_example(rule_id: str, path: str, tested: frozenset[str], outcome: Outcom
                 text = f"{expected} now flags this line: make `// todo-expect:` an `// expect:`"
                 outcome.failures.append(Failure(path, line, expected, "todo", text))
             else:
-                outcome.todo.append(f"{path}:{line}: {expected} (known miss)")
+                outcome.todo.append(f"{shown(path)}:{line}: {expected} (known miss)")
     for line in sorted(marks.ok):
         wrong = [(rule, message) for rule, message in flagged.get(line, []) if rule in tested]
         for rule, message in wrong:

@@ -77,10 +77,16 @@ def _shipped() -> tuple[RuleInfo, ...]:
 
 def info_from_spec(spec: RuleSpec) -> RuleInfo:
     """The registry's view of a rule file: a hook names its Python detector, a rule in the
-    language runs through `rules.language.detect`; its prefilter words come from its calls."""
+    language runs through `rules.language.detect`; its prefilter words come from its calls.
+    A rule in the language is checked first (`language.check`: its calls and expressions,
+    through `language.verdicts`); RuleFileError names its first problem."""
     from panic_lens.rules.hooks import hook_module
     from panic_lens.rules.language.spec import RuleFileError
 
+    if spec.hook is None:
+        from panic_lens.rules.language.verdicts import check_rule
+
+        check_rule(spec)
     if spec.hook is not None:
         module = hook_module(spec.hook)
         if module is None:

@@ -20,7 +20,7 @@ from panic_lens.catalog import load_catalog
 from panic_lens.catalog.model import Knowledge, Origin, PanicSite, Record
 from panic_lens.engine import analyze
 from panic_lens.rules import meta
-from panic_lens.rules.language import configs
+from panic_lens.rules.language import api, configs
 from panic_lens.rust.burn_guards import build_guards
 
 TABLE = {
@@ -508,6 +508,7 @@ def test_register_derived_fills_its_own_slot(
     guards: dict[str, Any], table: configs.ConfigTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(D, "shipped_guards", lambda: guards)
+    monkeypatch.setattr(api, "known_api", lambda: api.api_of(guards))  # what rules may call
     monkeypatch.setenv("PANIC_LENS_NO_CACHE", "1")
     before = meta.generation()
     try:
@@ -527,6 +528,7 @@ def test_records_of_one_panic_share_one_derived_rule(
     tmp_path: Path,
 ) -> None:  # fmt: skip
     monkeypatch.setattr(D, "shipped_guards", lambda: guards)
+    monkeypatch.setattr(api, "known_api", lambda: api.api_of(guards))  # what rules may call
     monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("PANIC_LENS_NO_CACHE", raising=False)
     twins = [GROUPS, replace(GROUPS, id="4567"), replace(GROUPS, id="89ab")]
@@ -630,6 +632,7 @@ def test_records_resolving_to_one_site_share_one_rule_citing_each(
     from panic_lens.catalog.binding import bind_record
 
     monkeypatch.setattr(D, "shipped_guards", lambda: guards)
+    monkeypatch.setattr(api, "known_api", lambda: api.api_of(guards))  # what rules may call
     monkeypatch.setenv("PANIC_LENS_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("PANIC_LENS_NO_CACHE", raising=False)
     path, message = GROUPS.panic.file_path or "", GROUPS.panic.error_message
@@ -740,8 +743,9 @@ def test_records_loaded_from_files_are_derived_again_when_a_file_changes(
 
 
 def test_the_expect_of_first_or_last_fails_on_an_empty_list(
-    tmp_path: Path, table: configs.ConfigTable, registered: list[str]
-) -> None:
+    tmp_path: Path, table: configs.ConfigTable, registered: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
     _tree(tmp_path)
     (tmp_path / "crates/burn-nn/src/conv.rs").write_bytes(
         CONV + b"pub fn head(items: Vec<usize>) -> usize {\n"
@@ -752,6 +756,7 @@ def test_the_expect_of_first_or_last_fails_on_an_empty_list(
         b'    *items.get(1).expect("need a second item")\n}\n'
     )
     guards = build_guards(tmp_path)
+    monkeypatch.setattr(api, "known_api", lambda: api.api_of(guards))  # what rules may call
     head = derived(
         D.derive(record("crates/burn-nn/src/conv.rs", 24, "items must not be empty"), guards,
                  table, rule_id="t-head")

@@ -12,6 +12,7 @@ from records_factory import record
 
 from panic_lens.catalog import derive as D
 from panic_lens.cli import main
+from panic_lens.rules.language import api
 from panic_lens.rules.language.spec import parse_rule
 from panic_lens.rust.burn_guards import build_guards
 
@@ -43,6 +44,7 @@ def guards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         path.write_bytes(text)
     built = build_guards(tmp_path / "burn")
     monkeypatch.setattr(D, "shipped_guards", lambda: built)
+    monkeypatch.setattr(api, "known_api", lambda: api.api_of(built))  # what rules may call
     monkeypatch.setenv("PANIC_LENS_NO_CACHE", "1")
     return built
 

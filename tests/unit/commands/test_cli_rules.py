@@ -16,12 +16,15 @@ import pytest
 from records_factory import envelope, record
 
 from panic_lens.cli import main
+from panic_lens.commands.rules import shown
 from panic_lens.rules import meta
 
 DATA = Path(__file__).parent / "data"
 PASS, FAIL, BROKEN = DATA / "rules_pass", DATA / "rules_fail", DATA / "rules_broken"
 FAIL_EXAMPLE = FAIL / "pool-stride-divides-kernel.rs"
 EXAMPLE = PASS / "max-pool-zero-stride.rs"
+# how `rules test` prints a path: relative to the current folder when inside it
+FAIL_SHOWN, BROKEN_SHOWN = shown(FAIL_EXAMPLE), shown(BROKEN / "bad-severity.toml")
 
 
 @pytest.fixture(autouse=True)
@@ -53,12 +56,11 @@ def test_each_failed_expectation_is_named_by_file_and_line(capsys) -> None:
     lines = out.splitlines()
     rule = "pool-stride-divides-kernel"
     assert lines[:3] == [
-        f"{FAIL_EXAMPLE}:6: expected {rule} but nothing was found",
-        f"{FAIL_EXAMPLE}:7: {rule} flagged a line marked ok: stride 2 does not divide kernel"
-        " size 5",
-        f"{FAIL_EXAMPLE}:8: {rule}: condition not evaluated: modulus by zero",
+        f"{FAIL_SHOWN}:6: expected {rule} but nothing was found",
+        f"{FAIL_SHOWN}:7: {rule} flagged a line marked ok: stride 2 does not divide kernel size 5",
+        f"{FAIL_SHOWN}:8: {rule}: condition not evaluated: modulus by zero",
     ]
-    missing = FAIL / "no-examples.rs"
+    missing = shown(FAIL / "no-examples.rs")
     assert lines[3] == f"warning: rule pool-no-examples has no examples: no {missing}"
     assert lines[4] == "rules test: 2 rule(s), 1 example file(s), 2 expectation(s) met, 3 failed"
     assert code == 1
@@ -67,7 +69,7 @@ def test_each_failed_expectation_is_named_by_file_and_line(capsys) -> None:
 def test_a_broken_rule_file_exits_two_and_the_others_are_still_tested(capsys) -> None:
     code, out, _ = run(capsys, "rules", "test", str(BROKEN), str(PASS))
     assert out.splitlines()[0] == (
-        f"panic-lens: rule file error: {BROKEN / 'bad-severity.toml'}:4: severity: 'fatal' is"
+        f"panic-lens: rule file error: {BROKEN_SHOWN}:4: severity: 'fatal' is"
         " not one of error, warning, information, hint"
     )
     assert "6 expectation(s) met, 0 failed, 1 broken rule file(s)" in out
@@ -79,7 +81,7 @@ def test_rules_test_json(capsys) -> None:
     report = json.loads(out)
     assert code == 2
     assert report["rules"] == ["pool-no-examples", "pool-stride-divides-kernel"]
-    assert report["examples"] == [str(FAIL_EXAMPLE)]
+    assert report["examples"] == [FAIL_SHOWN]
     assert report["met"] == 2
     assert [(f["line"], f["kind"]) for f in report["failures"]] == [
         (6, "missing"),
@@ -89,7 +91,7 @@ def test_rules_test_json(capsys) -> None:
     assert report["errors"] == [
         {
             "kind": "rule",
-            "path": str(BROKEN / "bad-severity.toml"),
+            "path": BROKEN_SHOWN,
             "line": 4,
             "key": "severity",
             "reason": "'fatal' is not one of error, warning, information, hint",
@@ -122,8 +124,47 @@ def test_the_shipped_rules_are_tested_by_default(capsys) -> None:
     outcome = test_rules([])
     assert outcome.rules == [r.id for r in meta.SHIPPED]
     assert outcome.exit_code == code
-    assert outcome.examples == [r.spec.examples for r in meta.SHIPPED if r.spec]
+    assert outcome.examples == [shown(r.spec.examples) for r in meta.SHIPPED if r.spec]
     assert outcome.warnings == []
+
+
+def test_without_a_path_the_rules_the_cargo_toml_names_are_tested(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """The rules in use for the current folder: the shipped ones, the package's table and the
+    workspace's, each folder relative to its Cargo.toml; paths printed from the folder."""
+    root = tmp_path / "ws"
+    app = root / "app"
+    shutil.copytree(FAIL, app / "my-rules")
+    shutil.copytree(BROKEN, root / "shared-rules")
+    (root / "Cargo.toml").write_text(
+        '[workspace]\nmembers = ["app"]\n\n[workspace.metadata.panic-lens]\n'
+        'rules = ["shared-rules"]\n'
+    )
+    (app / "src").mkdir(parents=True)
+    (app / "src" / "lib.rs").write_text("")
+    (app / "Cargo.toml").write_text(
+        '[package]\nname = "app"\nversion = "0.1.0"\n\n'
+        '[package.metadata.panic-lens]\nrules = ["my-rules"]\n'
+    )
+    monkeypatch.chdir(root)
+    code, out, _ = run(capsys, "rules", "test")
+    lines = out.splitlines()
+    assert lines[0] == (
+        "panic-lens: rule file error: shared-rules/bad-severity.toml:4: severity: 'fatal' is not"
+        " one of error, warning, information, hint"
+    )
+    assert code == 2  # a broken rule file; the others are tested all the same
+    assert lines[-1].startswith(f"rules test: {len(meta.SHIPPED)} rule(s), ")  # the root's
+    monkeypatch.chdir(app)
+    code, out, _ = run(capsys, "rules", "test")
+    lines = out.splitlines()
+    rule = "pool-stride-divides-kernel"
+    assert f"my-rules/{rule}.rs:6: expected {rule} but nothing was found" in lines
+    assert "warning: rule pool-no-examples has no examples: no my-rules/no-examples.rs" in lines
+    assert lines[0].startswith(f"panic-lens: rule file error: {root / 'shared-rules'}")  # above
+    assert lines[-1].startswith(f"rules test: {len(meta.SHIPPED) + 2} rule(s), ")
+    assert code == 2
 
 
 def test_a_known_miss_is_reported_and_fails_once_found(tmp_path: Path, capsys) -> None:

@@ -73,6 +73,11 @@ def _functions() -> list[Any]:
     ]
 
 
+def declared_functions() -> list[Any]:
+    """The rule language's functions, as a load-time check declares them too."""
+    return _functions()
+
+
 def _sum(items: list[Any]) -> Any:
     return sum(_numbers(items))
 

@@ -1,8 +1,9 @@
 """Rule files: one TOML file per rule (docs/rule-language.md), read into a `RuleSpec`.
 
-Reading checks every key and names a mistake by file, line and key (`RuleFileError`); it
-imports neither tree-sitter nor the expression engine, so the registry stays cheap to build.
-Conditions are compiled when the engine first runs the rule (`conditions.py`).
+Reading checks every key and names a mistake by file, line and key (`RuleFileError`); what
+the keys say (that each call is a burn API panic-lens knows, that every expression
+type-checks against the names the rule binds) is checked when the rule joins the registry
+(`meta.info_from_spec` runs `check.check_rule`). Nothing here imports tree-sitter or CEL.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,30 @@ class RuleFileError(ValueError):
         self.path, self.line, self.key, self.reason = path, line, key, reason
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {key}: {reason}" if key else f"{where}: {reason}")
+
+
+def closest(name: str, known: Iterable[str]) -> str | None:
+    """The name of `known` closest to `name`, when one is close enough to be a typo."""
+    import difflib  # only when a rule is wrong
+
+    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """` (did you mean `x`?)` for the closest of `known` to `name`, or an empty string."""
+    close = closest(name, known)
+    return f" (did you mean `{close}`?)" if close else ""
+
+
+def error_at(source: str, lines: dict[str, int], key: str, reason: str) -> RuleFileError:
+    """The error of `key`, at its line (or its table's, for a key inside a multi-line value)."""
+    line = lines.get(key, 0)
+    probe = key
+    while not line and ("." in probe or "[" in probe):
+        probe = re.sub(r"(\.[^.\[]+|\[\d+\])$", "", probe)
+        line = lines.get(probe, 0)
+    return RuleFileError(source, line, key, reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +89,9 @@ class Where:
     result_generic: int | None = None
     # words a file must also write for this call to be flagged (what makes its values known)
     words: tuple[str, ...] = ()
+    # the author's word that `call` is an API outside what panic-lens knows of burn (its
+    # resolution is then not checked at load)
+    external: bool = False
     # read from `call` once (every call site of a file asks them)
     name: str = field(init=False, compare=False, repr=False)
     owner: str = field(init=False, compare=False, repr=False)
@@ -133,7 +162,7 @@ _TOP = {
 _DOC = {"text"}
 WEB_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _SITE = {"file", "guard", "message", "line"}
-_WHERE = {"call", "args", "let", "result_generic", "words"}
+_WHERE = {"call", "args", "let", "result_generic", "words", "external"}
 _WHEN = {"condition", "message"}
 _SEVERITY_WHEN = {"when", "severity"}
 _FIX = {"title", "replace", "with", "changes_behaviour"}
@@ -168,7 +197,8 @@ def parse_rule(raw: bytes, source: str, examples: str | None = None) -> RuleSpec
             source, line, "", f"not valid TOML: {exc.msg if hasattr(exc, 'msg') else exc}"
         ) from exc
     lines = key_lines(text)
-    return _Reader(source, lines).rule(data, hashlib.sha256(raw).hexdigest()[:16], examples)
+    spec = _Reader(source, lines).rule(data, hashlib.sha256(raw).hexdigest()[:16], examples)
+    return spec
 
 
 def _line_from_message(message: str) -> int:
@@ -224,19 +254,15 @@ class _Reader:
         self.lines = lines
 
     def fail(self, key: str, reason: str) -> RuleFileError:
-        line = self.lines.get(key, 0)
-        probe = key
-        while not line and ("." in probe or "[" in probe):
-            probe = re.sub(r"(\.[^.\[]+|\[\d+\])$", "", probe)
-            line = self.lines.get(probe, 0)
-        return RuleFileError(self.source, line, key, reason)
+        return error_at(self.source, self.lines, key, reason)
 
     def unknown(self, table: dict[str, Any], allowed: set[str], prefix: str) -> None:
         for key in table:
             if key not in allowed:
                 where = f"{prefix}.{key}" if prefix else key
                 known = ", ".join(sorted(allowed))
-                raise self.fail(where, f"unknown key (known keys: {known})")
+                close = did_you_mean(key, allowed)
+                raise self.fail(where, f"unknown key{close} (known keys: {known})")
 
     def text(self, table: dict[str, Any], key: str, prefix: str, required: bool = True) -> str:
         where = f"{prefix}.{key}" if prefix else key
@@ -430,7 +456,10 @@ class _Reader:
             isinstance(w, str) and len(w) >= 2 and not any(c.isspace() for c in w) for w in words
         ):
             raise self.fail(f"{prefix}.words", "must be a list of words (2 characters or more)")
-        return Where(call, tuple(args), tuple(lets.items()), generic, tuple(words))
+        external = table.get("external", False)
+        if not isinstance(external, bool):
+            raise self.fail(f"{prefix}.external", "must be true or false")
+        return Where(call, tuple(args), tuple(lets.items()), generic, tuple(words), external)
 
     def severity_rule(self, table: dict[str, Any], index: int, names: set[str]) -> SeverityWhen:
         prefix = f"severity_when[{index}]"
@@ -442,12 +471,7 @@ class _Reader:
     def fix(self, table: dict[str, Any], index: int, names: set[str]) -> FixSpec:
         prefix = f"fix[{index}]"
         self.unknown(table, _FIX, prefix)
-        replace = self.text(table, "replace", prefix)
-        head = replace.split(".", 1)[0]
-        if head not in names or (head == "config" and not re.fullmatch(r"config\.\w+", replace)):
-            raise self.fail(
-                f"{prefix}.replace", "must name a value: an `args` name or config.<field>"
-            )
+        replace = self.text(table, "replace", prefix)  # which value: `check.py` checks it
         with_ = table.get("with")
         if not isinstance(with_, str):
             raise self.fail(prefix, "`with` (the replacement text) is missing")
@@ -463,7 +487,8 @@ class _Reader:
         for name in free_names(expr):
             if name not in names:
                 known = ", ".join(sorted(names))
-                raise self.fail(key, f"`{name}` is not a value this rule binds ({known})")
+                close = did_you_mean(name, names)
+                raise self.fail(key, f"`{name}` is not a value this rule binds{close} ({known})")
 
     def holes_known(self, template: str, names: set[str], key: str) -> None:
         for hole in HOLE.finditer(template):

@@ -220,6 +220,7 @@ def test_trait_qualified_calls(add_rule: AddRule) -> None:
         + """
 [[where]]
 call = "burn::tensor::ops::ModuleOps::frob"
+external = true
 args = ["x"]
 [when]
 condition = "x > 3"

@@ -95,8 +95,6 @@ def test_a_good_rule() -> None:
         (("channels % config.num_groups", "chanels % config.num_groups"), 22, "when.condition",
          "`chanels` is not a value"),
         (("{config.num_groups} does", "{groupz} does"), 23, "when.message", "`groupz`"),
-        (('replace = "config.num_groups"', 'replace = "num_groups"'), 31, "fix[0].replace",
-         "must name a value"),
         (('fires = "when init runs"', 'firez = "x"'), 5, "firez", "unknown key"),
         (('guard = "num_channels % num_groups != 0"\n', ""), 7, "panic_site[0]",
          "`guard` is missing"),
