@@ -1,6 +1,6 @@
 """burn's panic guards: every function of burn's crates that can panic, with the condition
 under which it does, and the calls that lead to one (the facts a record's panic is derived
-from; `catalog/derive.py` reads them).
+from; `catalog/derive/` reads them).
 
 `build_guards(burn_root)` reads `crates/*/src/**/*.rs` (not tests, benches, examples,
 `#[cfg(test)]` items or `#[cfg(not(feature = "std"))]` ones: builds without std, whose twins

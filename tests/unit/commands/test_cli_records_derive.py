@@ -42,7 +42,7 @@ def guards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(text)
     built = build_guards(tmp_path / "burn")
-    monkeypatch.setattr(D, "shipped_guards", lambda: built)
+    monkeypatch.setattr(D.outcomes, "shipped_guards", lambda: built)
     monkeypatch.setenv("PANIC_LENS_NO_CACHE", "1")
     return built
 
