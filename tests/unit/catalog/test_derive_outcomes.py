@@ -43,6 +43,10 @@ def test_derive_all_caches_and_a_hand_rule_wins(
     assert covered["0123"] == D.Covered(("hand",))
 
 
+# the id reads as the panic: the config, the first value the condition reads, burn's words
+GROUPS_ID = "derived-conv-config-channels-both-divisible-number"
+
+
 def test_register_derived_fills_its_own_slot(
     guards: dict[str, Any], table: configs.ConfigTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -51,14 +55,14 @@ def test_register_derived_fills_its_own_slot(
     before = meta.generation()
     try:
         D.register_derived([GROUPS])
-        assert [r.id for r in meta.derived_rules()] == ["derived-0123"]
-        assert meta.rule_by_id("derived-0123") is not None
+        assert [r.id for r in meta.derived_rules()] == [GROUPS_ID]
+        assert meta.rule_by_id(GROUPS_ID) is not None
         assert meta.generation() > before
         with pytest.raises(ValueError):
             meta.set_derived_rules((meta.SHIPPED[0],))
     finally:
         meta.set_derived_rules(())
-    assert meta.rule_by_id("derived-0123") is None
+    assert meta.rule_by_id(GROUPS_ID) is None
 
 
 def test_records_of_one_panic_share_one_derived_rule(
@@ -74,7 +78,7 @@ def test_records_of_one_panic_share_one_derived_rule(
             D.outcomes._MEMO.clear()
             outcomes = D.register_derived(twins)
             assert len({id(o) for o in outcomes.values()}) == 1  # one outcome, shared
-            assert [r.id for r in meta.derived_rules()] == ["derived-0123"]
+            assert [r.id for r in meta.derived_rules()] == [GROUPS_ID]
     finally:
         meta.set_derived_rules(())
 

@@ -22,7 +22,7 @@ def test_an_unconditional_panic_is_a_rule_without_condition(
     out = derived(D.derive(rec, guards, table))
     assert out.spec.condition is None
     assert [w.call for w in out.spec.wheres] == ["burn::nn::Conv::later"]
-    assert out.spec.id == "derived-0123"
+    assert out.spec.id == "derived-conv-later-written-yet"
 
 
 def test_a_later_panic_on_config_values_is_reported_at_the_config_init(
@@ -48,6 +48,10 @@ fn f(s: Option<usize>) {
 }
 """
     assert flagged(src, "t-resize") == [3, 5]
+    # the values the condition read follow burn's message
+    assert out.spec.message == (
+        "Either size or scale must be provided (size = {config.size}, scale = {config.scale})"
+    )
 
 
 def test_records_resolving_to_one_site_share_one_rule_citing_each(
@@ -76,12 +80,13 @@ def test_records_resolving_to_one_site_share_one_rule_citing_each(
             D.outcomes._MEMO.clear()
             outcomes = D.register_derived([first, second, other])
             one, two, three = (derived(outcomes[r]) for r in ("aa01", "bb02", "cc03"))
-            assert one is two and one.spec.id == "derived-aa01"
-            assert three.spec.id == "derived-cc03"
-            assert sorted(r.id for r in meta.derived_rules()) == ["derived-aa01", "derived-cc03"]
+            assert one is two and one.spec.derived_from == "aa01"
+            assert three.spec.derived_from == "cc03"
+            ids = (one.spec.id, three.spec.id)
+            assert sorted(r.id for r in meta.derived_rules()) == sorted(ids)
             for rec in (first, second):
-                assert bind_record(rec, meta.derived_rules()).panic_rules == ("derived-aa01",)
-            assert bind_record(other, meta.derived_rules()).panic_rules == ("derived-cc03",)
+                assert bind_record(rec, meta.derived_rules()).panic_rules == (ids[0],)
+            assert bind_record(other, meta.derived_rules()).panic_rules == (ids[1],)
     finally:
         meta.set_derived_rules(())
 
@@ -89,8 +94,8 @@ def test_records_resolving_to_one_site_share_one_rule_citing_each(
 def test_a_shared_rule_is_the_one_each_record_derives_alone(
     guards: dict[str, Any], table: configs.ConfigTable
 ) -> None:
-    """Sharing changes only the id a rule is named by: each record derived alone writes the
-    same rule file but for its own id."""
+    """Sharing changes only the record a rule says it is derived from: each record derived
+    alone writes the same rule file (its id reads as the panic, not the record)."""
     path, message = GROUPS.panic.file_path or "", GROUPS.panic.error_message
     records = [record(path, 4 + i, f"{message} [{i}]", rid=f"r{i}") for i in range(5)]
     shared = D.derive_all(records, guards, table, hand_rules=())
@@ -98,9 +103,7 @@ def test_a_shared_rule_is_the_one_each_record_derives_alone(
     text = derived(shared["r0"]).toml
     for rec in records:
         alone = derived(D.derive(rec, guards, table)).toml
-        assert alone == text.replace('"derived-r0"', f'"derived-{rec.id}"').replace(
-            'derived_from = "r0"', f'derived_from = "{rec.id}"'
-        )
+        assert alone == text.replace('derived_from = "r0"', f'derived_from = "{rec.id}"')
 
 
 def _without_message(guards: dict[str, Any], message: str) -> dict[str, Any]:
@@ -129,6 +132,36 @@ def test_records_of_a_panic_without_a_message_share_only_the_same_message(
     ]  # fmt: skip
     out = D.derive_all(later, bare, table, hand_rules=())
     a, b, c = (derived(out[rid]) for rid in ("x1", "x2", "x3"))
-    assert a is b and a.spec.id == "derived-x1" and a.spec.message == "later: a at 3 in 'Sum'"
-    assert c.spec.id == "derived-x3" and c.spec.message == "later: b at 3 in 'Sum'"
+    assert a is b and a.spec.derived_from == "x1" and a.spec.message == "later: a at 3 in 'Sum'"
+    assert c.spec.derived_from == "x3" and c.spec.message == "later: b at 3 in 'Sum'"
     assert a.site == c.site
+    assert a.spec.id == "derived-conv-later-sum" and c.spec.id == "derived-conv-later-b-sum"
+
+
+def test_ids_read_as_the_panic_and_stay_unique() -> None:
+    from panic_lens.catalog.derive.naming import unique_id
+
+    taken: dict[str, str] = {}
+    assert unique_id("derived-x", "a.rs:1", taken) == "derived-x"
+    assert unique_id("derived-x", "a.rs:1", taken) == "derived-x"  # the same panic again
+    other = unique_id("derived-x", "b.rs:9", taken)
+    assert other.startswith("derived-x-") and other != "derived-x"
+    assert unique_id("derived-x", "b.rs:9", taken) == other  # stable within a load
+
+
+def test_a_derived_message_shows_the_values_the_condition_read(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    from panic_lens.engine import analyze
+
+    out = derived(D.derive(GROUPS, guards, table))
+    assert out.spec.id == "derived-conv-config-channels-both-divisible-number"
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append(out.spec.id)
+    src = (
+        "use burn::nn::ConvConfig;\n"
+        "fn f(d: &D) { let c = ConvConfig::new([4, 6], [3, 3]).with_groups(4).init(d); }\n"
+    )
+    (found,) = [f for f in analyze(src, "src/lib.rs").findings if f.rule == out.spec.id]
+    assert "groups=4" in found.message  # burn's own hole
+    assert "channels_in=4" in found.message

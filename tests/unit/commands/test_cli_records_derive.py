@@ -62,7 +62,7 @@ def test_records_derive_prints_a_rule_file(
     out = capsys.readouterr().out
     assert out.startswith("# derived from record aa11 (burn crates/burn-train/src/score.rs:5)")
     spec = parse_rule(out.encode(), "printed")
-    assert spec.id == "derived-aa11" and spec.derived_from == "aa11"
+    assert spec.id == "derived-score-with-order-least" and spec.derived_from == "aa11"
     assert [w.call for w in spec.wheres] == ["burn::train::Score::with_order"]
     assert spec.condition is not None and "order >= 1" in spec.condition
 

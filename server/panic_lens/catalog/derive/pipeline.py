@@ -27,6 +27,7 @@ from panic_lens.catalog.derive.model import (
     Site,
     Unmapped,
 )
+from panic_lens.catalog.derive.naming import rule_slug, unique_id
 from panic_lens.catalog.derive.rule import at_config_init, derived_toml, merge_same_calls, reads
 from panic_lens.catalog.derive.site import check_functions, find_site, same_check
 from panic_lens.catalog.derive.translate import Scope, Translator
@@ -70,6 +71,7 @@ class Deriver:
         self.configs = configs
         self.sites: dict[Site, AtSite | NotDerived] = {}
         self.rules: dict[tuple[Site, str | None], Derived | NotDerived] = {}
+        self.ids: dict[str, str] = {}  # rule ids given, and the panic each names
 
     def derive(
         self, record: Record, rule_id: str | None = None, share: bool = False
@@ -87,6 +89,9 @@ class Deriver:
         key = (site, None if at.burn_message else _values_out(record.panic.error_message))
         found = self.rules.get(key)
         if found is None:
+            if rule_id is None:  # one id per panic (and per message, where burn's has none)
+                slug = rule_slug(at.entries, at.burn_message or record.panic.error_message)
+                rule_id = unique_id(slug, f"{at.where} {key[1]}", self.ids)
             found = self.rules[key] = site_rule(record, at, rule_id)
         return found
 
@@ -167,7 +172,8 @@ def derive_site(site: Site, functions: dict[str, Any], configs: ConfigTable) -> 
 def site_rule(record: Record, at: AtSite, rule_id: str | None) -> Derived | NotDerived:
     """The site's rule, written for `record` (its id; its message where burn's has none)."""
     text = derived_toml(
-        record, at.entries, at.fn, at.panic, rule_id or f"derived-{record.id}", at.fires,
+        record, at.entries, at.fn, at.panic,
+        rule_id or rule_slug(at.entries, at.burn_message or record.panic.error_message), at.fires,
         at.burn_message,
     )  # fmt: skip
     try:

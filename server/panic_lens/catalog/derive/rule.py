@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from panic_lens.catalog.derive.model import Entry, split_args
+from panic_lens.catalog.derive.naming import bare, read_values
 from panic_lens.catalog.model import Record
 from panic_lens.rules.language.configs import ConfigTable
 
@@ -104,6 +105,7 @@ def derived_toml(
         sorted({e.call.rsplit("::", 2)[-2] + "::" + e.call.rsplit("::", 1)[-1] for e in entries})
     )
     summary = f"{calls} panics in burn ({fn['file']}:{panic['line']}): {title}"
+    message, value_lets = _with_values(message, hole_names, entries)
     lines = [
         f"id = {_q(rule_id)}",
         f"title = {_q(title)}",
@@ -132,6 +134,7 @@ def derived_toml(
         for name, hole in zip(hole_names, entry.holes, strict=False):
             if hole is not None:
                 lets.append((name, hole))
+        lets += value_lets.get(id(entry), [])
         if lets:
             lines.append("[where.let]")
             lines += [f"{name} = {_q(expr)}" for name, expr in lets]
@@ -142,6 +145,34 @@ def derived_toml(
         lines.append(f"condition = {_q(condition)}")
     lines.append(f"message = {_q(filled)}")
     return "\n".join(lines) + "\n"
+
+
+def _with_values(
+    message: str, hole_names: list[str], entries: list[Entry]
+) -> tuple[str, dict[int, list[tuple[str, str]]]]:
+    """`message` with the values the condition read that it does not print already
+    (` (delta = {config.delta})`), and the `[where.let]`s of the values that each call reads
+    in its own way (by entry)."""
+    printed = {
+        bare(hole)
+        for i, name in enumerate(hole_names)
+        if "{" + name + "}" in message
+        for e in entries
+        if (hole := e.holes[i]) is not None
+    }
+    lets: dict[int, list[tuple[str, str]]] = {}
+    shown: list[str] = []
+    for position, (label, exprs) in enumerate(read_values(entries, printed)):
+        if len(set(exprs)) == 1:
+            shown.append(f"{label} = {{{exprs[0]}}}")
+            continue
+        name = f"r{position}"
+        for entry, expr in zip(entries, exprs, strict=True):
+            lets.setdefault(id(entry), []).append((name, expr))
+        shown.append(f"{label} = {{{name}}}")
+    if shown:
+        message = f"{message.rstrip()} ({', '.join(shown)})"
+    return message, lets
 
 
 def _quoted_guard(panic: dict[str, Any]) -> str:
