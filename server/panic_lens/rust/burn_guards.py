@@ -15,8 +15,10 @@ deterministic table:
         "public": path,                      # a `pub` one's owner (or itself) as users name it
         "panics": [{"kind", "line", "guard", "message", "path", "debug"?, "check"?, "args"?,
                     "generics"?}],         # a check!'s call: its arguments and turbofish
-        "calls": [{"callee", "args", "line", "path"}],
-    }}}
+        "calls": [{"callee", "args", "line", "path", "via"?}],  # via: the field called through
+        "bounds"?: [trait, ..],              # a blanket impl's method: what `self` implements
+    }},
+     "impls": {"<Trait>": [public type path, ..]}}  # the public types implementing each trait
 
 A panic's `guard` is the Rust condition under which it fires at that point (`None`: it
 fires whenever reached); `path` lists the conditions on the way there, innermost last:
@@ -25,6 +27,8 @@ fires whenever reached); `path` lists the conditions on the way there, innermost
 may not run: a while loop, a loop, a closure, a loop after a break, code after an early exit),
 `["arm", scrutinee, pattern, *earlier arms' patterns]` (a catch-all arm holds when none of the
 earlier ones does).
+A call through a field (`self.padding.f(..)`) is a call of the field's type's method (the
+struct definition says the type; `rust/burn_types.py`), with `via` the field.
 Only functions that can panic or call (by name) one that can are kept, and of their calls
 only those; the facts are short fragments (names, types, guards, messages), no bodies.
 """
@@ -39,6 +43,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from panic_lens.rust.burn_types import TypeFacts
 from panic_lens.rust.syntax import Node, parse
 
 __all__ = ["build_guards", "callee_key", "dumps_guards", "guards_of_source", "split_args"]
@@ -64,6 +69,7 @@ def build_guards(burn_root: str | Path) -> dict[str, Any]:
     """The guards table of the burn checkout at `burn_root` (see the module docstring)."""
     root = Path(burn_root)
     functions: dict[str, dict[str, Any]] = {}
+    types = TypeFacts()
     for path in sorted(root.glob("crates/*/src/**/*.rs")):
         rel = path.relative_to(root).as_posix()
         if any(part in _SKIP_DIRS for part in rel.split("/")[3:-1]):
@@ -72,23 +78,53 @@ def build_guards(burn_root: str | Path) -> dict[str, Any]:
             src = path.read_bytes()
         except OSError:
             continue
-        functions.update(guards_of_source(src, rel))
+        functions.update(guards_of_source(src, rel, types))
+    resolve_field_calls(functions, types)
+    for fn in functions.values():
+        bounds = types.blanket_bounds(fn) if fn["trait"] else None
+        if bounds is not None:
+            fn["bounds"] = list(bounds)
     kept = prune(functions)
-    add_public_paths(root, kept)
-    return {"functions": kept}
+    impls = add_public_paths(root, kept, types.impls)
+    return {"functions": kept, "impls": impls}
 
 
-def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
+def resolve_field_calls(functions: dict[str, dict[str, Any]], types: TypeFacts) -> None:
+    """A call through a field (`self.padding.f(..)`) becomes a call of the field's type's
+    method (`PaddingConfig2d::f`, with `via`: the field, which is that method's `self`), when
+    the owner's struct says the field's type and that type has methods; else it is dropped
+    (whose method it is is not known)."""
+    owners = {fn["owner"] for fn in functions.values() if fn["owner"]}
+    for fn in functions.values():
+        calls = []
+        for call in fn["calls"]:
+            name = call.pop("field", None)
+            if name is not None:
+                type_ = types.field_type(fn["owner"] or "", fn["module"], name)
+                if type_ is None or type_ not in owners:
+                    continue
+                method = str(call["callee"]).rsplit(".", 1)[-1]
+                call["callee"], call["via"] = f"{type_}::{method}", f"self.{name}"
+            calls.append(call)
+        fn["calls"] = calls
+
+
+def add_public_paths(
+    root: Path,
+    functions: dict[str, dict[str, Any]],
+    impls: list[tuple[str, str, str]] = (),  # type: ignore[assignment]
+) -> dict[str, list[str]]:
     """Set `public` on each `pub` function: the path panic-lens's resolver gives a user's
     call of it (its owner type's, or its own for a free function), when users can name it.
     Names are resolved with `rust.burn_index` (`pub mod`, `pub use`, globs), with free
     functions added to its items in the value namespace (`burn_index.VALUE`: a function
     `matvec` re-exported next to its private module `matvec`); an owner is resolved in the
-    scope of its impl's module."""
+    scope of its impl's module. Returns, for each trait of `impls` ((trait, type, module) of
+    each `impl Trait for Type`), the public paths of the types implementing it."""
     from panic_lens.rust import burn_index as bi
 
     if not (root / "crates").is_dir():
-        return
+        return {}
     space = bi._Workspace(root)
     space.load()
     for module in space.modules.values():
@@ -115,6 +151,11 @@ def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
         entry = scope.get(fn["owner"])
         if entry is not None and entry[0][0] == "item":
             targets[key] = entry[0][1]
+    for index, (_, type_, module_path) in enumerate(impls):
+        crate, *inner = module_path.split("::")
+        entry = space.scopes.get((crate, tuple(inner)), {}).get(type_)
+        if entry is not None and entry[0][0] == "item":
+            targets[f"impl {index}"] = entry[0][1]
     wanted = set(targets.values())
     found: dict[Any, set[tuple[str, ...]]] = {}
     for crate in space.crates:
@@ -132,10 +173,17 @@ def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
                         found.setdefault(entity[1], set()).add(path)
                 elif entity[1] not in chain and len(path) < bi._MAX_PATH:
                     stack.append((entity[1], path, chain | {entity[1]}))
+    implementors: dict[str, set[str]] = {}
     for key, target in targets.items():
         paths = found.get(target)
-        if paths:
+        if not paths:
+            continue
+        if key.startswith("impl "):
+            trait = impls[int(key[5:])][0]
+            implementors.setdefault(trait, set()).add(bi.canonical_key(sorted(paths)))
+        else:
             functions[key]["public"] = bi.canonical_key(sorted(paths))
+    return {trait: sorted(types) for trait, types in sorted(implementors.items())}
 
 
 def _generics(fn: Node, text: Any) -> list[str]:
@@ -149,11 +197,14 @@ def _generics(fn: Node, text: Any) -> list[str]:
     return names
 
 
-def guards_of_source(src: bytes, rel: str) -> dict[str, dict[str, Any]]:
-    """Every function of one file, unpruned, keyed `<file>:<line> <Owner>::<name>`."""
+def guards_of_source(
+    src: bytes, rel: str, types: TypeFacts | None = None
+) -> dict[str, dict[str, Any]]:
+    """Every function of one file, unpruned, keyed `<file>:<line> <Owner>::<name>` (and the
+    file's structs and impls into `types`)."""
     tree = parse(src)
     out: dict[str, dict[str, Any]] = {}
-    reader = _Reader(src, rel)
+    reader = _Reader(src, rel, types)
     for fn in reader.functions(tree.root_node, module_of(rel), None, None):
         key = f"{rel}:{fn['lines'][0]} " + (f"{fn['owner']}::" if fn["owner"] else "") + fn["name"]
         out[key] = fn
@@ -307,9 +358,10 @@ def _strip_generics(text: str) -> str:
 
 
 class _Reader:
-    def __init__(self, src: bytes, rel: str) -> None:
+    def __init__(self, src: bytes, rel: str, types: TypeFacts | None = None) -> None:
         self.src = src
         self.rel = rel
+        self.types = types
 
     def text(self, node: Node | None) -> str:
         if node is None:
@@ -322,9 +374,13 @@ class _Reader:
     ) -> Iterator[dict[str, Any]]:
         for child in node.named_children:
             kind = child.type
-            if kind in ("mod_item", "function_item", "impl_item", "trait_item") and _is_left_out(
-                child, self.src
-            ):
+            if kind in (
+                "mod_item",
+                "function_item",
+                "impl_item",
+                "trait_item",
+                "struct_item",
+            ) and _is_left_out(child, self.src):
                 continue
             if kind == "function_item":
                 yield self.function(child, module, owner, trait)
@@ -333,7 +389,11 @@ class _Reader:
                 name = self.text(child.child_by_field_name("name"))
                 if body is not None and name not in ("tests", "test"):
                     yield from self.functions(body, f"{module}::{name}", None, None)
+            elif kind == "struct_item" and self.types is not None:
+                self.types.add_struct(child, module, self.text)
             elif kind == "impl_item":
+                if self.types is not None:
+                    self.types.add_impl(child, module, self.rel, self.text)
                 body = child.child_by_field_name("body")
                 if body is not None:
                     type_ = _strip_generics(self.text(child.child_by_field_name("type")))
@@ -575,6 +635,13 @@ class _Reader:
                     {"kind": "expect", "guard": f"{receiver} fails", "cheap": True,
                      "message": _first_string(args[0]), "line": line,
                      "path": [list(p) for p in path]}
+                )  # fmt: skip
+                return
+            through = re.fullmatch(r"self\.([a-z_]\w*)", receiver)
+            if through:  # a call through a field: its type is resolved once all is read
+                fn["calls"].append(
+                    {"callee": f"self.{through.group(1)}.{method}", "field": through.group(1),
+                     "args": args, "line": line, "path": [list(p) for p in path]}
                 )  # fmt: skip
                 return
             if receiver == "self":

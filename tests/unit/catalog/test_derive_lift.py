@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from derive_tree import CONV, GROUPS, derived, flagged, record, write_tree
 
 from panic_lens.catalog import derive as D
@@ -48,3 +49,117 @@ def test_a_panic_in_a_body_that_may_not_run_is_not_derived(
     rec = record("crates/burn-nn/src/conv.rs", 24, "k must be positive")
     out = D.derive(rec, guards, table)
     assert isinstance(out, D.NotDerived) and "in a closure" in out.reason
+
+
+DATA = b"""
+use crate::Conv;
+pub trait Dataset {
+    fn get(&self, index: usize) -> usize;
+}
+pub trait Windows {
+    fn windows(&self, size: usize) -> usize;
+}
+pub struct Items;
+impl Items {
+    pub fn new() -> Self {
+        Items
+    }
+}
+impl Dataset for Items {
+    fn get(&self, index: usize) -> usize {
+        assert!(index < 10, "index past the ten items");
+        index
+    }
+}
+impl<T: Dataset> Windows for T {
+    fn windows(&self, size: usize) -> usize {
+        assert!(size > 0, "a window needs at least one item");
+        size
+    }
+}
+pub enum PaddingConfig2d {
+    Same,
+    Valid,
+}
+impl PaddingConfig2d {
+    pub(crate) fn check(&self, kernel: usize) {
+        if *self == PaddingConfig2d::Same {
+            assert!(kernel % 2 == 1, "same padding needs an odd kernel");
+        }
+    }
+}
+impl Conv {
+    pub fn forward(&self, kernel: usize) {
+        self.padding.check(kernel);
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def data_guards(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The small tree with a dataset trait, a blanket impl over it and a call through a
+    module's field."""
+    root = tmp_path_factory.mktemp("burn-data")
+    write_tree(root)
+    lib = root / "crates/burn-nn/src/lib.rs"
+    lib.write_bytes(lib.read_bytes() + b"mod data;\npub use data::*;\n")
+    conv = root / "crates/burn-nn/src/conv.rs"
+    conv.write_bytes(
+        conv.read_bytes().replace(
+            b"pub struct Conv;", b"pub struct Conv {\n    padding: Ignored<PaddingConfig2d>,\n}"
+        )
+    )
+    (root / "crates/burn-nn/src/data.rs").write_bytes(DATA)
+    return build_guards(root)
+
+
+def test_a_trait_method_on_a_public_type_is_an_entry_point(
+    data_guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    rec = record("crates/burn-nn/src/data.rs", 17, "index past the ten items")
+    out = derived(D.derive(rec, data_guards, table, rule_id="t-get"))
+    assert [w.call for w in out.spec.wheres] == ["burn::nn::Items::get"]
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-get")
+    src = "use burn::nn::{Dataset, Items};\nfn f() {\n    let items = Items::new();\n"
+    src += "    items.get(12);\n    items.get(3);\n}\n"
+    assert flagged(src, "t-get") == [4]
+
+
+def test_a_blanket_impl_is_an_entry_point_of_each_public_implementor(
+    data_guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    assert data_guards["impls"]["Dataset"] == ["burn::nn::Items"]
+    rec = record("crates/burn-nn/src/data.rs", 23, "a window needs at least one item")
+    out = derived(D.derive(rec, data_guards, table, rule_id="t-windows"))
+    assert [w.call for w in out.spec.wheres] == ["burn::nn::Items::windows"]
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-windows")
+    src = "use burn::nn::{Items, Windows};\nfn f() {\n    let items = Items::new();\n"
+    src += "    items.windows(0);\n    items.windows(2);\n    [1, 2].windows(0);\n}\n"
+    assert flagged(src, "t-windows") == [4]
+
+
+def test_a_call_through_a_field_is_an_edge_to_the_field_types_method(
+    data_guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    (call,) = [c for fn in data_guards["functions"].values() for c in fn["calls"] if "via" in c]
+    assert (call["callee"], call["via"]) == ("PaddingConfig2d::check", "self.padding")
+    rec = record("crates/burn-nn/src/data.rs", 34, "same padding needs an odd kernel")
+    out = derived(D.derive(rec, data_guards, table, rule_id="t-odd"))
+    assert [w.call for w in out.spec.wheres] == ["burn::nn::Conv::forward"]
+    assert out.spec.condition is not None and 'config.padding == "Same"' in out.spec.condition
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-odd")
+    src = """\
+use burn::nn::{ConvConfig, PaddingConfig2d};
+fn f(device: &Device) {
+    let same = ConvConfig::new([2, 2], [3, 3]).with_padding(PaddingConfig2d::Same).init(device);
+    same.forward(4);
+    same.forward(3);
+    let valid = ConvConfig::new([2, 2], [3, 3]).init(device);
+    valid.forward(4);
+}
+"""
+    assert flagged(src, "t-odd") == [4]

@@ -368,3 +368,12 @@ impl<const D: usize> Tensor<D> {
     assert unsqueeze["panics"][0]["generics"] == ["D", "D2"]
     assert plain["returns"] is None and plain["generics"] == []
     assert "generics" not in plain["panics"][0]
+
+
+def test_a_field_type_is_read_through_its_wrapper() -> None:
+    from panic_lens.rust.burn_types import strip_type
+
+    assert strip_type("Ignored<PaddingConfig2d>") == "PaddingConfig2d"
+    assert strip_type("Linear<B>") == "Linear"
+    assert strip_type("&'a mut burn::nn::Dropout") == "Dropout"
+    assert strip_type("(usize, usize)") is None

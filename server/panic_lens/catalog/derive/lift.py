@@ -232,6 +232,8 @@ def _lift(
         items = [_subst_self_fields(i, fields) for i in chain.items]
         holes = [_self_fields(h, fields) for h in chain.holes]
         chain = Chain(chain.fn, tuple(items), tuple(holes))
+    elif fn["self"] is not None and "via" in call:
+        mapping["self"] = call["via"]  # `self.padding.f(..)`: f's self is the caller's field
     elif fn["self"] is not None and by_path and len(args) == len(names) + 1:
         # `Type::method(receiver, ..)`: the first argument is self
         mapping = dict(zip(names, args[1:], strict=False))
@@ -242,6 +244,20 @@ def _lift(
     return Chain(caller_key, tuple(items), tuple(holes))
 
 
+def _entry_paths(
+    fn: dict[str, Any], table: ConfigTable, impls: dict[str, list[str]]
+) -> list[tuple[str, str]]:
+    """The public paths of `fn` and their kinds, when users can call it: one path, or for a
+    blanket impl's method (`impl<T: Dataset<I>> Windows<I> for T`) one per public type that
+    implements the bounds (`InMemDataset::windows`)."""
+    if fn.get("bounds") and fn["vis"] == "trait":
+        types = [set(impls.get(b, ())) for b in fn["bounds"]]
+        found = sorted(set.intersection(*types)) if types else []
+        return [(f"{t}::{fn['name']}", "method") for t in found]
+    entry = _entry_path(fn, table)
+    return [entry] if entry is not None else []
+
+
 def _entry_path(fn: dict[str, Any], table: ConfigTable) -> tuple[str, str] | None:
     """The public path of `fn` and its kind, when users can call it; else None."""
     if fn["vis"] not in ("pub", "trait"):
@@ -250,8 +266,8 @@ def _entry_path(fn: dict[str, Any], table: ConfigTable) -> tuple[str, str] | Non
     public = fn.get("public")
     if owner is None:
         return (public, "function") if public else None
-    if fn["trait"] is not None and fn["trait"] != owner:
-        return None  # a trait impl: the trait's method is called through the type, not followed
+    # a trait's impl on a public type: users call it on a value of the type (`x.get(i)`),
+    # which the rule language resolves by the receiver's type like an inherent method
     if public is None:
         return None
     config = table.config(public)
@@ -269,26 +285,29 @@ def _config_path(owner: str, table: ConfigTable) -> str | None:
 
 
 def public_entries(
-    start: Chain, functions: dict[str, Any], table: ConfigTable
+    start: Chain,
+    functions: dict[str, Any],
+    table: ConfigTable,
+    impls: dict[str, list[str]] | None = None,
 ) -> tuple[list[tuple[Chain, str, str]], list[str]]:
     """Every public entry reached from `start` (chain in the entry's scope, path, kind), and
-    why other paths stopped."""
+    why other paths stopped. `impls`: the guards index's public implementors by trait."""
     out: list[tuple[Chain, str, str]] = []
     stops: list[str] = []
     frontier = [(start, 0, frozenset({start.fn}))]
     while frontier:
         chain, depth, seen = frontier.pop(0)
         fn = functions[chain.fn]
-        entry = _entry_path(fn, table)
-        if entry is not None:
-            out.append((chain, *entry))
-            if len(out) >= MAX_ENTRIES:
-                break
+        entries = _entry_paths(fn, table, impls or {})
+        out += [(chain, *entry) for entry in entries]
+        if len(out) >= MAX_ENTRIES:
+            del out[MAX_ENTRIES:]
+            break
         if depth >= MAX_DEPTH:
             stops.append(f"{show(fn)}: callers deeper than {MAX_DEPTH} calls")
             continue
         callers = list(_callers(chain.fn, functions))
-        if not callers and entry is None and not out:
+        if not callers and not entries and not out:
             stops.append(f"{show(fn)} ({fn['vis'] or 'private'}) has no caller that is public")
         for key, call in callers:
             if key in seen:

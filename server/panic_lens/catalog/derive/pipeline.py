@@ -29,7 +29,7 @@ from panic_lens.catalog.derive.model import (
 )
 from panic_lens.catalog.derive.naming import rule_slug, unique_id
 from panic_lens.catalog.derive.rule import at_config_init, derived_toml, merge_same_calls, reads
-from panic_lens.catalog.derive.site import check_functions, find_site, same_check
+from panic_lens.catalog.derive.site import check_functions, find_site, same_check, same_message
 from panic_lens.catalog.derive.translate import Scope, Translator
 from panic_lens.catalog.model import Record
 from panic_lens.rules.language.configs import ConfigTable
@@ -81,7 +81,8 @@ class Deriver:
             return site
         at = self.sites.get(site)
         if at is None:
-            at = self.sites[site] = derive_site(site, self.functions, self.configs)
+            impls = self.guards.get("impls") or {}
+            at = self.sites[site] = derive_site(site, self.functions, self.configs, impls)
         if isinstance(at, NotDerived):
             return at
         if not share:
@@ -107,7 +108,12 @@ def _values_out(message: str | None) -> str | None:
     return _VALUES.sub("{}", message) if message else message
 
 
-def derive_site(site: Site, functions: dict[str, Any], configs: ConfigTable) -> AtSite | NotDerived:
+def derive_site(
+    site: Site,
+    functions: dict[str, Any],
+    configs: ConfigTable,
+    impls: dict[str, list[str]] | None = None,
+) -> AtSite | NotDerived:
     fn = functions[site.fn_key]
     panic = fn["panics"][site.index]
     where_text = f"{fn['file']}:{panic['line']}"
@@ -115,12 +121,13 @@ def derive_site(site: Site, functions: dict[str, Any], configs: ConfigTable) -> 
         start = initial_chain(site, functions)
     except Unmapped as exc:
         return NotDerived(f"{where_text}: {exc}", CONSTRUCT)
-    entries, stops = public_entries(start, functions, configs)
-    for other in same_check(site, functions):  # the check's other callers raise the same panic
+    entries, stops = public_entries(start, functions, configs, impls)
+    # the check's other callers, and burn's other panics with the message, raise the same panic
+    for other in [*same_check(site, functions), *same_message(site, functions)]:
         if len(entries) >= MAX_ENTRIES:
             break
         try:
-            more, _ = public_entries(initial_chain(other, functions), functions, configs)
+            more, _ = public_entries(initial_chain(other, functions), functions, configs, impls)
         except Unmapped:
             continue  # a caller whose arguments are not read: its calls are left unchecked
         entries += more[: MAX_ENTRIES - len(entries)]

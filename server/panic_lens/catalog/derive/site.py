@@ -190,3 +190,37 @@ def same_check(site: Site, functions: dict[str, Any]) -> list[Site]:
         for key, i in check_sites(functions).get(site.check[0], ())
         if (key, i) != (site.fn_key, site.index)
     ]
+
+
+# burn's messages too short or too plain to say which panic they are
+_MIN_SAME_MESSAGE = 16
+
+
+def same_message(site: Site, functions: dict[str, Any]) -> list[Site]:
+    """The other panics of `site`'s crate that raise burn's message word for word (burn
+    writes one check twice: `WindowsDataset::new` and the `windows` trait method, `rfft` and
+    `irfft`): a record quotes one of them, and its user sees the same panic from each."""
+    if site.check is not None:
+        return []
+    fn = functions[site.fn_key]
+    message = fn["panics"][site.index].get("message")
+    if not message or len(squash(message)) < _MIN_SAME_MESSAGE:
+        return []
+    crate = fn["module"].split("::")[0]
+    return [
+        Site(key, index, None)
+        for key, index in messages_of(functions).get(message, ())
+        if (key, index) != (site.fn_key, site.index)
+        and functions[key]["module"].split("::")[0] == crate
+    ]
+
+
+@per_guards_index
+def messages_of(functions: dict[str, Any]) -> dict[str, list[tuple[str, int]]]:
+    """The panics (function key, index) by burn's message, `check!` sites left out."""
+    index: dict[str, list[tuple[str, int]]] = {}
+    for key, fn in functions.items():
+        for i, panic in enumerate(fn["panics"]):
+            if panic["kind"] not in ("check", "register") and panic.get("message"):
+                index.setdefault(panic["message"], []).append((key, i))
+    return index
