@@ -119,6 +119,10 @@ fn f<const D: usize>(device: &Device, x: Tensor<3>, y: Tensor<D>) {
         ("n.is_power_of_two()", "(n in [1, 2, 4"),
         ("x.shape().num_elements() != 1", "x.numel != 1"),
         ("(&x.shape()).num_elements() > n", "x.numel > n"),
+        ("xs.iter().sum::<usize>() != n", "sum(xs) != n"),
+        ("xs.iter().product() > n", "product(xs) > n"),
+        ("if o.is_some() { n } else { g } > 1", "((o != null) ? n : g) > 1"),
+        ("x as f64 > usize::MAX as f64", "double(x) > 1.8446744073709552e+19"),
     ],
 )
 def test_rust_expressions_translate_exactly(rust: str, cel: str) -> None:
@@ -133,13 +137,40 @@ def test_rust_expressions_translate_exactly(rust: str, cel: str) -> None:
         ("LIMIT > n", "the constant `LIMIT`"),
         ("other > n", "the local value `other`"),
         ("n << 2 > 1", "the operator `<<`"),
-        ("if n > 1 { true } else { false }", "if expression"),
+        ("if n > 1 { true } else if n > 0 { false } else { true }", "if expression"),
+        ("if n > 1 { let m = n; m } else { n }", "if expression"),
     ],
 )
 def test_what_does_not_translate_is_named(rust: str, named: str) -> None:
     translator = Translator(Scope("function", ["n", "x"], False, frozenset()))
     with pytest.raises(D.Unmapped, match=re.escape(named)):
         translator.expr(rust)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "iterable", "cel"),
+    [
+        ("(i, x)", "xs.iter().enumerate()", "indices(xs).exists(idx, xs[idx] > idx)"),
+        ("(i, &(a, b))", "xs.iter().enumerate()", "indices(xs).exists(idx, xs[idx][0] > idx)"),
+        ("(a, b)", "xs.iter().zip(ys)", "indices(xs).exists(idx, xs[idx] > ys[idx])"),
+        (
+            "(i, (a, b))",
+            "xs.iter().zip(ys.iter()).enumerate()",
+            "indices(xs).exists(idx, xs[idx] > idx)",
+        ),
+    ],
+)
+def test_a_loop_that_takes_its_items_apart_walks_their_indices(
+    pattern: str, iterable: str, cel: str
+) -> None:
+    from panic_lens.catalog.derive.conditions import cel as to_cel
+
+    test = {"(i, x)": "x > i", "(i, &(a, b))": "a > i", "(a, b)": "a > b", "(i, (a, b))": "a > i"}
+    translator = Translator(Scope("function", ["xs", "ys"], False, frozenset()))
+    items = (("for", pattern, iterable), ("if", test[pattern]))
+    assert to_cel(items, translator, {}) == cel.replace("> idx", "> idx)").replace(
+        "exists(idx, ", "exists(idx, ("
+    ).replace("] > ys[idx]", "] > ys[idx])")
 
 
 def test_the_expect_of_first_or_last_fails_on_an_empty_list(
@@ -153,6 +184,10 @@ def test_the_expect_of_first_or_last_fails_on_an_empty_list(
         b'    *items.last().expect("need a last item")\n}\n'
         b"pub fn second(items: Vec<usize>) -> usize {\n"
         b'    *items.get(1).expect("need a second item")\n}\n'
+        b"pub fn fan(fan_in: Option<usize>) -> usize {\n"
+        b'    fan_in.expect("need the fan in")\n}\n'
+        b"pub fn locked(cell: &Mutex<usize>) -> usize {\n"
+        b'    *cell.lock().expect("the lock is poisoned")\n}\n'
     )
     guards = build_guards(tmp_path)
     head = derived(
@@ -182,6 +217,32 @@ fn f(n: usize, v: Vec<usize>) {
     assert flagged(src, "t-tail") == []
     src_tail = "use burn::nn::tail;\nfn g() {\n    tail(vec![]);\n    tail(vec![2]);\n}\n"
     assert flagged(src_tail, "t-tail") == [3]
-    # `.get(i)` on a list is not read: no rule, and the reason names the `.expect`
-    second = D.derive(record("crates/burn-nn/src/conv.rs", 30, "need a second item"), guards, table)
-    assert isinstance(second, D.NotDerived) and "`.expect(..)`" in second.reason
+    # `.get(i)` fails past the list's end, an `Option` parameter when it is `None`
+    second = derived(
+        D.derive(record("crates/burn-nn/src/conv.rs", 30, "need a second item"), guards, table,
+                 rule_id="t-second")
+    )  # fmt: skip
+    fan = derived(
+        D.derive(record("crates/burn-nn/src/conv.rs", 33, "need the fan in"), guards, table,
+                 rule_id="t-fan")
+    )  # fmt: skip
+    for out in (second, fan):
+        meta.add_rule(meta.info_from_spec(out.spec))
+        registered.append(out.spec.id)
+    src = """\
+use burn::nn::{fan, second};
+fn f(n: Option<usize>) {
+    second(vec![1]);
+    second(vec![1, 2]);
+    fan(None);
+    fan(Some(3));
+    fan(n);
+}
+"""
+    assert flagged(src, "t-second") == [3]
+    assert flagged(src, "t-fan") == [5]
+    # a `Result` of a lock is not read: no rule, and the reason names the `.expect`
+    locked = D.derive(
+        record("crates/burn-nn/src/conv.rs", 36, "the lock is poisoned"), guards, table
+    )
+    assert isinstance(locked, D.NotDerived) and "`.expect(..)`" in locked.reason

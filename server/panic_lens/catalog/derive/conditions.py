@@ -118,7 +118,10 @@ def cel(items: tuple[tuple[str, ...], ...], translator: Translator, bound: dict[
         elif kind == "for":
             var = item[1].lstrip("&").strip()
             if not re.fullmatch(r"[a-z_]\w*", var):
-                raise Unmapped(f"the loop pattern `{item[1]}`")
+                index, binds = _indexed_loop(item[1], item[2], translator, bound)
+                rest = cel(items[position + 1 :], translator, {**bound, **binds}) or "true"
+                parts.append(f"{index}.exists({_INDEX}, {rest})")
+                return " && ".join(parts)
             iterable = translator.expr(item[2], bound)
             rest = cel(items[position + 1 :], translator, {**bound, var: var}) or "true"
             parts.append(f"{iterable}.exists({var}, {rest})")
@@ -157,3 +160,60 @@ def cel(items: tuple[tuple[str, ...], ...], translator: Translator, bound: dict[
         else:
             raise Unmapped(f"`{' '.join(item)}`")
     return " && ".join(parts)
+
+
+_INDEX = "idx"  # the position a loop over indices walks (`indices(list).exists(idx, ..)`)
+_ADAPTERS = re.compile(r"(?:\s*\.\s*(?:iter|into_iter|copied|cloned)\(\s*\))+$")
+
+
+def _indexed_loop(
+    pattern: str, iterable: str, translator: Translator, bound: dict[str, str]
+) -> tuple[str, dict[str, str]]:
+    """A loop whose pattern takes its items apart, over a list, `.enumerate()`d or `.zip`ped
+    with another (`for (i, (tl, il)) in targets.iter().zip(inputs).enumerate()`): the
+    `indices(..)` of the (first) list it walks, and the names the pattern binds, each the
+    item of its list at `idx` (a zip stops at the shorter list: the longer one's extra items
+    are never read, and an item past the other's end is an error, so no finding)."""
+    text = iterable.strip()
+    enumerated = re.fullmatch(r"(.+)\.\s*enumerate\(\s*\)", text, re.S)
+    if enumerated:
+        text = enumerated.group(1)
+    lists = [text]
+    zipped = re.fullmatch(r"(.+?)\.\s*zip\((.+)\)", text, re.S)
+    if zipped and balanced(zipped.group(2)):
+        lists = [zipped.group(1), zipped.group(2)]
+    cels = [translator.expr(_ADAPTERS.sub("", part.strip()), bound) for part in lists]
+    item = cels[0] + f"[{_INDEX}]" if len(cels) == 1 else None
+    parts = [pattern]
+    if enumerated:
+        parts = _tuple_parts(pattern)
+        if len(parts) != 2:
+            raise Unmapped(f"the loop pattern `{pattern}`")
+    binds: dict[str, str] = {}
+    if enumerated:
+        _bind(parts[0], _INDEX, binds, pattern)
+    element = parts[-1].strip().lstrip("&").strip()
+    if item is not None:
+        _bind(element, item, binds, pattern)
+    else:
+        pieces = _tuple_parts(element)
+        if len(pieces) != len(cels):
+            raise Unmapped(f"the loop pattern `{pattern}`")
+        for piece, value in zip(pieces, cels, strict=True):
+            _bind(piece, f"{value}[{_INDEX}]", binds, pattern)
+    return f"indices({cels[0]})", binds
+
+
+def _bind(pattern: str, value: str, binds: dict[str, str], whole: str) -> None:
+    """The names `pattern` binds in `value`: a name, `_`, or a tuple of those (`&(a, b)`)."""
+    pattern = pattern.strip().lstrip("&").strip()
+    if pattern == "_":
+        return
+    if re.fullmatch(r"[a-z_]\w*", pattern):
+        binds[pattern] = value
+        return
+    pieces = _tuple_parts(pattern)
+    if len(pieces) < 2:
+        raise Unmapped(f"the loop pattern `{whole}`")
+    for index, piece in enumerate(pieces):
+        _bind(piece, f"{value}[{index}]", binds, whole)

@@ -97,21 +97,34 @@ def initial_chain(site: Site, functions: dict[str, Any]) -> Chain:
         if panic.get("guard"):
             items.append(("if", panic["guard"]))
         if panic["kind"] == "expect":
-            items[-1] = ("if", _expect_guard(panic["guard"]))
+            items[-1] = ("if", _expect_guard(panic["guard"], fn))
         holes = _named_holes(panic.get("message") or "")
     _inline_lets(fn, items, holes, panic["line"])
     return Chain(site.fn_key, tuple(items), tuple(holes))
 
 
-def _expect_guard(guard: str) -> str:
-    """`NonZeroUsize::new(x).expect(..)` fails when x == 0, `xs.first().expect(..)` (or
-    `.last()`) when xs is empty; other `.expect`s are not read."""
+def _expect_guard(guard: str, fn: dict[str, Any]) -> str:
+    """When an `.expect(..)` fails, as a Rust condition: `NonZeroUsize::new(x)` when x == 0;
+    `xs.first()`, `.last()`, `xs.iter().next()` when xs is empty; `xs.get(i)` when i is past
+    its end; an `Option` parameter (`fan_in.expect(..)`) when it is `None`. Other `.expect`s
+    (a `Result` from I/O, a lock, a channel) are not read."""
     found = re.fullmatch(r"NonZero(?:U|I)(?:size|8|16|32|64|128)::new\((.*)\) fails", guard)
     if found is not None:
         return f"({found.group(1)}) == 0"
     found = re.fullmatch(r"(.+?)\s*\.\s*(?:first|last)\(\) fails", guard, re.S)
+    if found is None:
+        found = re.fullmatch(
+            r"(.+?)\s*\.\s*(?:iter|into_iter)\(\)\s*\.\s*(?:next|next_back)\(\) fails", guard, re.S
+        )
     if found is not None:
         return f"({found.group(1)}).is_empty()"
+    found = re.fullmatch(r"(.+?)\s*\.\s*get\(([^()]*)\) fails", guard, re.S)
+    if found is not None:
+        return f"({found.group(2)}) >= ({found.group(1)}).len()"
+    found = re.fullmatch(r"(\w+)(?:\s*\.\s*(?:as_ref|as_deref|clone)\(\))? fails", guard)
+    options = {name for name, type_ in fn["params"] if re.match(r"(?:&\s*)?Option\s*<", type_)}
+    if found is not None and found.group(1) in options:
+        return f"{found.group(1)} == None"
     raise Unmapped("`.expect(..)` (the failure of a Result or Option)")
 
 
@@ -152,7 +165,11 @@ def _names_this(
         same = _free_functions(functions).get((module[0], fn["name"]), 0)
         return caller["module"].split("::")[0] == module[0] and same == 1
     qualifier = segments[:-1]
-    return module[-len(qualifier) :] == qualifier
+    if module[-len(qualifier) :] == qualifier:
+        return True
+    # by its public path, as burn's own crates call it (`burn::tensor::activation::prelu`)
+    public = str(fn.get("public") or "").split("::")
+    return len(segments) >= 2 and public[-len(segments) :] == segments
 
 
 @per_guards_index

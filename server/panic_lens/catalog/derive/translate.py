@@ -49,6 +49,17 @@ _INT_TYPES = frozenset(
 )
 
 
+# `usize::MAX`, `i32::MIN`: an integer type's limit
+_LIMIT = re.compile(r"(?:core::|std::)?(?:\w+::)?([ui])(size|8|16|32|64|128)::(MAX|MIN)")
+
+
+def _limit(sign: str, bits: str, which: str) -> int:
+    width = 64 if bits == "size" else int(bits)
+    if sign == "u":
+        return 0 if which == "MIN" else (1 << width) - 1
+    return -(1 << (width - 1)) if which == "MIN" else (1 << (width - 1)) - 1
+
+
 @lru_cache(maxsize=4096)
 def _expr_tree(text: str) -> Node | None:
     from panic_lens.rust.syntax import parse
@@ -189,13 +200,38 @@ class Translator:
             value = node.child_by_field_name("value")
             type_ = node.child_by_field_name("type")
             type_text = src[type_.start_byte : type_.end_byte].decode() if type_ else ""
+            value_text = src[value.start_byte : value.end_byte].decode() if value else ""
+            limit = _LIMIT.fullmatch(value_text)
+            if limit and type_text in ("f32", "f64"):  # `usize::MAX as f64`: past CEL's ints
+                return repr(float(_limit(limit.group(1), limit.group(2), limit.group(3))))
             inner = self.node(value, src, bound)  # type: ignore[arg-type]
             if type_text in ("f32", "f64"):
                 return f"double({inner})"
             if type_text in _INT_TYPES:
                 return f"int({inner})"
             raise Unmapped(f"the cast `as {type_text}`")
+        if kind == "if_expression":
+            return self.choice(node, src, bound, text)
         raise Unmapped(f"`{text}` ({kind.replace('_', ' ')})")
+
+    def choice(self, node: Node, src: bytes, bound: dict[str, str], text: str) -> str:
+        """`if c { a } else { b }`, each branch one expression: `(c ? a : b)`."""
+        condition = node.child_by_field_name("condition")
+        then = node.child_by_field_name("consequence")
+        other = node.child_by_field_name("alternative")
+        branches = [then, other.named_children[0] if other and other.named_children else None]
+        values = []
+        for block in branches:
+            inner = [c for c in block.named_children if "comment" not in c.type] if block else []
+            if block is None or block.type != "block" or len(inner) != 1:
+                raise Unmapped(f"`{text}` (if expression)")
+            if inner[0].type == "expression_statement" or condition is None:
+                raise Unmapped(f"`{text}` (if expression)")
+            values.append(self.node(inner[0], src, bound))
+        if condition is None or condition.type == "let_condition":
+            raise Unmapped(f"`{text}` (if expression)")
+        test = self.node(condition, src, bound)
+        return f"({test} ? {values[0]} : {values[1]})"
 
     def call(self, node: Node, src: bytes, bound: dict[str, str], text: str) -> str:
         function = node.child_by_field_name("function")
@@ -213,6 +249,11 @@ class Translator:
                     dim = self.expr(found.group(1), bound)
                     return from_start(dim, self.scope.ranks[found.group(2)])
             raise Unmapped(f"the call `{name}(..)`")
+        if function is not None and function.type == "generic_function":
+            inner = function.child_by_field_name("function")
+            field = inner.child_by_field_name("field") if inner is not None else None
+            if field is not None and src[field.start_byte : field.end_byte] in (b"sum", b"product"):
+                function = inner  # `.sum::<usize>()`: the type is the list's items'
         if function is None or function.type != "field_expression":
             raise Unmapped(f"the call `{text}`")
         method_node = function.child_by_field_name("field")
@@ -236,6 +277,8 @@ class Translator:
         base = self.node(receiver, src, bound) if method != "dims" else None
         if method in _PASS_METHODS and not args:
             return base  # type: ignore[return-value]
+        if method in ("sum", "product") and not args:
+            return f"{method}({base})"  # the rule language's sum(list), product(list)
         if method == "is_multiple_of" and len(args) == 1:
             return f"({base} % {self.node(args[0], src, bound)} == 0)"
         if method == "len" and not args:
