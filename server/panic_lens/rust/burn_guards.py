@@ -14,7 +14,8 @@ deterministic table:
         "lets": {name: [[line, expr], ..]},  # simple `let name = expr;`s of the body
         "public": path,                      # a `pub` one's owner (or itself) as users name it
         "panics": [{"kind", "line", "guard", "message", "path", "debug"?, "check"?, "args"?,
-                    "generics"?}],         # a check!'s call: its arguments and turbofish
+                    "generics"?,         # a check!'s call: its arguments and turbofish
+                    "message_param"?}],  # `.expect(msg)`: which parameter is the message
         "calls": [{"callee", "args", "line", "path", "via"?}],  # via: the field called through
         "bounds"?: [trait, ..],              # a blanket impl's method: what `self` implements
     }},
@@ -471,9 +472,11 @@ class _Reader:
             return
         if kind in ("while_expression", "loop_expression", "closure_expression"):
             # a body that may run no time at all (or stop before the panic): kept opaque, so
-            # a panic in it is never reported as certain
+            # a panic in it is never reported as certain; but an array parameter's `.map(|x| ..)`
+            # runs it for every item, as a `for` loop does
             label = {"while_expression": "a while loop", "loop_expression": "a loop"}
-            inner = [*path, ["opaque", label.get(kind, "a closure")]]
+            each = self._array_map(node, fn) if kind == "closure_expression" else None
+            inner = [*path, each or ["opaque", label.get(kind, "a closure")]]
             for child in node.named_children:
                 self.visit(child, inner, fn, depth + 1)
             return
@@ -516,6 +519,27 @@ class _Reader:
             self.call(node, path, fn)
         for child in node.named_children:
             self.visit(child, path, fn, depth + 1)
+
+    def _array_map(self, closure: Node, fn: dict[str, Any]) -> list[str] | None:
+        """`["for", x, xs]` for `xs.map(|x| ..)` where `xs` is an array parameter (`[usize; N]`:
+        an array's `map` calls the closure on each item, now; an iterator's is lazy)."""
+        args = closure.parent
+        call = args.parent if args is not None and args.type == "arguments" else None
+        function = call.child_by_field_name("function") if call is not None else None
+        if args is None or function is None or function.type != "field_expression":
+            return None
+        if (
+            self.text(function.child_by_field_name("field")) != "map"
+            or len(args.named_children) > 1
+        ):
+            return None
+        receiver = self.text(function.child_by_field_name("value"))
+        arrays = {name for name, type_ in fn["params"] if re.fullmatch(r"\[.+;.+\]", type_)}
+        params = closure.child_by_field_name("parameters")
+        names = [self.text(c) for c in params.named_children] if params is not None else []
+        if receiver not in arrays or len(names) != 1 or not re.fullmatch(r"[a-z_]\w*", names[0]):
+            return None
+        return ["for", names[0], receiver]
 
     def block(self, node: Node, path: list[list[str]], fn: dict[str, Any], depth: int) -> None:
         current = list(path)
@@ -634,6 +658,15 @@ class _Reader:
                 fn["panics"].append(
                     {"kind": "expect", "guard": f"{receiver} fails", "cheap": True,
                      "message": _first_string(args[0]), "line": line,
+                     "path": [list(p) for p in path]}
+                )  # fmt: skip
+                return
+            params = [name for name, _ in fn["params"]]
+            if method == "expect" and len(args) == 1 and args[0] in params:
+                # the message is the caller's: `check_nonzero(groups, "groups must be ..")`
+                fn["panics"].append(
+                    {"kind": "expect", "guard": f"{receiver} fails", "cheap": True,
+                     "message": None, "message_param": params.index(args[0]), "line": line,
                      "path": [list(p) for p in path]}
                 )  # fmt: skip
                 return

@@ -1,15 +1,18 @@
 """catalog/derive/site.py: the panic a record is about, found in the guards index (its message,
-the guard its sourceCode quotes, the nearest line), and a TensorCheck's other callers."""
+the guard its sourceCode quotes, the nearest line), a TensorCheck's other callers, and a
+message a caller passes."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from derive_tree import CHECK_RS, CONV, GROUPS, derived, flagged, record
+from derive_tree import CHECK_RS, CONV, GROUPS, derived, flagged, record, write_tree
 
 from panic_lens.catalog import derive as D
 from panic_lens.rules import meta
 from panic_lens.rules.language import configs
+from panic_lens.rust.burn_guards import build_guards
 
 
 def test_every_caller_of_the_check_a_record_quotes_gets_the_rule(
@@ -109,3 +112,72 @@ def test_what_cannot_be_derived_says_why(
 def test_line_drift_is_tolerated(guards: dict[str, Any], table: configs.ConfigTable) -> None:
     drifted = record(GROUPS.panic.file_path or "", 40, GROUPS.panic.error_message)
     assert isinstance(D.derive(drifted, guards, table), D.Derived)
+
+
+OPTS = b"""
+use core::num::NonZeroUsize;
+fn check_nonzero(value: usize, msg: &str) -> usize {
+    NonZeroUsize::new(value).expect(msg);
+    value
+}
+pub struct Opts;
+impl Opts {
+    pub fn new(stride: [usize; 2], groups: usize) -> Self {
+        Self {
+            stride: stride.map(|s| check_nonzero(s, "stride must be non-zero")),
+            groups: check_nonzero(groups, "groups must be non-zero"),
+        }
+    }
+}
+pub struct Other;
+impl Other {
+    pub fn new(groups: usize, items: Vec<usize>) -> Self {
+        let _ = items.iter().map(|i| check_nonzero(*i, "item must be non-zero"));
+        Self { groups: check_nonzero(groups, "groups must be non-zero") }
+    }
+}
+"""
+
+
+def test_a_message_passed_as_an_argument_is_a_site_at_each_call(
+    tmp_path: Path, table: configs.ConfigTable, registered: list[str]
+) -> None:
+    """`.expect(msg)` with the message a parameter: the record's message is the literal at a
+    call, which is the site; burn's other calls with that literal raise the same panic; an
+    array's `.map(|s| ..)` runs for every item (an iterator's may not run)."""
+    write_tree(tmp_path)
+    lib = tmp_path / "crates/burn-nn/src/lib.rs"
+    lib.write_bytes(lib.read_bytes() + b"mod opts;\npub use opts::*;\n")
+    (tmp_path / "crates/burn-nn/src/opts.rs").write_bytes(OPTS)
+    guards = build_guards(tmp_path)
+    groups = derived(
+        D.derive(record("crates/burn-nn/src/opts.rs", 13, "groups must be non-zero"), guards,
+                 table, rule_id="t-groups")
+    )  # fmt: skip
+    assert sorted(w.call for w in groups.spec.wheres) == [
+        "burn::nn::Opts::new",
+        "burn::nn::Other::new",
+    ]
+    stride = derived(
+        D.derive(record("crates/burn-nn/src/opts.rs", 12, "stride must be non-zero"), guards,
+                 table, rule_id="t-stride")
+    )  # fmt: skip
+    assert [w.call for w in stride.spec.wheres] == ["burn::nn::Opts::new"]
+    item = D.derive(
+        record("crates/burn-nn/src/opts.rs", 20, "item must be non-zero"), guards, table
+    )
+    assert isinstance(item, D.NotDerived) and "closure" in item.reason
+    for out in (groups, stride):
+        meta.add_rule(meta.info_from_spec(out.spec))
+        registered.append(out.spec.id)
+    src = """\
+use burn::nn::{Opts, Other};
+fn f() {
+    Opts::new([1, 0], 2);
+    Opts::new([1, 1], 0);
+    Other::new(0, vec![]);
+    Opts::new([1, 1], 2);
+}
+"""
+    assert flagged(src, "t-stride") == [3]
+    assert flagged(src, "t-groups") == [4, 5]

@@ -22,7 +22,8 @@ from panic_lens.catalog.derive.site import check_functions
 from panic_lens.rules.language.configs import ConfigTable
 
 MAX_DEPTH = 5  # private helpers followed up to this many calls
-MAX_ENTRIES = 64
+MAX_ENTRIES = 64  # public calls
+MAX_WAYS = 4  # ways from one public call to the panic
 
 
 _SIMPLE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*|\d[\w.]*")  # needs no parentheses
@@ -98,7 +99,7 @@ def initial_chain(site: Site, functions: dict[str, Any]) -> Chain:
             items.append(("if", panic["guard"]))
         if panic["kind"] == "expect":
             items[-1] = ("if", _expect_guard(panic["guard"], fn))
-        holes = _named_holes(panic.get("message") or "")
+        holes = _named_holes(panic.get("message") or "") if site.via is None else []
     _inline_lets(fn, items, holes, panic["line"])
     return Chain(site.fn_key, tuple(items), tuple(holes))
 
@@ -272,7 +273,11 @@ def _entry_paths(
         found = sorted(set.intersection(*types)) if types else []
         return [(f"{t}::{fn['name']}", "method") for t in found]
     entry = _entry_path(fn, table)
-    return [entry] if entry is not None else []
+    if entry is None:
+        return []
+    if fn["trait"] not in (None, fn["owner"]) and fn.get("public") in impls.get("Backend", ()):
+        return []  # a backend's op: users reach it through the tensor API, never by its path
+    return [entry]
 
 
 def _entry_path(fn: dict[str, Any], table: ConfigTable) -> tuple[str, str] | None:
@@ -306,24 +311,33 @@ def public_entries(
     functions: dict[str, Any],
     table: ConfigTable,
     impls: dict[str, list[str]] | None = None,
+    via: tuple[str, int] | None = None,
 ) -> tuple[list[tuple[Chain, str, str]], list[str]]:
     """Every public entry reached from `start` (chain in the entry's scope, path, kind), and
-    why other paths stopped. `impls`: the guards index's public implementors by trait."""
+    why other paths stopped. `impls`: the guards index's public implementors by trait;
+    `via`: the one call (caller's key, line) to follow from `start`'s function, whose own
+    callers are not its entries (the panic's message is that call's)."""
     out: list[tuple[Chain, str, str]] = []
+    per_call: dict[str, int] = {}
     stops: list[str] = []
     frontier = [(start, 0, frozenset({start.fn}))]
     while frontier:
         chain, depth, seen = frontier.pop(0)
         fn = functions[chain.fn]
-        entries = _entry_paths(fn, table, impls or {})
-        out += [(chain, *entry) for entry in entries]
-        if len(out) >= MAX_ENTRIES:
-            del out[MAX_ENTRIES:]
+        entries = _entry_paths(fn, table, impls or {}) if not (via and depth == 0) else []
+        for entry in entries:  # a few ways per call (`||`ed later), MAX_ENTRIES calls
+            ways = per_call.setdefault(entry[0], 0)
+            if ways < MAX_WAYS and (ways or len(per_call) <= MAX_ENTRIES):
+                per_call[entry[0]] += 1
+                out.append((chain, *entry))
+        if len(per_call) > MAX_ENTRIES:
             break
         if depth >= MAX_DEPTH:
             stops.append(f"{show(fn)}: callers deeper than {MAX_DEPTH} calls")
             continue
         callers = list(_callers(chain.fn, functions))
+        if via is not None and depth == 0:
+            callers = [(k, c) for k, c in callers if (k, c["line"]) == via]
         if not callers and not entries and not out:
             stops.append(f"{show(fn)} ({fn['vis'] or 'private'}) has no caller that is public")
         for key, call in callers:

@@ -60,6 +60,9 @@ class Site:
     fn_key: str
     index: int  # in the function's panics
     check: tuple[str, int] | None  # the TensorCheck function and its register site, for check!
+    # for a panic whose message is a parameter (`.expect(msg)`): the call that passes it
+    # (caller's key, the call's line, the message written there); only that call is followed
+    via: tuple[str, int, str] | None = None
 
 
 T = TypeVar("T")

@@ -116,21 +116,28 @@ def derive_site(
 ) -> AtSite | NotDerived:
     fn = functions[site.fn_key]
     panic = fn["panics"][site.index]
+    via = site.via[:2] if site.via is not None else None
+    if site.via is not None:  # the panic is where its message is written: at the call
+        fn = functions[site.via[0]]
+        panic = {"kind": "expect", "line": site.via[1], "path": [], "message": site.via[2]}
     where_text = f"{fn['file']}:{panic['line']}"
     try:
         start = initial_chain(site, functions)
     except Unmapped as exc:
         return NotDerived(f"{where_text}: {exc}", CONSTRUCT)
-    entries, stops = public_entries(start, functions, configs, impls)
+    entries, stops = public_entries(start, functions, configs, impls, via)
     # the check's other callers, and burn's other panics with the message, raise the same panic
     for other in [*same_check(site, functions), *same_message(site, functions)]:
-        if len(entries) >= MAX_ENTRIES:
-            break
+        if len({call for _, call, _ in entries}) >= MAX_ENTRIES * 4:
+            break  # each site has its own MAX_ENTRIES, and all of them together four times it
         try:
-            more, _ = public_entries(initial_chain(other, functions), functions, configs, impls)
+            more, _ = public_entries(
+                initial_chain(other, functions), functions, configs, impls,
+                other.via[:2] if other.via is not None else None,
+            )  # fmt: skip
         except Unmapped:
             continue  # a caller whose arguments are not read: its calls are left unchecked
-        entries += more[: MAX_ENTRIES - len(entries)]
+        entries += more
     if not entries:
         why = "; ".join(dict.fromkeys(stops)) or "no public caller"
         return NotDerived(f"{where_text}: {why}", NOT_PUBLIC)

@@ -14,6 +14,7 @@ from panic_lens.catalog.derive.model import (
     SITE_NOT_FOUND,
     NotDerived,
     Site,
+    callee_key,
     per_guards_index,
     split_args,
 )
@@ -132,9 +133,46 @@ def _candidates(functions: dict[str, Any], path: str) -> _Candidates:
                 if site["kind"] == "register" and callers:  # a record quoting check.rs: the
                     found_site = Site(*callers[0], (fn["name"], index))  # check's callers
                 out.append(_Candidate(found_site, site["line"], pieces, quote))
+        out += _message_arguments(key, fn, functions)
     result: _Candidates = (tuple(out), {})
     held[path] = result
     return result
+
+
+def _message_arguments(key: str, fn: dict[str, Any], functions: dict[str, Any]) -> list[_Candidate]:
+    """The panics whose message `fn` writes as an argument (`check_nonzero(groups, "groups
+    must be non-zero")`): one site each, at the call."""
+    out: list[_Candidate] = []
+    for call in fn["calls"]:
+        for target, index, position in message_params(functions).get(callee_key(call, fn), ()):
+            if target == key or functions[target]["module"].split("::")[0] != crate_of(fn):
+                continue
+            args = call["args"]
+            literal = args[position] if position < len(args) else ""
+            if not re.fullmatch(r'"(?:[^"\\]|\\.)*"', literal):
+                continue
+            message = literal[1:-1]
+            site = Site(target, index, None, (key, call["line"], message))
+            out.append(_Candidate(site, call["line"], _pieces(message), None))
+    return out
+
+
+def crate_of(fn: dict[str, Any]) -> str:
+    return str(fn["module"]).split("::")[0]
+
+
+@per_guards_index
+def message_params(functions: dict[str, Any]) -> dict[Any, list[tuple[str, int, int]]]:
+    """The panics whose message is a parameter, by the (owner, name) calls name their
+    function with: (function key, panic index, the parameter's position)."""
+    index: dict[Any, list[tuple[str, int, int]]] = {}
+    for key, fn in functions.items():
+        for i, panic in enumerate(fn["panics"]):
+            if "message_param" in panic:
+                index.setdefault((fn["owner"], fn["name"]), []).append(
+                    (key, i, panic["message_param"])
+                )
+    return index
 
 
 def _pieces(burn_message: str | None) -> tuple[tuple[str, str], ...]:
@@ -202,6 +240,13 @@ def same_message(site: Site, functions: dict[str, Any]) -> list[Site]:
     `irfft`): a record quotes one of them, and its user sees the same panic from each."""
     if site.check is not None:
         return []
+    if site.via is not None:
+        caller = functions[site.via[0]]
+        return [
+            other
+            for other in message_arguments(functions).get(site.via[2], ())
+            if other != site and crate_of(functions[other.via[0]]) == crate_of(caller)  # type: ignore[index]
+        ]
     fn = functions[site.fn_key]
     message = fn["panics"][site.index].get("message")
     if not message or len(squash(message)) < _MIN_SAME_MESSAGE:
@@ -223,4 +268,15 @@ def messages_of(functions: dict[str, Any]) -> dict[str, list[tuple[str, int]]]:
         for i, panic in enumerate(fn["panics"]):
             if panic["kind"] not in ("check", "register") and panic.get("message"):
                 index.setdefault(panic["message"], []).append((key, i))
+    return index
+
+
+@per_guards_index
+def message_arguments(functions: dict[str, Any]) -> dict[str, list[Site]]:
+    """The sites of panics whose message a caller passes, by that message."""
+    index: dict[str, list[Site]] = {}
+    for key, fn in functions.items():
+        for candidate in _message_arguments(key, fn, functions):
+            assert candidate.site.via is not None
+            index.setdefault(candidate.site.via[2], []).append(candidate.site)
     return index
