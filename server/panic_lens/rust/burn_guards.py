@@ -587,14 +587,30 @@ class _Reader:
         if cond_node is not None:
             self.visit(cond_node, path, fn, depth + 1)
         cond = self.condition(node) or ["if", "?"]
+        chain = self._let_chain(cond_node)
         consequence = node.child_by_field_name("consequence")
         if consequence is not None:
-            self.visit(consequence, [*path, cond], fn, depth + 1)
+            self.visit(consequence, [*path, *(chain or [cond])], fn, depth + 1)
         alternative = node.child_by_field_name("alternative")
         if alternative is not None:
             negated = ["else", cond[1]] if cond[0] == "if" else ["else-let", *cond[1:]]
+            if chain:  # some part of the chain failed: which one is not said
+                negated = ["opaque", "the else of a let chain"]
             for child in alternative.named_children:
                 self.visit(child, [*path, negated], fn, depth + 1)
+
+    def _let_chain(self, cond: Node | None) -> list[list[str]] | None:
+        """`if let Some(w) = &x && d > 1 {`: each part, in order (`iflet`, `if`)."""
+        if cond is None or cond.type != "let_chain":
+            return None
+        parts: list[list[str]] = []
+        for part in cond.named_children:
+            if part.type == "let_condition":
+                pattern = self.text(part.child_by_field_name("pattern"))
+                parts.append(["iflet", pattern, self.text(part.child_by_field_name("value"))])
+            else:
+                parts.append(["if", self.text(part)])
+        return parts
 
     def macro(self, node: Node, path: list[list[str]], fn: dict[str, Any]) -> None:
         name = self.text(node.child_by_field_name("macro")).rsplit("::", 1)[-1]

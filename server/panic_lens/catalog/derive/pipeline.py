@@ -56,6 +56,8 @@ class AtSite:
     panic: dict[str, Any]
     burn_message: str | None
     where: str  # `file:line`
+    # burn's other panics with the message (function, panic): the rule names their sites too
+    more_sites: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = ()
 
 
 class Deriver:
@@ -79,6 +81,9 @@ class Deriver:
         site = find_site(record, self.guards)
         if isinstance(site, NotDerived):
             return site
+        if share:  # burn's panics of one message in one file are one rule: the first one's
+            siblings = same_message(site, self.functions)
+            site = min([site, *siblings], key=lambda s: (s.fn_key, s.index, s.via or ()))
         at = self.sites.get(site)
         if at is None:
             impls = self.guards.get("impls") or {}
@@ -180,7 +185,18 @@ def derive_site(
     burn_message = panic.get("message")
     if site.check is not None:
         burn_message = check_functions(functions)[site.check[0]]["panics"][site.check[1]]["message"]
-    return AtSite(built, fires, fn, panic, burn_message, where_text)
+    others = tuple(_written_at(other, functions) for other in same_message(site, functions))
+    return AtSite(built, fires, fn, panic, burn_message, where_text, others)
+
+
+def _written_at(site: Site, functions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The function and panic a record of `site` quotes (for a message a caller passes: the
+    call)."""
+    if site.via is not None:
+        panic = {"kind": "expect", "line": site.via[1], "path": [], "message": site.via[2]}
+        return functions[site.via[0]], panic
+    fn = functions[site.fn_key]
+    return fn, fn["panics"][site.index]
 
 
 def site_rule(record: Record, at: AtSite, rule_id: str | None) -> Derived | NotDerived:
@@ -188,7 +204,7 @@ def site_rule(record: Record, at: AtSite, rule_id: str | None) -> Derived | NotD
     text = derived_toml(
         record, at.entries, at.fn, at.panic,
         rule_id or rule_slug(at.entries, at.burn_message or record.panic.error_message), at.fires,
-        at.burn_message,
+        at.burn_message, at.more_sites,
     )  # fmt: skip
     try:
         spec = parse_rule(text.encode(), f"<derived from record {record.id}>")

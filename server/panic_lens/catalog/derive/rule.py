@@ -78,8 +78,10 @@ def derived_toml(
     rule_id: str,
     fires: str | None = None,
     burn_message: str | None = None,
+    more_sites: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = (),
 ) -> str:
-    """The rule file's text (what `records derive` prints and the registry reads)."""
+    """The rule file's text (what `records derive` prints and the registry reads);
+    `more_sites`: burn's other panics (function, panic) with the message, named too."""
     burn_message = burn_message or ""
     hole_names = [f"v{i}" for i in range(len(entries[0].holes))]
     if burn_message:
@@ -98,7 +100,6 @@ def derived_toml(
         (p.strip() for p in re.split(r"\{[^{}]*\}", burn_message) if len(p.strip()) >= 4), ""
     )
     literal = (literal or title).replace("{", "").replace("}", "").replace("…", "").strip()
-    guard = _quoted_guard(panic) or literal
     conditions = {e.condition for e in entries}
     shared = len(conditions) == 1
     calls = ", ".join(
@@ -114,12 +115,17 @@ def derived_toml(
         f"derived_from = {_q(record.id)}",
         *([f"fires = {_q(fires)}"] if fires else []),
         "",
-        "[[panic_site]]",
-        f"file = {_q(fn['file'])}",
-        f"guard = {_q(guard)}",
-        f"message = {_q(literal.replace('{', '').replace('}', ''))}",
-        f"line = {panic['line']}",
     ]
+    for site_fn, site_panic in [(fn, panic), *more_sites]:
+        lines += [
+            "[[panic_site]]",
+            f"file = {_q(site_fn['file'])}",
+            f"guard = {_q(_quoted_guard(site_panic) or literal)}",
+            f"message = {_q(literal.replace('{', '').replace('}', ''))}",
+            f"line = {site_panic['line']}",
+            "",
+        ]
+    lines.pop()
     for entry in sorted(entries, key=lambda e: e.call):
         lines += ["", "[[where]]", f"call = {_q(entry.call)}"]
         if entry.params:
