@@ -28,7 +28,7 @@ _STOP = frozenset(
     {"a", "an", "the", "of", "for", "to", "be", "is", "are", "must", "should", "can", "not",
      "cannot", "with", "and", "or", "in", "on", "at", "by", "than", "got", "expected", "found",
      "given", "as", "it", "its", "this", "that", "from", "into", "only", "assertion", "failed",
-     "self", "left", "right", "panicked"}
+     "self", "left", "right", "panicked", "tensor", "operation", "error", "reason"}
 )  # fmt: skip
 
 
