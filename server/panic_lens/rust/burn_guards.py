@@ -18,6 +18,7 @@ deterministic table:
                     "message_param"?}],  # `.expect(msg)`: which parameter is the message
         "calls": [{"callee", "args", "line", "path", "via"?}],  # via: the field called through
         "bounds"?: [trait, ..],              # a blanket impl's method: what `self` implements
+        "builds"?: {type: {field: expr}},    # a config's method: the struct it builds
     }},
      "impls": {"<Trait>": [public type path, ..]}}  # the public types implementing each trait
 
@@ -239,13 +240,19 @@ def prune(functions: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
             if target not in reach and any(callee_key(c, fn) in reach for c in fn["calls"]):
                 reach.add(target)
                 changed = True
+    owners = {owner for owner, _ in reach if owner}  # a module a config builds matters if so
     out: dict[str, dict[str, Any]] = {}
     for key in sorted(functions):
         fn = functions[key]
         calls = [c for c in fn["calls"] if callee_key(c, fn) in reach]
-        if not fn["panics"] and not calls:
+        builds = {t: f for t, f in fn.get("builds", {}).items() if t in owners}
+        if not fn["panics"] and not calls and not builds:
             continue
         kept = {**fn, "calls": calls}
+        if builds:
+            kept["builds"] = builds
+        else:
+            kept.pop("builds", None)
         used = " ".join(_texts_of(kept))
         lets: dict[str, Any] = {}
         grown = True
@@ -282,6 +289,7 @@ def callee_key(call: dict[str, Any], caller: dict[str, Any]) -> tuple[str | None
 
 
 def _texts_of(fn: dict[str, Any]) -> Iterator[str]:
+    yield from (v for fields in fn.get("builds", {}).values() for v in fields.values())
     for item in (*fn["panics"], *fn["calls"]):
         for value in item.values():
             if isinstance(value, str):
@@ -517,8 +525,31 @@ class _Reader:
                             )
         if kind == "call_expression":
             self.call(node, path, fn)
+        if kind == "struct_expression" and str(fn["owner"] or "").endswith("Config"):
+            self._builds(node, fn)
         for child in node.named_children:
             self.visit(child, path, fn, depth + 1)
+
+    def _builds(self, node: Node, fn: dict[str, Any]) -> None:
+        """A config's method building a struct (`Conv2d { groups: self.groups, .. }`): each
+        field's value, so that a module's field reads as the config's values it was made of."""
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is None or body is None:
+            return
+        type_ = self.text(
+            name.child_by_field_name("type") if name.type != "type_identifier" else name
+        )
+        fields: dict[str, str] = {}
+        for item in body.named_children:
+            if item.type == "field_initializer":
+                fields[self.text(item.child_by_field_name("field"))] = self.text(
+                    item.child_by_field_name("value")
+                )
+            elif item.type == "shorthand_field_initializer":
+                fields[self.text(item)] = self.text(item)
+        if type_[:1].isupper() and fields:
+            fn.setdefault("builds", {})[type_] = fields
 
     def _array_map(self, closure: Node, fn: dict[str, Any]) -> list[str] | None:
         """`["for", x, xs]` for `xs.map(|x| ..)` where `xs` is an array parameter (`[usize; N]`:

@@ -92,6 +92,9 @@ impl Conv {
     pub fn forward(&self, kernel: usize) {
         self.padding.check(kernel);
     }
+    pub fn split(&self, parts: usize) {
+        assert!(parts <= self.half, "more parts than half the groups");
+    }
 }
 """
 
@@ -105,11 +108,12 @@ def data_guards(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     lib = root / "crates/burn-nn/src/lib.rs"
     lib.write_bytes(lib.read_bytes() + b"mod data;\npub use data::*;\n")
     conv = root / "crates/burn-nn/src/conv.rs"
-    conv.write_bytes(
-        conv.read_bytes().replace(
-            b"pub struct Conv;", b"pub struct Conv {\n    padding: Ignored<PaddingConfig2d>,\n}"
-        )
+    built = b"Conv {\n            padding: Ignored(self.padding.clone()),\n"
+    built += b"            half: self.groups / 2,\n        }\n    }"
+    text = conv.read_bytes().replace(
+        b"pub struct Conv;", b"pub struct Conv {\n    padding: Ignored<PaddingConfig2d>,\n}"
     )
+    conv.write_bytes(text.replace(b"        Conv\n    }", b"        " + built, 1))
     (root / "crates/burn-nn/src/data.rs").write_bytes(DATA)
     return build_guards(root)
 
@@ -163,3 +167,29 @@ fn f(device: &Device) {
 }
 """
     assert flagged(src, "t-odd") == [4]
+
+
+def test_a_modules_field_is_what_its_config_built_it_of(
+    data_guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    """`half: self.groups / 2` in the config's `init`: the module's `self.half` is
+    `config.groups / 2` (not a config field of that name, which there is none of)."""
+    builds = [fn["builds"] for fn in data_guards["functions"].values() if "builds" in fn]
+    assert builds == [
+        {"Conv": {"padding": "Ignored(self.padding.clone())", "half": "self.groups / 2"}}
+    ]
+    rec = record("crates/burn-nn/src/data.rs", 45, "more parts than half the groups")
+    out = derived(D.derive(rec, data_guards, table, rule_id="t-half"))
+    assert [w.call for w in out.spec.wheres] == ["burn::nn::Conv::split"]
+    assert out.spec.condition == "(!((parts <= config.groups / 2)))"
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-half")
+    src = """\
+use burn::nn::ConvConfig;
+fn f(device: &Device) {
+    let conv = ConvConfig::new([8, 8], [3, 3]).with_groups(4).init(device);
+    conv.split(3);
+    conv.split(2);
+}
+"""
+    assert flagged(src, "t-half") == [4]

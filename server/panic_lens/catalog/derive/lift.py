@@ -19,6 +19,7 @@ from panic_lens.catalog.derive.model import (
     split_args,
 )
 from panic_lens.catalog.derive.site import check_functions
+from panic_lens.catalog.derive.translate import Scope, Translator
 from panic_lens.rules.language.configs import ConfigTable
 
 MAX_DEPTH = 5  # private helpers followed up to this many calls
@@ -352,11 +353,47 @@ def public_entries(
     return out, stops
 
 
-def module_fields(call: str, kind: str, table: ConfigTable) -> frozenset[str]:
+def module_fields(
+    call: str, kind: str, table: ConfigTable, functions: dict[str, Any] | None = None
+) -> dict[str, str]:
+    """A module's fields as its config's values (CEL), for a `module` entry: what the config's
+    method that builds the module set each to (`d_k: self.d_model / self.n_heads` is
+    `config.d_model / config.n_heads`; `dropout: DropoutConfig::new(..).init()` is nothing
+    the rule reads), or where the index has no such method, the config's field of the name."""
     if kind != "module":
-        return frozenset()
-    config = table.config(table.modules.get(call.rsplit("::", 1)[0]))
-    return frozenset(f.name for f in config.fields) if config else frozenset()
+        return {}
+    module = call.rsplit("::", 1)[0]
+    config = table.config(table.modules.get(module))
+    if config is None:
+        return {}
+    named = {f.name: f"config.{f.name}" for f in config.fields}
+    builder = builders(functions or {}).get(
+        (config.path.rsplit("::", 1)[-1], module.rsplit("::", 1)[-1])
+    )
+    if builder is None:
+        return named
+    fn = functions[builder]  # type: ignore[index]
+    translator = Translator(Scope("config", [], False, named))
+    out: dict[str, str] = {}
+    for name, expr in fn["builds"][module.rsplit("::", 1)[-1]].items():
+        values = [expr]
+        _inline_lets(fn, [], values, fn["lines"][1] + 1)
+        try:
+            out[name] = translator.expr(values[0])
+        except Unmapped:
+            continue  # a value the config does not say: the field stays unknown
+    return out
+
+
+@per_guards_index
+def builders(functions: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """The method of each config that builds each struct (`init` first), by (config, type)."""
+    found: dict[tuple[str, str], str] = {}
+    for key in sorted(functions, key=lambda k: functions[k]["name"] != "init"):
+        fn = functions[key]
+        for type_ in fn.get("builds", {}):
+            found.setdefault((fn["owner"], type_), key)
+    return found
 
 
 def show(fn: dict[str, Any]) -> str:

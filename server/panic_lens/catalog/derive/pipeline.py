@@ -75,19 +75,26 @@ class Deriver:
         self.rules: dict[tuple[Site, str | None], Derived | NotDerived] = {}
         self.ids: dict[str, str] = {}  # rule ids given, and the panic each names
 
+    def _at(self, site: Site) -> AtSite | NotDerived:
+        at = self.sites.get(site)
+        if at is None:
+            impls = self.guards.get("impls") or {}
+            at = self.sites[site] = derive_site(site, self.functions, self.configs, impls)
+        return at
+
     def derive(
         self, record: Record, rule_id: str | None = None, share: bool = False
     ) -> Derived | NotDerived:
         site = find_site(record, self.guards)
         if isinstance(site, NotDerived):
             return site
-        if share:  # burn's panics of one message in one file are one rule: the first one's
+        own = site
+        if share:  # burn's panics of one message in one crate are one rule: the first one's
             siblings = same_message(site, self.functions)
             site = min([site, *siblings], key=lambda s: (s.fn_key, s.index, s.via or ()))
-        at = self.sites.get(site)
-        if at is None:
-            impls = self.guards.get("impls") or {}
-            at = self.sites[site] = derive_site(site, self.functions, self.configs, impls)
+        at = self._at(site)
+        if isinstance(at, NotDerived) and site != own:
+            site, at = own, self._at(own)  # why not, said of the record's own site
         if isinstance(at, NotDerived):
             return at
         if not share:
@@ -153,7 +160,7 @@ def derive_site(
         params = [p[0] for p in entry_fn["params"]]
         # `D` of a Tensor method with a receiver is the receiver's rank (not `cat`'s or `stack`'s)
         tensor_self = kind == "method" and entry_fn["owner"] == "Tensor" and bool(entry_fn["self"])
-        fields = module_fields(call, kind, configs)
+        fields = module_fields(call, kind, configs, functions)
         ranks = tensor_ranks(entry_fn["params"])
         result = result_rank(entry_fn)
         if result is not None and not (tensor_self and result == "D"):

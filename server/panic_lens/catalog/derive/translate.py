@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ class Scope:
         kind: str,
         params: list[str],
         self_tensor: bool,
-        config_fields: frozenset[str],
+        config_fields: Collection[str] | Mapping[str, str],
         ranks: dict[str, str] | None = None,
     ) -> None:
         self.kind = kind
@@ -34,8 +35,13 @@ class Scope:
         self.ranks = dict(ranks or {})
         if self_tensor:
             self.ranks["D"] = "receiver.rank"
-        # a module's `self.f` is its config's `f` (the module `init` made keeps it)
-        self.config_fields = config_fields
+        # a module's `self.f` as its config's values: what the config's `init` built it of
+        # (a mapping), or the config's field of that name (a collection of names)
+        self.fields: Mapping[str, str] = (
+            config_fields
+            if isinstance(config_fields, Mapping)
+            else {f: f"config.{f}" for f in config_fields}
+        )
 
 
 _INT = re.compile(r"^(\d[\d_]*)(?:_?(?:u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize))?$")
@@ -165,9 +171,11 @@ class Translator:
             assert value is not None and name is not None
             field_text = src[name.start_byte : name.end_byte].decode()
             if value.type == "self" and self.scope.kind in ("config", "module"):
-                if self.scope.kind == "module" and field_text not in self.scope.config_fields:
+                if self.scope.kind == "config":
+                    return f"config.{field_text}"
+                if field_text not in self.scope.fields:
                     raise Unmapped(f"the module's field `self.{field_text}` (not its config's)")
-                return f"config.{field_text}"
+                return self.scope.fields[field_text]
             base = self.node(value, src, bound)
             if field_text.isdigit():
                 return f"{base}[{field_text}]"
@@ -239,7 +247,7 @@ class Translator:
         args = list(arguments.named_children) if arguments is not None else []
         if function is not None and function.type == "identifier":
             name = src[function.start_byte : function.end_byte].decode()
-            if name == "Some" and len(args) == 1:
+            if name in ("Some", "Ignored") and len(args) == 1:  # `Ignored(x)`: burn's wrapper
                 return self.node(args[0], src, bound)
             if name == "unwrap_dim_index" and len(args) == 2:
                 # burn-tensor's dim wrapping: a negative dim counts from the end (an out of
