@@ -277,7 +277,7 @@ def added_rule_examples() -> dict[str, frozenset[str]]:
 
 
 def set_derived_rules(infos: tuple[RuleInfo, ...]) -> None:
-    """Replace every derived rule at once (`catalog/derive.py`, when records are loaded). A
+    """Replace every derived rule at once (`catalog/derive/`, when records are loaded). A
     derived rule never takes the id of a shipped or added rule."""
     taken = {r.id for r in SHIPPED} | {r.id for r in _added}
     for info in infos:

@@ -1,6 +1,6 @@
 """burn's panic guards: every function of burn's crates that can panic, with the condition
 under which it does, and the calls that lead to one (the facts a record's panic is derived
-from; `catalog/derive.py` reads them).
+from; `catalog/derive/` reads them).
 
 `build_guards(burn_root)` reads `crates/*/src/**/*.rs` (not tests, benches, examples,
 `#[cfg(test)]` items or `#[cfg(not(feature = "std"))]` ones: builds without std, whose twins
@@ -14,9 +14,13 @@ deterministic table:
         "lets": {name: [[line, expr], ..]},  # simple `let name = expr;`s of the body
         "public": path,                      # a `pub` one's owner (or itself) as users name it
         "panics": [{"kind", "line", "guard", "message", "path", "debug"?, "check"?, "args"?,
-                    "generics"?}],         # a check!'s call: its arguments and turbofish
-        "calls": [{"callee", "args", "line", "path"}],
-    }}}
+                    "generics"?,         # a check!'s call: its arguments and turbofish
+                    "message_param"?}],  # `.expect(msg)`: which parameter is the message
+        "calls": [{"callee", "args", "line", "path", "via"?}],  # via: the field called through
+        "bounds"?: [trait, ..],              # a blanket impl's method: what `self` implements
+        "builds"?: {type: {field: expr}},    # a config's method: the struct it builds
+    }},
+     "impls": {"<Trait>": [public type path, ..]}}  # the public types implementing each trait
 
 A panic's `guard` is the Rust condition under which it fires at that point (`None`: it
 fires whenever reached); `path` lists the conditions on the way there, innermost last:
@@ -25,6 +29,8 @@ fires whenever reached); `path` lists the conditions on the way there, innermost
 may not run: a while loop, a loop, a closure, a loop after a break, code after an early exit),
 `["arm", scrutinee, pattern, *earlier arms' patterns]` (a catch-all arm holds when none of the
 earlier ones does).
+A call through a field (`self.padding.f(..)`) is a call of the field's type's method (the
+struct definition says the type; `rust/burn_types.py`), with `via` the field.
 Only functions that can panic or call (by name) one that can are kept, and of their calls
 only those; the facts are short fragments (names, types, guards, messages), no bodies.
 """
@@ -39,6 +45,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from panic_lens.rust.burn_types import TypeFacts
 from panic_lens.rust.syntax import Node, parse
 
 __all__ = ["build_guards", "callee_key", "dumps_guards", "guards_of_source", "split_args"]
@@ -64,6 +71,7 @@ def build_guards(burn_root: str | Path) -> dict[str, Any]:
     """The guards table of the burn checkout at `burn_root` (see the module docstring)."""
     root = Path(burn_root)
     functions: dict[str, dict[str, Any]] = {}
+    types = TypeFacts()
     for path in sorted(root.glob("crates/*/src/**/*.rs")):
         rel = path.relative_to(root).as_posix()
         if any(part in _SKIP_DIRS for part in rel.split("/")[3:-1]):
@@ -72,23 +80,53 @@ def build_guards(burn_root: str | Path) -> dict[str, Any]:
             src = path.read_bytes()
         except OSError:
             continue
-        functions.update(guards_of_source(src, rel))
+        functions.update(guards_of_source(src, rel, types))
+    resolve_field_calls(functions, types)
+    for fn in functions.values():
+        bounds = types.blanket_bounds(fn) if fn["trait"] else None
+        if bounds is not None:
+            fn["bounds"] = list(bounds)
     kept = prune(functions)
-    add_public_paths(root, kept)
-    return {"functions": kept}
+    impls = add_public_paths(root, kept, types.impls)
+    return {"functions": kept, "impls": impls}
 
 
-def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
+def resolve_field_calls(functions: dict[str, dict[str, Any]], types: TypeFacts) -> None:
+    """A call through a field (`self.padding.f(..)`) becomes a call of the field's type's
+    method (`PaddingConfig2d::f`, with `via`: the field, which is that method's `self`), when
+    the owner's struct says the field's type and that type has methods; else it is dropped
+    (whose method it is is not known)."""
+    owners = {fn["owner"] for fn in functions.values() if fn["owner"]}
+    for fn in functions.values():
+        calls = []
+        for call in fn["calls"]:
+            name = call.pop("field", None)
+            if name is not None:
+                type_ = types.field_type(fn["owner"] or "", fn["module"], name)
+                if type_ is None or type_ not in owners:
+                    continue
+                method = str(call["callee"]).rsplit(".", 1)[-1]
+                call["callee"], call["via"] = f"{type_}::{method}", f"self.{name}"
+            calls.append(call)
+        fn["calls"] = calls
+
+
+def add_public_paths(
+    root: Path,
+    functions: dict[str, dict[str, Any]],
+    impls: list[tuple[str, str, str]] = (),  # type: ignore[assignment]
+) -> dict[str, list[str]]:
     """Set `public` on each `pub` function: the path panic-lens's resolver gives a user's
     call of it (its owner type's, or its own for a free function), when users can name it.
     Names are resolved with `rust.burn_index` (`pub mod`, `pub use`, globs), with free
     functions added to its items in the value namespace (`burn_index.VALUE`: a function
     `matvec` re-exported next to its private module `matvec`); an owner is resolved in the
-    scope of its impl's module."""
+    scope of its impl's module. Returns, for each trait of `impls` ((trait, type, module) of
+    each `impl Trait for Type`), the public paths of the types implementing it."""
     from panic_lens.rust import burn_index as bi
 
     if not (root / "crates").is_dir():
-        return
+        return {}
     space = bi._Workspace(root)
     space.load()
     for module in space.modules.values():
@@ -115,6 +153,11 @@ def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
         entry = scope.get(fn["owner"])
         if entry is not None and entry[0][0] == "item":
             targets[key] = entry[0][1]
+    for index, (_, type_, module_path) in enumerate(impls):
+        crate, *inner = module_path.split("::")
+        entry = space.scopes.get((crate, tuple(inner)), {}).get(type_)
+        if entry is not None and entry[0][0] == "item":
+            targets[f"impl {index}"] = entry[0][1]
     wanted = set(targets.values())
     found: dict[Any, set[tuple[str, ...]]] = {}
     for crate in space.crates:
@@ -132,10 +175,17 @@ def add_public_paths(root: Path, functions: dict[str, dict[str, Any]]) -> None:
                         found.setdefault(entity[1], set()).add(path)
                 elif entity[1] not in chain and len(path) < bi._MAX_PATH:
                     stack.append((entity[1], path, chain | {entity[1]}))
+    implementors: dict[str, set[str]] = {}
     for key, target in targets.items():
         paths = found.get(target)
-        if paths:
+        if not paths:
+            continue
+        if key.startswith("impl "):
+            trait = impls[int(key[5:])][0]
+            implementors.setdefault(trait, set()).add(bi.canonical_key(sorted(paths)))
+        else:
             functions[key]["public"] = bi.canonical_key(sorted(paths))
+    return {trait: sorted(types) for trait, types in sorted(implementors.items())}
 
 
 def _generics(fn: Node, text: Any) -> list[str]:
@@ -149,11 +199,14 @@ def _generics(fn: Node, text: Any) -> list[str]:
     return names
 
 
-def guards_of_source(src: bytes, rel: str) -> dict[str, dict[str, Any]]:
-    """Every function of one file, unpruned, keyed `<file>:<line> <Owner>::<name>`."""
+def guards_of_source(
+    src: bytes, rel: str, types: TypeFacts | None = None
+) -> dict[str, dict[str, Any]]:
+    """Every function of one file, unpruned, keyed `<file>:<line> <Owner>::<name>` (and the
+    file's structs and impls into `types`)."""
     tree = parse(src)
     out: dict[str, dict[str, Any]] = {}
-    reader = _Reader(src, rel)
+    reader = _Reader(src, rel, types)
     for fn in reader.functions(tree.root_node, module_of(rel), None, None):
         key = f"{rel}:{fn['lines'][0]} " + (f"{fn['owner']}::" if fn["owner"] else "") + fn["name"]
         out[key] = fn
@@ -187,13 +240,19 @@ def prune(functions: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
             if target not in reach and any(callee_key(c, fn) in reach for c in fn["calls"]):
                 reach.add(target)
                 changed = True
+    owners = {owner for owner, _ in reach if owner}  # a module a config builds matters if so
     out: dict[str, dict[str, Any]] = {}
     for key in sorted(functions):
         fn = functions[key]
         calls = [c for c in fn["calls"] if callee_key(c, fn) in reach]
-        if not fn["panics"] and not calls:
+        builds = {t: f for t, f in fn.get("builds", {}).items() if t in owners}
+        if not fn["panics"] and not calls and not builds:
             continue
         kept = {**fn, "calls": calls}
+        if builds:
+            kept["builds"] = builds
+        else:
+            kept.pop("builds", None)
         used = " ".join(_texts_of(kept))
         lets: dict[str, Any] = {}
         grown = True
@@ -230,6 +289,7 @@ def callee_key(call: dict[str, Any], caller: dict[str, Any]) -> tuple[str | None
 
 
 def _texts_of(fn: dict[str, Any]) -> Iterator[str]:
+    yield from (v for fields in fn.get("builds", {}).values() for v in fields.values())
     for item in (*fn["panics"], *fn["calls"]):
         for value in item.values():
             if isinstance(value, str):
@@ -307,9 +367,10 @@ def _strip_generics(text: str) -> str:
 
 
 class _Reader:
-    def __init__(self, src: bytes, rel: str) -> None:
+    def __init__(self, src: bytes, rel: str, types: TypeFacts | None = None) -> None:
         self.src = src
         self.rel = rel
+        self.types = types
 
     def text(self, node: Node | None) -> str:
         if node is None:
@@ -322,9 +383,13 @@ class _Reader:
     ) -> Iterator[dict[str, Any]]:
         for child in node.named_children:
             kind = child.type
-            if kind in ("mod_item", "function_item", "impl_item", "trait_item") and _is_left_out(
-                child, self.src
-            ):
+            if kind in (
+                "mod_item",
+                "function_item",
+                "impl_item",
+                "trait_item",
+                "struct_item",
+            ) and _is_left_out(child, self.src):
                 continue
             if kind == "function_item":
                 yield self.function(child, module, owner, trait)
@@ -333,7 +398,11 @@ class _Reader:
                 name = self.text(child.child_by_field_name("name"))
                 if body is not None and name not in ("tests", "test"):
                     yield from self.functions(body, f"{module}::{name}", None, None)
+            elif kind == "struct_item" and self.types is not None:
+                self.types.add_struct(child, module, self.text)
             elif kind == "impl_item":
+                if self.types is not None:
+                    self.types.add_impl(child, module, self.rel, self.text)
                 body = child.child_by_field_name("body")
                 if body is not None:
                     type_ = _strip_generics(self.text(child.child_by_field_name("type")))
@@ -411,9 +480,11 @@ class _Reader:
             return
         if kind in ("while_expression", "loop_expression", "closure_expression"):
             # a body that may run no time at all (or stop before the panic): kept opaque, so
-            # a panic in it is never reported as certain
+            # a panic in it is never reported as certain; but an array parameter's `.map(|x| ..)`
+            # runs it for every item, as a `for` loop does
             label = {"while_expression": "a while loop", "loop_expression": "a loop"}
-            inner = [*path, ["opaque", label.get(kind, "a closure")]]
+            each = self._array_map(node, fn) if kind == "closure_expression" else None
+            inner = [*path, each or ["opaque", label.get(kind, "a closure")]]
             for child in node.named_children:
                 self.visit(child, inner, fn, depth + 1)
             return
@@ -454,8 +525,52 @@ class _Reader:
                             )
         if kind == "call_expression":
             self.call(node, path, fn)
+        if kind == "struct_expression" and str(fn["owner"] or "").endswith("Config"):
+            self._builds(node, fn)
         for child in node.named_children:
             self.visit(child, path, fn, depth + 1)
+
+    def _builds(self, node: Node, fn: dict[str, Any]) -> None:
+        """A config's method building a struct (`Conv2d { groups: self.groups, .. }`): each
+        field's value, so that a module's field reads as the config's values it was made of."""
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is None or body is None:
+            return
+        type_ = self.text(
+            name.child_by_field_name("type") if name.type != "type_identifier" else name
+        )
+        fields: dict[str, str] = {}
+        for item in body.named_children:
+            if item.type == "field_initializer":
+                fields[self.text(item.child_by_field_name("field"))] = self.text(
+                    item.child_by_field_name("value")
+                )
+            elif item.type == "shorthand_field_initializer":
+                fields[self.text(item)] = self.text(item)
+        if type_[:1].isupper() and fields:
+            fn.setdefault("builds", {})[type_] = fields
+
+    def _array_map(self, closure: Node, fn: dict[str, Any]) -> list[str] | None:
+        """`["for", x, xs]` for `xs.map(|x| ..)` where `xs` is an array parameter (`[usize; N]`:
+        an array's `map` calls the closure on each item, now; an iterator's is lazy)."""
+        args = closure.parent
+        call = args.parent if args is not None and args.type == "arguments" else None
+        function = call.child_by_field_name("function") if call is not None else None
+        if args is None or function is None or function.type != "field_expression":
+            return None
+        if (
+            self.text(function.child_by_field_name("field")) != "map"
+            or len(args.named_children) > 1
+        ):
+            return None
+        receiver = self.text(function.child_by_field_name("value"))
+        arrays = {name for name, type_ in fn["params"] if re.fullmatch(r"\[.+;.+\]", type_)}
+        params = closure.child_by_field_name("parameters")
+        names = [self.text(c) for c in params.named_children] if params is not None else []
+        if receiver not in arrays or len(names) != 1 or not re.fullmatch(r"[a-z_]\w*", names[0]):
+            return None
+        return ["for", names[0], receiver]
 
     def block(self, node: Node, path: list[list[str]], fn: dict[str, Any], depth: int) -> None:
         current = list(path)
@@ -503,14 +618,30 @@ class _Reader:
         if cond_node is not None:
             self.visit(cond_node, path, fn, depth + 1)
         cond = self.condition(node) or ["if", "?"]
+        chain = self._let_chain(cond_node)
         consequence = node.child_by_field_name("consequence")
         if consequence is not None:
-            self.visit(consequence, [*path, cond], fn, depth + 1)
+            self.visit(consequence, [*path, *(chain or [cond])], fn, depth + 1)
         alternative = node.child_by_field_name("alternative")
         if alternative is not None:
             negated = ["else", cond[1]] if cond[0] == "if" else ["else-let", *cond[1:]]
+            if chain:  # some part of the chain failed: which one is not said
+                negated = ["opaque", "the else of a let chain"]
             for child in alternative.named_children:
                 self.visit(child, [*path, negated], fn, depth + 1)
+
+    def _let_chain(self, cond: Node | None) -> list[list[str]] | None:
+        """`if let Some(w) = &x && d > 1 {`: each part, in order (`iflet`, `if`)."""
+        if cond is None or cond.type != "let_chain":
+            return None
+        parts: list[list[str]] = []
+        for part in cond.named_children:
+            if part.type == "let_condition":
+                pattern = self.text(part.child_by_field_name("pattern"))
+                parts.append(["iflet", pattern, self.text(part.child_by_field_name("value"))])
+            else:
+                parts.append(["if", self.text(part)])
+        return parts
 
     def macro(self, node: Node, path: list[list[str]], fn: dict[str, Any]) -> None:
         name = self.text(node.child_by_field_name("macro")).rsplit("::", 1)[-1]
@@ -575,6 +706,22 @@ class _Reader:
                     {"kind": "expect", "guard": f"{receiver} fails", "cheap": True,
                      "message": _first_string(args[0]), "line": line,
                      "path": [list(p) for p in path]}
+                )  # fmt: skip
+                return
+            params = [name for name, _ in fn["params"]]
+            if method == "expect" and len(args) == 1 and args[0] in params:
+                # the message is the caller's: `check_nonzero(groups, "groups must be ..")`
+                fn["panics"].append(
+                    {"kind": "expect", "guard": f"{receiver} fails", "cheap": True,
+                     "message": None, "message_param": params.index(args[0]), "line": line,
+                     "path": [list(p) for p in path]}
+                )  # fmt: skip
+                return
+            through = re.fullmatch(r"self\.([a-z_]\w*)", receiver)
+            if through:  # a call through a field: its type is resolved once all is read
+                fn["calls"].append(
+                    {"callee": f"self.{through.group(1)}.{method}", "field": through.group(1),
+                     "args": args, "line": line, "path": [list(p) for p in path]}
                 )  # fmt: skip
                 return
             if receiver == "self":

@@ -43,7 +43,7 @@ def guards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(text)
     built = build_guards(tmp_path / "burn")
-    monkeypatch.setattr(D, "shipped_guards", lambda: built)
+    monkeypatch.setattr(D.outcomes, "shipped_guards", lambda: built)
     monkeypatch.setattr(api, "known_api", lambda: api.api_of(built))  # what rules may call
     monkeypatch.setenv("PANIC_LENS_NO_CACHE", "1")
     return built
@@ -64,7 +64,7 @@ def test_records_derive_prints_a_rule_file(
     out = capsys.readouterr().out
     assert out.startswith("# derived from record aa11 (burn crates/burn-train/src/score.rs:5)")
     spec = parse_rule(out.encode(), "printed")
-    assert spec.id == "derived-aa11" and spec.derived_from == "aa11"
+    assert spec.id == "derived-score-with-order-least" and spec.derived_from == "aa11"
     assert [w.call for w in spec.wheres] == ["burn::train::Score::with_order"]
     assert spec.condition is not None and "order >= 1" in spec.condition
 

@@ -368,3 +368,39 @@ impl<const D: usize> Tensor<D> {
     assert unsqueeze["panics"][0]["generics"] == ["D", "D2"]
     assert plain["returns"] is None and plain["generics"] == []
     assert "generics" not in plain["panics"][0]
+
+
+def test_a_field_type_is_read_through_its_wrapper() -> None:
+    from panic_lens.rust.burn_types import strip_type
+
+    assert strip_type("Ignored<PaddingConfig2d>") == "PaddingConfig2d"
+    assert strip_type("Linear<B>") == "Linear"
+    assert strip_type("&'a mut burn::nn::Dropout") == "Dropout"
+    assert strip_type("(usize, usize)") is None
+
+
+def test_let_chains_array_maps_and_message_parameters() -> None:
+    src = b"""
+fn check_nonzero(value: usize, msg: &str) -> usize {
+    NonZeroUsize::new(value).expect(msg);
+    value
+}
+pub fn f(w: Option<Vec<usize>>, d: usize, stride: [usize; 2], items: Vec<usize>) {
+    if let Some(w) = &w && d > 1 {
+        assert!(w.len() == d, "one weight per class");
+    } else {
+        panic!("never certain");
+    }
+    let s = stride.map(|s| check_nonzero(s, "stride must be non-zero"));
+    let t = items.iter().map(|i| check_nonzero(*i, "lazy"));
+}
+"""
+    found = fns(src)
+    (expect,) = found["check_nonzero"]["panics"]
+    assert expect["message"] is None and expect["message_param"] == 1
+    chained, other = found["f"]["panics"]
+    assert chained["path"] == [["iflet", "Some(w)", "&w"], ["if", "d > 1"]]
+    assert other["path"] == [["opaque", "the else of a let chain"]]
+    each, lazy = found["f"]["calls"]
+    assert each["path"] == [["for", "s", "stride"]]  # an array's map runs on every item
+    assert lazy["path"] == [["opaque", "a closure"]]  # an iterator's may not run

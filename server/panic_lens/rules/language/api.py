@@ -47,14 +47,17 @@ def known_api() -> KnownApi:
 
 
 def api_of(guards: dict[str, Any]) -> KnownApi:
-    """The functions of a guards index (`rust.burn_guards`) by owner, with the tensor methods
-    `rust/` reads shapes through and the free functions burn's modules export."""
+    """The functions of a guards index (`rust.burn_guards`) by owner (a blanket impl's method
+    by each public type implementing its bounds too), with the tensor methods `rust/` reads
+    shapes through and the free functions burn's modules export."""
     methods: dict[str, set[str]] = {}
     functions: set[str] = set()
     params: dict[tuple[str, str], list[Any]] = {}  # the parameters of each definition
+    impls: dict[str, list[str]] = guards.get("impls") or {}
     for entry in guards.get("functions", {}).values():
         name = entry.get("name")
         owners = [o for o in (entry.get("owner"), entry.get("trait")) if o]
+        owners += _implementors(entry.get("bounds") or (), impls)
         for owner in owners:
             methods.setdefault(owner, set()).add(name)
         if not owners:
@@ -71,6 +74,15 @@ def api_of(guards: dict[str, Any]) -> KnownApi:
         params,
         indexed=bool(guards.get("functions")),
     )
+
+
+def _implementors(bounds: Iterable[str], impls: dict[str, list[str]]) -> list[str]:
+    """The names of the public types a blanket impl's method is callable on (`impl<T:
+    Dataset<I>> Windows<I> for T`: every public type implementing all of its bounds)."""
+    found = [set(impls.get(b, ())) for b in bounds]
+    if not found:
+        return []
+    return sorted({path.rsplit("::", 1)[-1] for path in set.intersection(*found)})
 
 
 def parameter_types(call: str) -> tuple[tuple[str, ...], ...]:

@@ -1,0 +1,186 @@
+"""catalog/derive/site.py: the panic a record is about, found in the guards index (its message,
+the guard its sourceCode quotes, the nearest line), a TensorCheck's other callers, and a
+message a caller passes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from derive_tree import CHECK_RS, CONV, GROUPS, derived, flagged, record, write_tree
+
+from panic_lens.catalog import derive as D
+from panic_lens.rules import meta
+from panic_lens.rules.language import configs
+from panic_lens.rust.burn_guards import build_guards
+
+
+def test_every_caller_of_the_check_a_record_quotes_gets_the_rule(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    """The record quotes `into_scalar`'s `check!` line; `try_into_scalar` runs the same
+    check, so it raises the same panic; `num_elements()` of a known shape is its product."""
+    rec = record(
+        "crates/burn-tensor/src/base.rs", 9,
+        "=== Tensor Operation Error ===\n  Operation: 'Into Scalar'\n  Reason:\n    1. Only "
+        "tensors with 1 element can be converted into scalar.",
+        "check!(TensorCheck::into_scalar::<D>(&self.shape()));",
+    )  # fmt: skip
+    out = derived(D.derive(rec, guards, table, rule_id="t-scalar"))
+    assert sorted(w.call for w in out.spec.wheres) == [
+        "burn::tensor::Tensor::into_scalar", "burn::tensor::Tensor::try_into_scalar",
+    ]  # fmt: skip
+    assert "receiver.numel != 1" in (out.spec.condition or "")
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-scalar")
+    src = """\
+fn f(device: &Device, t: Tensor<2>) {
+    let many = Tensor::<2>::zeros([4, 2], device);
+    let one = Tensor::<2>::ones([1, 1], device);
+    let _a = many.clone().into_scalar();
+    let _b = many.try_into_scalar();
+    let _c = one.into_scalar();
+    let _d = t.into_scalar();
+}
+"""
+    assert flagged(src, "t-scalar") == [4, 5]
+
+
+def test_a_register_call_outside_a_tensor_check_is_no_panic(
+    guards: dict[str, Any], table: configs.ConfigTable
+) -> None:
+    line = (
+        CONV.decode()
+        .splitlines()
+        .index('        metrics.register(self, "no panic: a trait\'s register")')
+        + 1
+    )
+    rec = record("crates/burn-nn/src/conv.rs", line, "no panic: a trait's register")
+    result = D.derive(rec, guards, table)
+    assert isinstance(result, D.NotDerived) and result.kind == D.SITE_NOT_FOUND
+
+
+def test_a_record_at_the_checks_own_line_gets_the_rule_at_its_callers(
+    guards: dict[str, Any], table: configs.ConfigTable, registered: list[str]
+) -> None:
+    """A record may name the TensorCheck's line in check.rs, where the message is written:
+    the rule is at the public calls whose `check!` runs it. The check's generics are the
+    turbofish of the `check!` call (`::<D, D2>`: D1 is the receiver's rank), and a rank
+    generic the function returns (`-> Tensor<D2>`) is the rank the caller's code states, in
+    the call's turbofish or the type of the `let` it goes to."""
+    line = CHECK_RS.decode().splitlines().index("        if D2 < D1 {") + 1
+    rec = record(
+        "crates/burn-tensor/src/check.rs", line,
+        "Can't unsqueeze smaller tensor, got dim 2, expected > 3",
+    )  # fmt: skip
+    out = derived(D.derive(rec, guards, table, rule_id="t-unsqueeze"))
+    assert [w.call for w in out.spec.wheres] == ["burn::tensor::Tensor::unsqueeze"]
+    assert out.spec.condition == "(result.rank < receiver.rank)"
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-unsqueeze")
+    src = """\
+fn f(x: Tensor<3>) {
+    let _a: Tensor<2> = x.clone().unsqueeze();
+    let _b: Tensor<4> = x.clone().unsqueeze();
+    let _c: Tensor<2> = x.clone().unsqueeze().clone();
+    let _d = x.clone().unsqueeze::<2>();
+    let _e = x.clone().unsqueeze::<4>();
+}
+"""
+    assert flagged(src, "t-unsqueeze") == [2, 4, 5]
+    assert out.spec.wheres[0].result_generic == 0  # `D2`, the method's first generic
+
+
+def test_what_cannot_be_derived_says_why(
+    guards: dict[str, Any], table: configs.ConfigTable
+) -> None:
+    constant = D.derive(
+        record("crates/burn-nn/src/conv.rs", 11, "too many kernel dims"), guards, table
+    )
+    assert isinstance(constant, D.NotDerived) and constant.kind == D.CONSTRUCT
+    assert "the constant `MAX_RANK`" in constant.reason
+    orphan = D.derive(
+        record("crates/burn-nn/src/conv.rs", 40, "orphan needs more than one"), guards, table
+    )
+    assert isinstance(orphan, D.NotDerived) and orphan.kind == D.NOT_PUBLIC
+    missing = D.derive(record("crates/burn-nn/src/conv.rs", 3, "no such message"), guards, table)
+    assert isinstance(missing, D.NotDerived) and missing.kind == D.SITE_NOT_FOUND
+    nowhere = D.derive(record("crates/burn-nn/src/other.rs", 3, "x"), guards, table)
+    assert isinstance(nowhere, D.NotDerived) and nowhere.kind == D.SITE_NOT_FOUND
+
+
+def test_line_drift_is_tolerated(guards: dict[str, Any], table: configs.ConfigTable) -> None:
+    drifted = record(GROUPS.panic.file_path or "", 40, GROUPS.panic.error_message)
+    assert isinstance(D.derive(drifted, guards, table), D.Derived)
+
+
+OPTS = b"""
+use core::num::NonZeroUsize;
+fn check_nonzero(value: usize, msg: &str) -> usize {
+    NonZeroUsize::new(value).expect(msg);
+    value
+}
+pub struct Opts;
+impl Opts {
+    pub fn new(stride: [usize; 2], groups: usize) -> Self {
+        Self {
+            stride: stride.map(|s| check_nonzero(s, "stride must be non-zero")),
+            groups: check_nonzero(groups, "groups must be non-zero"),
+        }
+    }
+}
+pub struct Other;
+impl Other {
+    pub fn new(groups: usize, items: Vec<usize>) -> Self {
+        let _ = items.iter().map(|i| check_nonzero(*i, "item must be non-zero"));
+        Self { groups: check_nonzero(groups, "groups must be non-zero") }
+    }
+}
+"""
+
+
+def test_a_message_passed_as_an_argument_is_a_site_at_each_call(
+    tmp_path: Path, table: configs.ConfigTable, registered: list[str],
+    checked_against: Callable[[dict[str, Any]], None],
+) -> None:  # fmt: skip
+    """`.expect(msg)` with the message a parameter: the record's message is the literal at a
+    call, which is the site; burn's other calls with that literal raise the same panic; an
+    array's `.map(|s| ..)` runs for every item (an iterator's may not run)."""
+    write_tree(tmp_path)
+    lib = tmp_path / "crates/burn-nn/src/lib.rs"
+    lib.write_bytes(lib.read_bytes() + b"mod opts;\npub use opts::*;\n")
+    (tmp_path / "crates/burn-nn/src/opts.rs").write_bytes(OPTS)
+    guards = build_guards(tmp_path)
+    checked_against(guards)
+    groups = derived(
+        D.derive(record("crates/burn-nn/src/opts.rs", 13, "groups must be non-zero"), guards,
+                 table, rule_id="t-groups")
+    )  # fmt: skip
+    assert sorted(w.call for w in groups.spec.wheres) == [
+        "burn::nn::Opts::new",
+        "burn::nn::Other::new",
+    ]
+    stride = derived(
+        D.derive(record("crates/burn-nn/src/opts.rs", 12, "stride must be non-zero"), guards,
+                 table, rule_id="t-stride")
+    )  # fmt: skip
+    assert [w.call for w in stride.spec.wheres] == ["burn::nn::Opts::new"]
+    item = D.derive(
+        record("crates/burn-nn/src/opts.rs", 20, "item must be non-zero"), guards, table
+    )
+    assert isinstance(item, D.NotDerived) and "closure" in item.reason
+    for out in (groups, stride):
+        meta.add_rule(meta.info_from_spec(out.spec))
+        registered.append(out.spec.id)
+    src = """\
+use burn::nn::{Opts, Other};
+fn f() {
+    Opts::new([1, 0], 2);
+    Opts::new([1, 1], 0);
+    Other::new(0, vec![]);
+    Opts::new([1, 1], 2);
+}
+"""
+    assert flagged(src, "t-stride") == [3]
+    assert flagged(src, "t-groups") == [4, 5]
