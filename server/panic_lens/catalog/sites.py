@@ -120,8 +120,8 @@ def _another_operation(message: str, site: BurnSite) -> bool:
     """burn's tensor checks print `Operation: '<op>'`; several checks share a reason text.
     A record naming another operation than the site's `TensorCheck::<op>` is not about it."""
     named, check = _OPERATION.search(message), _CHECK.search(site.guard)
-    if named is None or check is None:
-        return False
+    if named is None or check is None or not _op_key(named.group(1)):
+        return False  # no operation named (`Operation: '{}'`, a format string's hole)
     return _op_key(named.group(1)) != _op_key(check.group(1))
 
 

@@ -341,10 +341,13 @@ def test_a_shared_check_reason_binds_only_for_the_checks_operation(write_records
         record("permute", errorMessage=check("Permute"), **base),
         record("permute-021", errorMessage=check("permute"), **base),
         record("bare", errorMessage="The axes must be unique.", **base),
+        record("hole", errorMessage=check("{}"), **base),  # the format string names no op
     )
     bound = {}
-    for rid in ("flip", "permute", "permute-021", "bare"):
+    for rid in ("flip", "permute", "permute-021", "bare", "hole"):
         found = catalog.get(rid)
         assert found is not None
         bound[rid] = bind_record(found, (permute,)).panic_rules
-    assert bound == {"flip": (), "permute": ("p",), "permute-021": ("p",), "bare": ("p",)}
+    assert bound == {
+        "flip": (), "permute": ("p",), "permute-021": ("p",), "bare": ("p",), "hole": ("p",)
+    }  # fmt: skip
