@@ -65,13 +65,13 @@ def bind_record(record: Record, among: Iterable[RuleInfo] | None = None) -> Bind
     registry = rules() if among is None else tuple(among)
     given = None if among is None else registry  # the registry's rules: known by generation
     panic = site_rules(record, given)
-    counts = {field: _identifiers(text) for field, text in knowledge_fields(record).items()}
-    if panic:
-        named = names.scores(counts, KNOWLEDGE_WEIGHTS, given, follow=True)
-        follows = tuple(rid for rid in panic if named.get(rid, 0.0) > 0)
-        if follows:
-            return Binding(panic, follows, BY_SITE, BY_SITE)
-    words = names.best(names.scores(counts, KNOWLEDGE_WEIGHTS, given), MIN_SCORE)
+    texts = knowledge_fields(record)
+    counts = {field: _identifiers(text) for field, text in texts.items()}
+    named = names.scores(counts, KNOWLEDGE_WEIGHTS, given, key=tuple(texts.items()))
+    follows = tuple(rid for rid in panic if named.follow.get(rid, 0.0) > 0)
+    if follows:
+        return Binding(panic, follows, BY_SITE, BY_SITE)
+    words = names.best(named.precise, MIN_SCORE)
     if words:
         others = neighbours(record, panic, given)
         words = tuple(rid for rid in words if rid not in others)

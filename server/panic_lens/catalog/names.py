@@ -12,10 +12,10 @@ declared `apis`. Not every name says which panic a text is about:
   shared by every tensor rule, says nothing alone.
 
 Words bind a knowledge half by these **precise** names only. A half whose panic half is bound by
-site follows it when it names that rule at least as much as any other, counting also the types
-of the rule's calls that no other rule lists (`HuberLossConfig`) and a type with the rule's
-entry point (`Conv3dConfig` and `init`): its two halves then describe the same panic. A half
-about another method of the type (`Tensor` and `to_device` beside a `reshape` panic) does not.
+site follows it when it names that rule, counting also the types of the rule's calls that no
+other rule lists (`HuberLossConfig`) and a type with the rule's entry point (`Conv3dConfig` and
+`init`): its two halves then describe the same panic. A half about another method of the type
+(`Tensor` and `to_device` beside a `reshape` panic) does not.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ GENERIC_METHODS = frozenset(
 MAX_COUNT = 3  # repeating a name in one field adds evidence, but not without bound
 
 CALL, TYPE, METHOD = "call", "type", "method"
-OWNER, ENTRY = "owner", "entry"  # counted only to follow a panic half (`follow=True`)
+OWNER, ENTRY = "owner", "entry"  # counted only to follow a panic half (`Scores.follow`)
 
 
 class Entry(NamedTuple):
@@ -49,8 +49,12 @@ class Entry(NamedTuple):
 
 
 class NameIndex(NamedTuple):
-    by_form: dict[str, tuple[Entry, ...]]
+    # spelling -> its entries grouped by the type they need in the half (() for none): `init`
+    # is the entry point of many configs, and each type is looked for once
+    by_form: dict[str, tuple[tuple[tuple[str, ...], tuple[Entry, ...]], ...]]
     ids: tuple[str, ...]  # rule ids in registry order
+    # A dataset repeats knowledge halves (records of one panic): each is scored once per index.
+    memo: dict[tuple[object, ...], Scores]
 
 
 def is_type(name: str) -> bool:
@@ -114,42 +118,86 @@ def name_index(registry: tuple[RuleInfo, ...]) -> NameIndex:
         for owner, method in dict.fromkeys(methods):
             kind = ENTRY if method in GENERIC_METHODS else METHOD
             add(method, Entry(i, kind, method, api_weight(method), spellings(owner)))
+    grouped: dict[str, tuple[tuple[tuple[str, ...], tuple[Entry, ...]], ...]] = {}
+    for form, entries in by_form.items():
+        owners: dict[tuple[str, ...], list[Entry]] = {}
+        for entry in entries:
+            owners.setdefault(entry.owner, []).append(entry)
+        grouped[form] = tuple((owner, tuple(group)) for owner, group in owners.items())
     return NameIndex(
-        {form: tuple(entries) for form, entries in by_form.items()},
+        grouped,
         tuple(rule.id for rule in registry),
+        {},
     )
 
 
+class Scores(NamedTuple):
+    """A half's scores per rule id (rules with none left out, in registry order): by its
+    precise names, and to follow a panic half (precise names, the types of the rule's calls
+    no other rule lists, a type with the rule's entry point)."""
+
+    precise: dict[str, float]
+    follow: dict[str, float]
+
+
+MEMO_SIZE = 4096
+
+
 def scores(
-    fields: Mapping[str, dict[str, int]],
+    fields: Mapping[str, Mapping[str, int]],
     weights: Mapping[str, float],
     among: Iterable[RuleInfo] | None = None,
     *,
-    follow: bool = False,
-) -> dict[str, float]:
-    """Each rule's score from a half's identifier counts per field (rules with none left
-    out), in registry order: per field, the field's weight x each name's weight x its capped
-    count. Precise names only; with `follow`, also the types of the rule's calls."""
+    key: tuple[object, ...] | None = None,
+) -> Scores:
+    """Both scores of a half from its identifier counts per field, in one pass: per field,
+    the field's weight x each name's weight x its capped count. `key`: the half's texts, to
+    answer a repeated half from the index's memo."""
     index = name_index(None if among is None else tuple(among))
+    if key is not None:
+        at = (key, tuple(weights.items()))
+        found = index.memo.get(at)
+        if found is None:
+            if len(index.memo) >= MEMO_SIZE:
+                index.memo.clear()
+            found = index.memo[at] = _scores(fields, weights, index)
+        return found
+    return _scores(fields, weights, index)
+
+
+def _scores(
+    fields: Mapping[str, Mapping[str, int]], weights: Mapping[str, float], index: NameIndex
+) -> Scores:
     present: set[str] = set()
     for counts in fields.values():
         present.update(counts)
-    total: dict[int, float] = {}
+    precise: dict[int, float] = {}
+    follow: dict[int, float] = {}
+    by_form = index.by_form
     for field, counts in fields.items():
         weight = weights.get(field, 0.0)
         if not weight:
             continue
-        seen: dict[tuple[int, str], tuple[float, int]] = {}
+        seen: dict[tuple[int, str], tuple[Entry, int]] = {}
         for token, n in counts.items():
-            for entry in index.by_form.get(token, ()):
-                if entry.kind in (OWNER, ENTRY) and not follow:
+            groups = by_form.get(token)
+            if groups is None:
+                continue
+            for owner, entries in groups:
+                if owner and not any(o in present for o in owner):
                     continue
-                if entry.owner and not present.intersection(entry.owner):
-                    continue
-                key = (entry.rule, entry.key)
-                seen[key] = (entry.weight, seen.get(key, (0.0, 0))[1] + n)
-        for (rule, _), (name_weight, n) in seen.items():
-            total[rule] = total.get(rule, 0.0) + weight * name_weight * min(n, MAX_COUNT)
+                for entry in entries:
+                    at = (entry.rule, entry.key)
+                    seen[at] = (entry, seen[at][1] + n if at in seen else n)
+        for (rule, _), (entry, n) in seen.items():
+            added = weight * entry.weight * min(n, MAX_COUNT)
+            follow[rule] = follow.get(rule, 0.0) + added
+            if entry.kind not in (OWNER, ENTRY):
+                precise[rule] = precise.get(rule, 0.0) + added
+    return Scores(_by_id(precise, index), _by_id(follow, index))
+
+
+def _by_id(total: dict[int, float], index: NameIndex) -> dict[str, float]:
     return {index.ids[i]: total[i] for i in sorted(total) if total[i] > 0}
 
 
