@@ -118,17 +118,18 @@ def name_index(registry: tuple[RuleInfo, ...]) -> NameIndex:
         for owner, method in dict.fromkeys(methods):
             kind = ENTRY if method in GENERIC_METHODS else METHOD
             add(method, Entry(i, kind, method, api_weight(method), spellings(owner)))
-    grouped: dict[str, tuple[tuple[tuple[str, ...], tuple[Entry, ...]], ...]] = {}
-    for form, entries in by_form.items():
-        owners: dict[tuple[str, ...], list[Entry]] = {}
-        for entry in entries:
-            owners.setdefault(entry.owner, []).append(entry)
-        grouped[form] = tuple((owner, tuple(group)) for owner, group in owners.items())
     return NameIndex(
-        grouped,
+        {form: _by_owner(entries) for form, entries in by_form.items()},
         tuple(rule.id for rule in registry),
         {},
     )
+
+
+def _by_owner(entries: list[Entry]) -> tuple[tuple[tuple[str, ...], tuple[Entry, ...]], ...]:
+    groups: dict[tuple[str, ...], list[Entry]] = {}
+    for entry in entries:
+        groups.setdefault(entry.owner, []).append(entry)
+    return tuple((owner, tuple(group)) for owner, group in groups.items())
 
 
 class Scores(NamedTuple):
