@@ -4,7 +4,9 @@ A marker `//~^ <rule-id> <severity>` (one `^` per line up) or a trailing `//~ <r
 <severity>` declares a finding on that line; the engine's findings must equal the markers
 exactly, as a set of (file, line, rule, severity). A case folder holding a file named
 `NO_MANIFEST` (and no Cargo.toml) is copied to a temporary folder first, so no Cargo.toml
-above it is found: that is how "no manifest" cases are represented.
+above it is found: that is how "no manifest" cases are represented. The rules are those of
+`check`: the shipped ones and the rules derived from the shipped records (registered for the
+test, whatever other tests registered before it).
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from panic_lens.catalog import load_catalog
+from panic_lens.catalog.derive import register_derived
 from panic_lens.engine import check_paths
+from panic_lens.rules.meta import derived_rules, set_derived_rules
 
 HERE = Path(__file__).parent
 MARKER = re.compile(r"//~(\^*)\s+([a-z0-9-]+)\s+(error|warning|information|hint)\b")
@@ -39,7 +44,13 @@ def markers(root: Path) -> Expected:
 
 
 def engine_findings(root: Path) -> Expected:
-    result = check_paths([root])
+    before = derived_rules()
+    loaded = load_catalog()  # as `check` does (commands.common.load_records)
+    register_derived(loaded.catalog.records, loaded.files_print)
+    try:
+        result = check_paths([root], catalog=loaded.catalog)
+    finally:
+        set_derived_rules(before)
     assert not result.errors, result.errors
     return {
         (Path(f.path or "").relative_to(root).as_posix(), f.span.start.row + 1, f.rule,

@@ -4,14 +4,17 @@ The **panic half** binds to the rule whose declared panic site in burn it matche
 (`catalog/sites.py`: same file, and the guard quoted or the message carried), and to nothing
 otherwise: a record about another panic is never cited by a rule's findings.
 
-The **knowledge half** follows the panic half when it mentions that rule's APIs at all.
-Otherwise it is bound by words: it scores each rule by whole-identifier mentions of the rule's
-APIs (`RuleInfo.apis`), weighted by the field they occur in and by how distinctive the name is,
-and binds to the rules scoring at least MIN_SCORE and at least DOMINANCE x the best score;
-equal scores bind to all of them (a tie is reported, never broken arbitrarily). One exception:
-when the panic half's own words point at a rule whose site it is not (a burn-nn
+The **knowledge half** follows the panic half when it names that rule's calls at least as much
+as any other rule's (`catalog/names.py`): both halves then describe the same panic. Otherwise it
+is bound by words, by the names that say precisely which call it is about (a free function, a
+type with one of its rule's methods, a type no other rule lists), weighted by the field they
+occur in and by how distinctive the name is: to the one rule scoring most, at least MIN_SCORE.
+A tie at the top binds nothing: a text naming two panics equally is about neither for sure.
+One exception: when the panic half's own words point at a rule whose site it is not (a burn-nn
 `Interpolate2dConfig` assert is not interpolate's backward kernel), the record is about another
 panic of that rule's API, and its knowledge is not bound to that rule either.
+`score_half` and `pick` are the older, broader word scores (every API a rule lists, `Tensor`
+included): they only find those neighbours, and show evidence in `records check --scores`.
 Nothing here knows record ids.
 """
 
@@ -22,13 +25,16 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
+from panic_lens.catalog import names
 from panic_lens.catalog.model import BY_SITE, BY_WORDS, Binding, Record
+from panic_lens.catalog.names import api_weight, snake_case
 from panic_lens.catalog.sites import site_rules
 from panic_lens.rules.meta import RuleInfo, per_rules, rules
 
 MIN_SCORE = 2.0  # e.g. one distinctive name in errorMessage, or three in sourceCode
 DOMINANCE = 0.5  # a second rule binds only when it is at least half as present as the first
-MAX_COUNT = 3  # repeating a name in one field adds evidence, but not without bound
+MAX_COUNT = names.MAX_COUNT
+__all__ = ["api_weight", "bind_record", "neighbours", "score_half", "snake_case"]
 
 # How much a mention in each field says about what the half is about. Prose fields written
 # about the panic weigh most; code listings mention neighbouring APIs and weigh less.
@@ -59,11 +65,13 @@ def bind_record(record: Record, among: Iterable[RuleInfo] | None = None) -> Bind
     registry = rules() if among is None else tuple(among)
     given = None if among is None else registry  # the registry's rules: known by generation
     panic = site_rules(record, given)
-    scores = score_half(knowledge_fields(record), KNOWLEDGE_WEIGHTS, given)
-    follows = tuple(rid for rid in panic if scores.get(rid, 0.0) > 0)
+    texts = knowledge_fields(record)
+    counts = {field: _identifiers(text) for field, text in texts.items()}
+    named = names.scores(counts, KNOWLEDGE_WEIGHTS, given, key=tuple(texts.items()))
+    follows = tuple(rid for rid in panic if named.follow.get(rid, 0.0) > 0)
     if follows:
         return Binding(panic, follows, BY_SITE, BY_SITE)
-    words = pick(scores, registry)
+    words = names.best(named.precise, MIN_SCORE)
     if words:
         others = neighbours(record, panic, given)
         words = tuple(rid for rid in words if rid not in others)
@@ -199,21 +207,6 @@ def _api_forms(apis: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]
         seen.update(forms)
         out.append((api, forms))
     return tuple(out)
-
-
-def api_weight(name: str) -> float:
-    """Distinctive identifiers (snake_case, CamelCase) weigh 1; a plain word such as
-    `interpolate` also occurs in prose about other things, so it weighs 0.5."""
-    distinctive = (
-        "_" in name or any(c.isupper() for c in name[1:]) or any(c.isdigit() for c in name)
-    )
-    return 1.0 if distinctive else 0.5
-
-
-def snake_case(name: str) -> str:
-    """`AsyncPolicy` -> `async_policy`, `CTCLoss` -> `ctc_loss`; snake names are unchanged."""
-    out = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name)
-    return out.lower()
 
 
 def _texts(**fields: str | None) -> dict[str, str]:

@@ -6,6 +6,12 @@ compared by their tail (`./`, a `crates/` prefix or its absence, backslashes, a 
 with a version as cargo's registry writes it, a trailing `:line:col`), text with whitespace
 ignored, so a quote that moved or was re-wrapped still matches. `lineNumber` never decides
 alone: it only orders two sites of one file that match equally well.
+
+Two matches are refuted, because the record then shows that it is about another panic near the
+site: a quote holding the site's guard in another statement than the record's own message (a
+config's `assertions()` with two asserts, the record about the other one), and a shared check
+text carried for another tensor operation (`The axes must be unique.` is both `permute`'s and
+`flip`'s reason: the message names `Operation: 'flip'`, the guard `TensorCheck::permute`).
 """
 
 from __future__ import annotations
@@ -67,9 +73,60 @@ def site_matches(record: Record, among: Iterable[RuleInfo] | None = None) -> tup
     for rule, site in in_file:
         guard = bool(source) and _squashed(site.guard) in source
         message = any(_squashed(site.message) in text for text in messages if text)
+        if guard and not message and _quotes_another_panic(source, site, messages[0]):
+            continue
+        if message and not guard and _another_operation(messages[0], site):
+            continue
         if guard or message:
             found.append(SiteMatch(rule.id, site, guard, message))
     return tuple(found)
+
+
+# A literal piece of a format string long enough to say which panic it is (`{}` holes split it).
+_HOLE = re.compile(r"\{[^{}]*\}")
+_MIN_PIECE = 12
+
+
+def _quotes_another_panic(source: str, site: BurnSite, message: str) -> bool:
+    """The quote holds the site's guard, and the record's own message too but never in the
+    guard's statement (no `;` between them): the record is about another panic of the quote."""
+    guard = _squashed(site.guard)
+    pieces = [p for p in _HOLE.split(message) if len(p) >= _MIN_PIECE and p in source]
+    if not pieces:
+        return False  # the quote does not show the record's message: the guard decides
+    guards = _positions(source, guard)
+    for piece in pieces:
+        for at in _positions(source, piece):
+            for g in guards:
+                between = source[g + len(guard) : at] if g < at else source[at + len(piece) : g]
+                if ";" not in between:
+                    return False
+    return True
+
+
+def _positions(text: str, part: str) -> list[int]:
+    out, at = [], text.find(part)
+    while at >= 0:
+        out.append(at)
+        at = text.find(part, at + 1)
+    return out
+
+
+_OPERATION = re.compile(r"Operation:'([^']+)'")
+_CHECK = re.compile(r"TensorCheck::(\w+)(?:\(|::<)")
+
+
+def _another_operation(message: str, site: BurnSite) -> bool:
+    """burn's tensor checks print `Operation: '<op>'`; several checks share a reason text.
+    A record naming another operation than the site's `TensorCheck::<op>` is not about it."""
+    named, check = _OPERATION.search(message), _CHECK.search(site.guard)
+    if named is None or check is None or not _op_key(named.group(1)):
+        return False  # no operation named (`Operation: '{}'`, a format string's hole)
+    return _op_key(named.group(1)) != _op_key(check.group(1))
+
+
+def _op_key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())  # `Into Scalar` is `into_scalar`
 
 
 @per_rules

@@ -285,3 +285,69 @@ def test_every_rule_declares_a_site_in_a_burn_crate() -> None:
         assert rule.panic_sites
         for site in rule.panic_sites:
             assert site.file.startswith("crates/burn-") and site.guard and site.message
+
+
+def _site_rule(rid: str, guard: str, message: str) -> RuleInfo:
+    site = BurnSite("crates/burn-nn/src/loss/widget.rs", guard, message, 30)
+    return RuleInfo(
+        rid, rid, "", ("WidgetLossConfig",), Severity.ERROR, "none", panic_sites=(site,)
+    )
+
+
+TWO_ASSERTS = (
+    "    fn assertions(&self) {\n"
+    '        assert!(self.margin >= 0.0, "Margin must be non-negative, got {}", self.margin);\n'
+    "        assert!(\n            self.p == 1 || self.p == 2,\n"
+    '            "Only p = 1 or p = 2 is supported, got {}",\n            self.p\n        );\n'
+    "    }"
+)
+
+
+def test_a_guard_quoted_beside_the_records_own_assert_does_not_bind(write_records) -> None:
+    p_rule = _site_rule("widget-p", "self.p == 1 || self.p == 2,", "Only p = 1 or p = 2")
+    base = {"filePath": "crates/burn-nn/src/loss/widget.rs", "sourceCode": TWO_ASSERTS}
+    catalog = catalog_of(
+        write_records,
+        record("margin", errorMessage="Margin must be non-negative, got {}", **base),
+        record("p-old", errorMessage="p must be 1 or 2", **base),  # not quoted: the guard decides
+        record("p", errorMessage="Only p = 1 or p = 2 is supported, got {}", **base),
+    )
+    bound = {}
+    for rid in ("margin", "p-old", "p"):
+        found = catalog.get(rid)
+        assert found is not None
+        bound[rid] = bind_record(found, (p_rule,)).panic_rules
+    assert bound == {"margin": (), "p-old": ("widget-p",), "p": ("widget-p",)}
+
+
+def test_a_shared_check_reason_binds_only_for_the_checks_operation(write_records) -> None:
+    def check(op: str) -> str:
+        return (
+            f"=== Tensor Operation Error ===\n  Operation: '{op}'\n  Reason:\n    1. The axes "
+            "must be unique. The axes '{}' are not unique. \n"
+        )
+
+    site = BurnSite(
+        "crates/burn-tensor/src/tensor/api/base.rs",
+        "check!(TensorCheck::permute(fixed_axes));",
+        "The axes must be unique.",
+        519,
+    )
+    permute = RuleInfo("p", "p", "", ("Tensor",), Severity.ERROR, "none", panic_sites=(site,))
+    base = {"filePath": "crates/burn-tensor/src/tensor/api/base.rs"}
+    catalog = catalog_of(
+        write_records,
+        record("flip", errorMessage=check("flip"), **base),
+        record("permute", errorMessage=check("Permute"), **base),
+        record("permute-021", errorMessage=check("permute"), **base),
+        record("bare", errorMessage="The axes must be unique.", **base),
+        record("hole", errorMessage=check("{}"), **base),  # the format string names no op
+    )
+    bound = {}
+    for rid in ("flip", "permute", "permute-021", "bare", "hole"):
+        found = catalog.get(rid)
+        assert found is not None
+        bound[rid] = bind_record(found, (permute,)).panic_rules
+    assert bound == {
+        "flip": (), "permute": ("p",), "permute-021": ("p",), "bare": ("p",), "hole": ("p",)
+    }  # fmt: skip

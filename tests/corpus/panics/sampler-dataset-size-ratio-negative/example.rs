@@ -1,0 +1,32 @@
+// Oversampling and subsampling a training set.
+use burn::data::dataset::transform::{SamplerDataset, SamplerDatasetOptions, SizeConfig};
+use burn::data::dataset::InMemDataset;
+
+const VALID_SHARE: f64 = 1.2;
+
+mod local {
+    pub struct SamplerDatasetOptions {
+        pub ratio: f64,
+    }
+    impl SamplerDatasetOptions {
+        pub fn with_size_ratio(self, ratio: f64) -> Self {
+            Self { ratio }
+        }
+    }
+}
+
+pub fn samplers(ds: InMemDataset<u32>, ratio: f64) -> Vec<SamplerDataset<InMemDataset<u32>, u32>> {
+    vec![
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(0.5)), // ok
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(2.0)), // ok
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(-0.5)), // expect: sampler-dataset-size-ratio-negative
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(ratio)), // ok
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size(1.0 - VALID_SHARE)), // expect: sampler-dataset-size-ratio-negative
+        SamplerDataset::new(ds, SamplerDatasetOptions::default().with_size(SizeConfig::Fixed(100))), // ok
+    ]
+}
+
+pub fn look_alikes() -> f64 {
+    let opts = local::SamplerDatasetOptions { ratio: 1.0 }.with_size_ratio(-1.0); // ok
+    opts.ratio
+}
