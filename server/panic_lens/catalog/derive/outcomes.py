@@ -144,7 +144,8 @@ def derive_all(
         if deriver is None:
             if table is None:
                 table = configs_module.table()
-            deriver = Deriver(shipped_guards() if guards is None else guards, table)
+            hand_sites = tuple(site for rule in hands for site in rule.panic_sites)
+            deriver = Deriver(shipped_guards() if guards is None else guards, table, hand_sites)
         out[record.id] = by_half[record.panic] = deriver.derive(record, share=True)
     _write_cache(key, out)
     _MEMO.clear()

@@ -7,6 +7,7 @@ the rule.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +33,9 @@ from panic_lens.catalog.derive.rule import at_config_init, derived_toml, merge_s
 from panic_lens.catalog.derive.site import check_functions, find_site, same_check, same_message
 from panic_lens.catalog.derive.translate import Scope, Translator
 from panic_lens.catalog.model import Record
+from panic_lens.catalog.sites import squash
 from panic_lens.rules.language.configs import ConfigTable
-from panic_lens.rules.language.spec import RuleFileError, parse_rule
+from panic_lens.rules.language.spec import BurnSite, RuleFileError, parse_rule
 
 
 def derive(
@@ -67,8 +69,13 @@ class Deriver:
     message, or where burn's panic has none an errorMessage the same but for its values,
     `_values_out`) share the first one's."""
 
-    def __init__(self, guards: dict[str, Any], configs: ConfigTable) -> None:
+    def __init__(
+        self, guards: dict[str, Any], configs: ConfigTable, hand_sites: tuple[BurnSite, ...] = ()
+    ) -> None:
         self.guards = guards
+        # burn's panics a hand-written rule checks: a derived rule of another site with the
+        # same message leaves them to it (two rules on one panic flag each call twice)
+        self.hand_sites = hand_sites
         self.functions: dict[str, Any] = guards.get("functions", {})
         self.configs = configs
         self.sites: dict[Site, AtSite | NotDerived] = {}
@@ -79,8 +86,17 @@ class Deriver:
         at = self.sites.get(site)
         if at is None:
             impls = self.guards.get("impls") or {}
-            at = self.sites[site] = derive_site(site, self.functions, self.configs, impls)
+            at = self.sites[site] = derive_site(
+                site, self.functions, self.configs, impls, self._unchecked
+            )
         return at
+
+    def _unchecked(self, sites: list[Site]) -> list[Site]:
+        """`sites` but those a hand-written rule checks (same file, and the same line or
+        burn's message)."""
+        if not self.hand_sites:
+            return sites
+        return [s for s in sites if not _checked_by(self.hand_sites, s, self.functions)]
 
     def derive(
         self, record: Record, rule_id: str | None = None, share: bool = False
@@ -90,7 +106,7 @@ class Deriver:
             return site
         own = site
         if share:  # burn's panics of one message in one crate are one rule: the first one's
-            siblings = same_message(site, self.functions)
+            siblings = self._unchecked(same_message(site, self.functions))
             site = min([site, *siblings], key=lambda s: (s.fn_key, s.index, s.via or ()))
         at = self._at(site)
         if isinstance(at, NotDerived) and site != own:
@@ -120,12 +136,24 @@ def _values_out(message: str | None) -> str | None:
     return _VALUES.sub("{}", message) if message else message
 
 
+def _checked_by(hand_sites: tuple[BurnSite, ...], site: Site, functions: dict[str, Any]) -> bool:
+    fn, panic = _written_at(site, functions)
+    message = squash(str(panic.get("message") or ""))
+    return any(
+        hand.file == fn["file"]
+        and (hand.line == panic["line"] or (bool(hand.message) and squash(hand.message) in message))
+        for hand in hand_sites
+    )
+
+
 def derive_site(
     site: Site,
     functions: dict[str, Any],
     configs: ConfigTable,
     impls: dict[str, list[str]] | None = None,
+    keep: Callable[[list[Site]], list[Site]] = list,
 ) -> AtSite | NotDerived:
+    """`keep`: of burn's other panics with the message, those the rule names too."""
     fn = functions[site.fn_key]
     panic = fn["panics"][site.index]
     via = site.via[:2] if site.via is not None else None
@@ -139,7 +167,7 @@ def derive_site(
         return NotDerived(f"{where_text}: {exc}", CONSTRUCT)
     entries, stops = public_entries(start, functions, configs, impls, via)
     # the check's other callers, and burn's other panics with the message, raise the same panic
-    for other in [*same_check(site, functions), *same_message(site, functions)]:
+    for other in [*same_check(site, functions), *keep(same_message(site, functions))]:
         if len({call for _, call, _ in entries}) >= MAX_ENTRIES * 4:
             break  # each site has its own MAX_ENTRIES, and all of them together four times it
         try:
@@ -192,7 +220,7 @@ def derive_site(
     burn_message = panic.get("message")
     if site.check is not None:
         burn_message = check_functions(functions)[site.check[0]]["panics"][site.check[1]]["message"]
-    others = tuple(_written_at(other, functions) for other in same_message(site, functions))
+    others = tuple(_written_at(other, functions) for other in keep(same_message(site, functions)))
     return AtSite(built, fires, fn, panic, burn_message, where_text, others)
 
 

@@ -43,5 +43,5 @@ pub fn overridden() -> Interpolate2d {
 pub fn nearest() -> Interpolate1d {
     // neither output_size nor scale_factor: Interpolate1d::forward panics (the shipped record
     // of that panic derives the rule)
-    Interpolate1dConfig::new().with_mode(InterpolateMode::Nearest).init() //~ derived-ef8ba3100c587c6a error
+    Interpolate1dConfig::new().with_mode(InterpolateMode::Nearest).init() //~ derived-interpolate1d-config-output-size-either-scale-factor error
 }
