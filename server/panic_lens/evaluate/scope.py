@@ -36,6 +36,11 @@ class Unit:
     path: str | None
     src_root: Path | None = None  # the crate's `src/` (None: no other file is read)
     impls: list[Node] = field(default_factory=list, compare=False)  # found once, when asked
+    # what a name means in a scope of this file, once resolved (and _MISSING while it is being
+    # resolved: a glob whose own path goes through the scope's globs is a cycle, not a search)
+    names: dict[tuple[int, str, tuple[str, ...]], Any] = field(
+        default_factory=dict, compare=False
+    )
 
     def text(self, node: Node) -> str:
         return node_text(node, self.src)
@@ -89,7 +94,19 @@ def _lookup(unit: Unit, segs: tuple[str, ...], at: Node, inclusive: bool, hops: 
 
 def _in_scope(unit: Unit, scope: ScopeNames, first: str, rest: tuple[str, ...], hops: int) -> Any:
     """`first::rest` through one scope's items, `use`s and globs; _MISSING when the scope does
-    not name `first`."""
+    not name `first`. Each name of a scope is resolved once per file: globs reading globs
+    cost one look each, not one per path through them."""
+    key = (scope.node.id, first, rest)
+    if key in unit.names:
+        return unit.names[key]
+    unit.names[key] = _MISSING  # a cycle back to this name finds nothing through it
+    found = unit.names[key] = _in_scope_uncached(unit, scope, first, rest, hops)
+    return found
+
+
+def _in_scope_uncached(
+    unit: Unit, scope: ScopeNames, first: str, rest: tuple[str, ...], hops: int
+) -> Any:
     item = scope.items.get(first)
     if item is not None:
         return _below(unit, item, rest, hops)
