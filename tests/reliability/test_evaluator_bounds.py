@@ -1,10 +1,11 @@
 """The evaluator answers in bounded time whatever the code: deeply nested expressions, literal
-loops of 10,000 iterations, mutually recursive helpers and a 50,000-line function are analysed
-within a budget, and the panicking call after each is still found (the file was analysed,
-not given up on). The bounds (evaluate/state.py, loops.py, calls.py): an expression deeper than
-48 levels is unknown; one question takes at most 20,000 evaluation steps; a loop of more than 64
-elements is not unrolled; calls are followed 4 deep and never into a function already on the
-way; answers are memoised per file and frame."""
+loops of 10,000 iterations, mutually recursive helpers, modules whose glob imports read each
+other and a 50,000-line function are analysed within a budget, and the panicking call after
+each is still found (the file was analysed, not given up on). The bounds (evaluate/state.py,
+loops.py, calls.py): an expression deeper than 48 levels is unknown; one question takes at most
+20,000 evaluation steps; a loop of more than 64 elements is not unrolled; calls are followed 4
+deep and never into a function already on the way; answers are memoised per file and frame; a
+name of a scope is looked up once per lookup."""
 
 from __future__ import annotations
 
@@ -39,6 +40,14 @@ CASES = {
     "fn f(d: &Device) {\n" + lines(
         200, "    Tensor::<2>::zeros([4, 8], d).narrow(1, h{i}(3), 4);\n"
     ) + BAD + "}\n",
+    "glob imports reading each other": "".join(
+        f"mod m{i} {{\n"  # each module's globs name the others through the last one
+        + "".join(f"    pub use m{k}::*;\n" for k in range(12) if k != i)
+        + "    pub use super::*;\n}\n"
+        for i in range(12)
+    ) + "".join(f"use m{i}::*;\n" for i in range(12))
+    + "fn f(d: &Device) {\n    Tensor::<2>::zeros([4, 8], d).narrow(1, UNKNOWN, 4);\n"
+    + BAD + "}\n",
     "50,000-line function": "fn f(d: &Device) {\n    let a0 = 1;\n"
     + lines(50_000, "    let a{j} = a{i} + 1;\n")
     + "    Tensor::<2>::zeros([4, 8], d).narrow(1, a50000, 4);\n" + BAD + "}\n",

@@ -36,11 +36,6 @@ class Unit:
     path: str | None
     src_root: Path | None = None  # the crate's `src/` (None: no other file is read)
     impls: list[Node] = field(default_factory=list, compare=False)  # found once, when asked
-    # what a name means in a scope of this file, once resolved (and _MISSING while it is being
-    # resolved: a glob whose own path goes through the scope's globs is a cycle, not a search)
-    names: dict[tuple[int, str, tuple[str, ...]], Any] = field(
-        default_factory=dict, compare=False
-    )
 
     def text(self, node: Node) -> str:
         return node_text(node, self.src)
@@ -77,8 +72,26 @@ def item_at(node: Node, unit: Unit) -> Item | None:
     return _lookup(unit, tuple(segments), node, False, 0)
 
 
+# What a name means in a scope, while one name is being resolved (`_lookup` from the top): each
+# scope's name is looked up once, and reads _MISSING while it is being looked up (a glob whose
+# own path goes through the scope's globs is a cycle, not a search). Kept for one lookup only:
+# another file of the crate may change before the next.
+_RESOLVING: dict[tuple[int, int, str, tuple[str, ...]], Any] | None = None
+
+
 def _lookup(unit: Unit, segs: tuple[str, ...], at: Node, inclusive: bool, hops: int) -> Any:
     """The item `segs` names as written at `at`, or None."""
+    global _RESOLVING
+    if _RESOLVING is not None:
+        return _lookup_in(unit, segs, at, inclusive, hops)
+    _RESOLVING = {}
+    try:
+        return _lookup_in(unit, segs, at, inclusive, hops)
+    finally:
+        _RESOLVING = None
+
+
+def _lookup_in(unit: Unit, segs: tuple[str, ...], at: Node, inclusive: bool, hops: int) -> Any:
     if hops > _MAX_HOPS or not segs or segs[0] == "":
         return None
     first, rest = segs[0], segs[1:]
@@ -94,13 +107,14 @@ def _lookup(unit: Unit, segs: tuple[str, ...], at: Node, inclusive: bool, hops: 
 
 def _in_scope(unit: Unit, scope: ScopeNames, first: str, rest: tuple[str, ...], hops: int) -> Any:
     """`first::rest` through one scope's items, `use`s and globs; _MISSING when the scope does
-    not name `first`. Each name of a scope is resolved once per file: globs reading globs
+    not name `first`. Each name of a scope is looked up once per lookup: globs reading globs
     cost one look each, not one per path through them."""
-    key = (scope.node.id, first, rest)
-    if key in unit.names:
-        return unit.names[key]
-    unit.names[key] = _MISSING  # a cycle back to this name finds nothing through it
-    found = unit.names[key] = _in_scope_uncached(unit, scope, first, rest, hops)
+    memo = _RESOLVING if _RESOLVING is not None else {}
+    key = (id(unit.imports), scope.node.id, first, rest)
+    if key in memo:
+        return memo[key]
+    memo[key] = _MISSING  # a cycle back to this name finds nothing through it
+    found = memo[key] = _in_scope_uncached(unit, scope, first, rest, hops)
     return found
 
 
