@@ -8,6 +8,7 @@ import argparse
 import datetime
 import os
 import platform
+import statistics
 import subprocess
 from dataclasses import dataclass
 
@@ -40,7 +41,7 @@ def render(
     lsp: LspFigures | None,
     explain: ExplainRow | None,
     args: argparse.Namespace,
-    loads: tuple[tuple[float, ...], tuple[float, ...]],
+    loads: list[float],
 ) -> str:
     out = ["# panic-lens benchmark", "", *_machine(args, loads, stats), ""]
     out += ["## check: whole tree", "", *_check_table(rows), ""]
@@ -52,15 +53,14 @@ def render(
     return "\n".join(out)
 
 
-def _machine(
-    args: argparse.Namespace, loads: tuple[tuple[float, ...], ...], stats: CorpusStats
-) -> list[str]:
+def _machine(args: argparse.Namespace, loads: list[float], stats: CorpusStats) -> list[str]:
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     sg = _version(["ast-grep", "--version"])
     return [
         f"- run: {when}; `python -m bench.run {' '.join(_argv(args))}`".rstrip(),
         f"- machine: {os.cpu_count()} cores, Python {platform.python_version()}, {sg}",
-        f"- load average before / after: {loads[0][0]:.2f} / {loads[1][0]:.2f} "
+        f"- load average (1 min) before / after: {loads[0]:.2f} / {loads[-1]:.2f}; while "
+        f"running: median {statistics.median(loads):.2f}, max {max(loads):.2f} "
         "(a shared machine inflates wall times; CPU seconds are steadier)",
         f"- generated workspace: {stats.files} files, {stats.lines} lines, "
         f"{stats.bytes / 1e6:.1f} MB; {stats.rule_files} files use a rule's call shape "
@@ -75,7 +75,8 @@ def _argv(args: argparse.Namespace) -> list[str]:
     out = ["--quick"] if args.quick else []
     out += [f"--files {args.files}", f"--repeat {args.repeat}"]
     out += [f"--target .../{t.name}" for t in args.target]  # no machine paths in the file
-    return out + (["--baseline"] if args.baseline else [])
+    out += ["--baseline"] if args.baseline else []
+    return out + (["--per-rule-astgrep"] if args.per_rule_astgrep else [])
 
 
 def _version(cmd: list[str]) -> str:

@@ -173,8 +173,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory(prefix="panic-lens-bench-") as tmp:
+    with (
+        measure.LoadSampler() as load,
+        tempfile.TemporaryDirectory(prefix="panic-lens-bench-") as tmp,
+    ):
         work = Path(tmp)
         stats = corpus.generate(work / "corpus", 0 if args.only_lsp else args.files)
         rows = [] if args.only_lsp else check_rows(work / "corpus", "generated", work,
@@ -207,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             for distinct in (False, True):
                 derived = derive_scale.measure_derivation(count, args.repeat, distinct)
                 scale += "\n\n" + derive_scale.render(derived, count, distinct)
-    text = render(stats, rows, lsp, explain, args, (load_before, os.getloadavg()))
+    text = render(stats, rows, lsp, explain, args, load.samples)
     text = f"{text}\n\n{scale.strip()}\n" if scale else text
     print(text)
     if args.out:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,13 @@ def test_peak_memory_counts_a_worker_started_after_the_tree_was_listed() -> None
     assert measure.run([sys.executable, "-c", code]).peak_mb >= 300
 
 
+def test_the_load_is_sampled_while_running() -> None:
+    with measure.LoadSampler(0.05) as load:
+        time.sleep(0.3)
+    assert len(load.samples) >= 4  # one at the start, every 0.05 s, one at the end
+    assert all(sample >= 0 for sample in load.samples)
+
+
 def test_percentile_is_nearest_rank() -> None:
     values = [float(v) for v in range(1, 101)]
     assert measure.percentile(values, 50) == 50
@@ -86,6 +94,7 @@ def test_quick_run_writes_every_table(tmp_path: Path) -> None:
     assert "files open | <= 100 MB |" in targets
     assert "| 200 | " in text and "| yes |" in text.split("## explain")[1].split("##")[0]
     assert "## Targets" in text
+    assert "- load average (1 min) before / after: " in text and "; while running: median " in text
 
 
 def _fake_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
