@@ -33,6 +33,14 @@ ENGINE_SCRIPT = (
 )
 
 
+def python_path() -> str:
+    """The commands' PYTHONPATH: the repository root (for `bench.regex_scan`), then the
+    caller's, so `PYTHONPATH=server python -m bench.run` times the working copy's code like the
+    language-server figures do, not whatever copy is installed."""
+    caller = os.environ.get("PYTHONPATH", "")
+    return os.pathsep.join([str(BENCH.parent), *([caller] if caller else [])])
+
+
 def tool(name: str) -> str:
     found = BIN / name
     return str(found) if found.exists() else (shutil.which(name) or name)
@@ -96,7 +104,7 @@ def check_rows(
                      str(tree)], {}, "python -c 'engine.check_paths(TREE)'", 1))  # fmt: skip
     # As installed (pip compiles bytecode): a session's PYTHONDONTWRITEBYTECODE would make
     # every run recompile the package; one untimed run first writes the bytecode.
-    base = {"PYTHONPATH": str(BENCH.parent), "PYTHONDONTWRITEBYTECODE": ""}
+    base = {"PYTHONPATH": python_path(), "PYTHONDONTWRITEBYTECODE": ""}
     measure.run([*pl[:-1], str(BENCH / "astgrep")], {**base, "PANIC_LENS_NO_CACHE": "1"})
     # The ast-grep projects take turns with the cold check, the baseline always next to it:
     # [(per-rule,) seed, cold check, baseline], reversed on every other turn, so the baseline

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -137,6 +138,28 @@ def test_ast_grep_and_the_cold_check_take_turns(
     assert order[10:] == ["cached"] * 7 + ["other"] * 3  # filling 1, warm 3, touched 3, regex 3
     assert [r.tool for r in rows[:3]] == [run.baseline_sg(), run.SEED_SG, run.COLD]
     assert [r.summary.runs for r in rows[:3]] == [3, 3, 3]
+
+
+def test_the_commands_keep_the_callers_python_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`PYTHONPATH=server python -m bench.run` times that code: the repository root comes first
+    (for `bench.regex_scan`), the caller's path after it, in every command's environment."""
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "server"))
+    envs: list[dict[str, str]] = []
+
+    def fake_run(cmd: list[str], env: dict[str, str] | None = None) -> measure.Sample:
+        envs.append(dict(env or {}))
+        return measure.Sample(0.1, 0.1, 1.0, 0, "{}")
+
+    monkeypatch.setattr(measure, "run", fake_run)
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / "lib.rs").write_text("fn main() {}\n")
+    run.check_rows(tmp_path / "tree", "t", tmp_path, 1, False)
+    expected = os.pathsep.join([str(run.BENCH.parent), str(tmp_path / "server")])
+    assert envs and all(env["PYTHONPATH"] == expected for env in envs)
+    monkeypatch.delenv("PYTHONPATH")
+    assert run.python_path() == str(run.BENCH.parent)
 
 
 def test_the_per_rule_project_is_timed_on_request(
