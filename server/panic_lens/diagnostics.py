@@ -17,13 +17,14 @@ from typing import Any, Protocol, Self, overload
 
 from panic_lens.model import Finding, Point, Severity, Span
 from panic_lens.positions import Encoding, byte_col_to, col_to_byte
-from panic_lens.rules.meta import rule_by_id
+from panic_lens.rules.meta import generation, rule_by_id
 
 SOURCE = "panic-lens"
 # LSP's DiagnosticSeverity numbers
 SEVERITY_NUMBER = {
     Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFORMATION: 3, Severity.HINT: 4
 }  # fmt: skip
+UNNECESSARY = 1  # LSP's DiagnosticTag.Unnecessary: an allow that silences nothing, faded
 
 
 class ClientPosition(Protocol):
@@ -191,6 +192,10 @@ def diagnostic_json(
     if href:
         found["codeDescription"] = {"href": href}
     found["source"] = SOURCE
+    if finding.severity is Severity.HINT and _unused_allow(
+        finding
+    ):  # before related, as lsprotocol
+        found["tags"] = [UNNECESSARY]
     related = [
         {"location": {"uri": target, "range": other.range_json(rel.span)}, "message": rel.message}
         for rel, other, target in related_evidence(finding, index, uri, lines_for, uri_of)
@@ -199,6 +204,12 @@ def diagnostic_json(
         found["relatedInformation"] = related
     found["data"] = diagnostic_data(finding)
     return found
+
+
+def _unused_allow(finding: Finding) -> bool:
+    from panic_lens.rules.suppress import is_unused_allow
+
+    return is_unused_allow(finding)
 
 
 def related_evidence(
@@ -217,12 +228,18 @@ def related_evidence(
 
 
 def doc_uri(rule: str) -> str | None:
-    """The rule's documentation page, once per rule: `doc_uri` resolves a path on disk, which
-    cost more than the rest of a diagnostic's conversion."""
-    if rule not in _DOC_URIS:
+    """The address of the rule's page when it has one that exists (`catalog.ruledocs`), once
+    per rule and state of the registry: it looks at the disk, which cost more than the rest of
+    a diagnostic's conversion."""
+    key = (rule, generation())
+    if key not in _DOC_URIS:
+        if len(_DOC_URIS) > 4096:
+            _DOC_URIS.clear()
+        from panic_lens.catalog.ruledocs import doc_link
+
         info = rule_by_id(rule)
-        _DOC_URIS[rule] = info.doc_uri if info else None
-    return _DOC_URIS[rule]
+        _DOC_URIS[key] = doc_link(info) if info else None
+    return _DOC_URIS[key]
 
 
-_DOC_URIS: dict[str, str | None] = {}
+_DOC_URIS: dict[tuple[str, int], str | None] = {}

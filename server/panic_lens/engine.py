@@ -173,7 +173,7 @@ def finish(facts: FileFacts, outcome: RuleRun) -> Analysis:
     active = frozenset(rule for rule, _ in outcome.findings)
     raw = [f for _, found in outcome.findings for f in found]
     allows = suppress.find_allows(facts.allow_comments(), facts.src)
-    kept, hints = suppress.apply(raw, allows, active)
+    kept, hints = suppress.apply(raw, allows, active, facts.src)
     hints = [replace(h, path=facts.path) for h in hints]
     ordered = sorted(kept + hints, key=lambda f: (f.span.start_byte, f.rule))
     # rules may find calls in set order; the same text must give the same Analysis

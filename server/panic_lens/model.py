@@ -89,6 +89,12 @@ class Fix:
     preferred: bool = False
     behavior_change: bool = False
 
+    @property
+    def safe(self) -> bool:
+        """Whether `check --fix` applies it without `--unsafe-fixes`: it keeps what the
+        program computes (ruff's safe fixes)."""
+        return not self.behavior_change
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:

@@ -265,10 +265,11 @@ def _analysed(
 
     from panic_lens import engine
     from panic_lens.catalog import load_catalog
+    from panic_lens.catalog.derive import register_derived
     from panic_lens.diagnostics import LineIndex, diagnostic_json, is_source
     from panic_lens.positions import Encoding
     from panic_lens.rules.language.load import use_rule_folders
-    from panic_lens.settings import layered, record_paths, rule_folders
+    from panic_lens.settings import in_use, layered, rule_folders
 
     settings, _ = layered(layers)  # errors are shown by the server once it runs
     utf8 = _get(answer, "capabilities", "positionEncoding") == "utf-8"
@@ -278,8 +279,10 @@ def _analysed(
     # the rule folders as lsp/rule_files.py reads them; then `severity` may name their rules
     use_rule_folders(rule_folders(settings.rules, root, [str(r) for r in roots]))
     settings, _ = layered(layers)
-    records = record_paths(settings.records, root)
-    catalog = load_catalog(records, include_default=True).catalog
+    records = in_use(settings.rules, settings.records, root, [str(r) for r in roots]).records
+    loaded = load_catalog(records, include_default=True)
+    register_derived(loaded.catalog.records, loaded.files_print)  # as lsp/config.py does
+    catalog = loaded.catalog
     paths = {uri: to_fs_path(uri) for uri in opened}
     texts = {paths[uri]: text for uri, (text, _) in opened.items()}
 

@@ -14,6 +14,7 @@ Invalid values produce a message and fall back to the default for that key.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -51,28 +52,54 @@ def record_paths(records: Sequence[str], root: Path | None) -> list[Path]:
     return out
 
 
-def rule_folders(
-    explicit: Sequence[str], root: Path | None, places: Sequence[str | os.PathLike[str]] = ()
-) -> list[Path]:
-    """Every rule folder (or file) in use, each once, in order: the `explicit` ones (the
-    editor's or the CLI's `rules`, relative ones taken from `root`), then the `rules` of the
-    Cargo.toml governing each of `places` (the nearest at or above it): its
-    `[package.metadata.panic-lens]` and its workspace root's `[workspace.metadata.panic-lens]`,
-    each relative to the Cargo.toml it is written in. A bad `rules` value in a manifest is left
-    out here (the engine notes it for every file of the crate)."""
+@dataclass(frozen=True, slots=True)
+class InUse:
+    """The user's rule folders (or files) and record files (or folders) in use, each once, in
+    order; the shipped rules and records come on top of these."""
+
+    rules: tuple[Path, ...] = ()
+    records: tuple[Path, ...] = ()
+
+
+def in_use(
+    rules: Sequence[str],
+    records: Sequence[str],
+    root: Path | None,
+    places: Sequence[str | os.PathLike[str]] = (),
+) -> InUse:
+    """The one answer to "which rules and records", for every command and the editor: the
+    explicit `rules` and `records` (the editor's settings or the CLI's flags, relative ones
+    taken from `root`), then those of the Cargo.toml governing each of `places` (the nearest
+    at or above it): its `[package.metadata.panic-lens]` and its workspace root's
+    `[workspace.metadata.panic-lens]`, both used, each entry relative to the Cargo.toml it is
+    written in. A bad value in a manifest is left out here (the engine notes it for every
+    file of the crate)."""
     from panic_lens.rust.crate import find_manifest
     from panic_lens.rust.manifests import panic_lens_tables
 
-    found = record_paths(explicit, root)
+    found_rules, found_records = record_paths(rules, root), record_paths(records, root)
     manifests = dict.fromkeys(m for p in places if (m := find_manifest(p)) is not None)
     for manifest in manifests:
         for path, table in panic_lens_tables(manifest):
-            try:
-                entries = _read_rules(Settings(), table.get("rules", [])).rules
-            except TypeError:
-                continue
-            found += [Path(os.path.normpath(path.parent / Path(e).expanduser())) for e in entries]
-    return list(dict.fromkeys(found))
+            found_rules += _manifest_paths(path, table, "rules")
+            found_records += _manifest_paths(path, table, "records")
+    return InUse(tuple(dict.fromkeys(found_rules)), tuple(dict.fromkeys(found_records)))
+
+
+def _manifest_paths(manifest: Path, table: Mapping[str, Any], key: str) -> list[Path]:
+    """A manifest's `rules` or `records` paths, relative to the manifest (a bad value: none)."""
+    value = table.get(key, [])
+    entries = [value] if isinstance(value, str) else value
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        return []
+    return [Path(os.path.normpath(manifest.parent / Path(e).expanduser())) for e in entries]
+
+
+def rule_folders(
+    explicit: Sequence[str], root: Path | None, places: Sequence[str | os.PathLike[str]] = ()
+) -> list[Path]:
+    """Every rule folder (or file) in use (`in_use`'s rules)."""
+    return list(in_use(explicit, (), root, places).rules)
 
 
 def layered(layers: list[Any]) -> tuple[Settings, list[str]]:
@@ -112,11 +139,21 @@ def _read_severity(s: Settings, value: Any) -> Settings:
     merged = dict(s.severity)
     for rule, sev in value.items():
         if rule_by_id(rule) is None:
-            raise ValueError(f"unknown rule {rule!r} (known: {', '.join(rule_ids())})")
+            raise ValueError(unknown_rule(str(rule)))
         if not isinstance(sev, str):
             raise TypeError(f"severity of {rule} must be a string, got {sev!r}")
         merged[rule] = None if sev.strip().lower() == "off" else _severity(sev)
     return replace(s, severity=tuple(sorted(merged.items())))
+
+
+def unknown_rule(rule: str) -> str:
+    """`unknown rule id `x`; did you mean `y`?`: the closest rule ids in use, not all of them."""
+    close = difflib.get_close_matches(rule, rule_ids(), n=2, cutoff=0.6)
+    if not close:  # a prefix or a fragment of an id (`dropout`) is a guess too
+        close = [r for r in rule_ids() if rule and rule.lower() in r][:2]
+    if close:
+        return f"unknown rule id `{rule}`; did you mean {' or '.join(f'`{c}`' for c in close)}?"
+    return f"unknown rule id `{rule}` (`panic-lens rules list` prints the rules in use)"
 
 
 def _severity(text: str) -> Severity:

@@ -81,7 +81,8 @@ async def test_each_record_says_which_rule_checks_it(
             0,
             INFO,
             "record-coverage",
-            "record 3e5c9cb35b5db9ef: checked by the hand-written rule dropout-probability-range",
+            "record 3e5c9cb35b5db9ef: checked by the hand-written rule"
+            " dropout-probability-range (shipped)",
         ),
         (
             1,
@@ -188,7 +189,8 @@ async def test_a_records_folder_added_in_the_settings_is_evaluated(
     )
     [diag] = await diagnostics(client, uri, lambda ds: len(ds) == 1)
     assert diag.message == (
-        "record 3e5c9cb35b5db9ef: checked by the hand-written rule dropout-probability-range"
+        "record 3e5c9cb35b5db9ef: checked by the hand-written rule"
+        " dropout-probability-range (shipped)"
     )
 
 

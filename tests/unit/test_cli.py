@@ -203,3 +203,21 @@ def test_the_command_ends_with_its_output_and_exit_code(
     expected = run(capsys, *argv)
     assert (done.returncode, done.stdout, done.stderr) == expected
     assert done.stdout.endswith("\n") and done.stdout.strip()
+
+
+def test_an_unknown_rule_id_in_severity_says_did_you_mean(capsys) -> None:
+    code, _, err = run(capsys, "check", "--severity", "dropout-probabilty=off", str(APP))
+    assert code == 2
+    assert "unknown rule id `dropout-probabilty`; did you mean `dropout-probability-range`?" in err
+    assert "conv-groups-divide-channels" not in err  # not every id on one line
+    _, _, err = run(capsys, "check", "--severity", "zzz=off", str(APP))
+    assert "unknown rule id `zzz` (`panic-lens rules list` prints the rules in use)" in err
+
+
+def test_fail_on_information_and_its_alias_info(capsys, tmp_path: Path) -> None:
+    only_a_hint = tmp_path / "lib.rs"  # an allow that silences nothing: a hint
+    only_a_hint.write_text("fn f() {} // panic-lens: allow(bleu-max-n-zero) none here\n")
+    for level, expected in (("information", 0), ("info", 0), ("hint", 1), ("warning", 0)):
+        assert run(capsys, "check", str(only_a_hint), "--fail-on", level)[0] == expected, level
+    with pytest.raises(SystemExit):
+        main(["check", str(APP), "--fail-on", "loud"])

@@ -102,7 +102,7 @@ def test_unused_and_unknown_suppressions_give_hints(rules: list[ModuleType]) -> 
     src = f"// panic-lens: allow({RULE}, no-such-rule) just because\nfn f() {{ fine(); }}\n"
     messages = sorted(f.message.split(":")[0] for f in engine.analyze(src).findings)
     assert len(messages) == 2
-    assert any("unknown rule `no-such-rule`" in f.message for f in engine.analyze(src).findings)
+    assert any("unknown rule id `no-such-rule`" in f.message for f in engine.analyze(src).findings)
     assert any("unused suppression" in f.message for f in engine.analyze(src).findings)
 
 

@@ -7,8 +7,8 @@ RecordError for every file, line or field that could not be used.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from panic_lens.catalog.advisories import advisories_for
@@ -20,6 +20,7 @@ from panic_lens.catalog.patterns import DEFAULT_TIMEOUT
 from panic_lens.rules.meta import generation
 
 if TYPE_CHECKING:
+    from panic_lens.catalog.derive import Outcome
     from panic_lens.catalog.explain import ExplainIndex, ExplainResult
 
 
@@ -129,6 +130,9 @@ class LoadResult:
     # the record files as found on disk before reading (`load.files_print`); None when one
     # could not be looked at. It keys the derivation cache in place of the records' halves.
     files_print: str | None = None
+    # each record's derivation outcome, once the rules derived from them are registered
+    # (`commands.common.derive_checks`); read for why a record has no rule
+    outcomes: Mapping[str, Outcome] = field(default_factory=dict)
 
 
 def load_catalog(

@@ -5,10 +5,16 @@ or overlapping another is still seen) finds the lines that contain a required li
 pattern (see literals.py); only those (pattern, line) pairs run the regex, each with a timeout.
 Patterns with no usable literal run once over the whole text. A pattern that times out is
 skipped for the rest of the text and reported, so one catastrophic pattern cannot hang explain.
+
+A pattern that spans lines (burn's tensor checks print `=== Tensor Operation Error ===`, then
+the operation and the reason on lines of their own, and the pattern says `\n`) is verified on
+the lines around its candidate line, as many as it can span; its match is reported on the
+line where it starts.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +42,7 @@ class ExplainIndex:
         self.ids = [rid for rid, _ in patterns]
         self.patterns = [p for _, p in patterns]
         self.unfiltered: list[int] = []
+        self.reach = [line_reach(p) for _, p in patterns]  # lines beyond its first it may span
         # One automaton pattern per distinct literal, with the patterns that require it: the
         # automaton reports a literal given twice twice, and refuses an empty one (literals.py
         # never yields one: its runs are MIN_LITERAL long at least).
@@ -67,7 +74,8 @@ class ExplainIndex:
                 self._verify(index, lines, number, timeout, result, dead)
         for index in self.unfiltered:
             self._scan(index, lines, timeout, result, dead)
-        result.matches.sort(key=lambda m: (m.line_no, m.record_id))
+        unique = {(m.record_id, m.line_no): m for m in reversed(result.matches)}  # first kept
+        result.matches = sorted(unique.values(), key=lambda m: (m.line_no, m.record_id))
         return result
 
     def _candidates(self, lines: Lines) -> set[tuple[int, int]]:
@@ -101,6 +109,9 @@ class ExplainIndex:
         result: ExplainResult,
         dead: set[int],
     ) -> None:
+        if self.reach[index]:
+            self._verify_lines(index, lines, number, timeout, result, dead)
+            return
         line = lines.line(number)
         try:
             m = compile_pattern(self.patterns[index]).search(line, timeout=timeout)
@@ -110,6 +121,38 @@ class ExplainIndex:
             return
         if m:
             result.matches.append(Match(self.ids[index], number, line, m.span()))
+
+    def _verify_lines(
+        self,
+        index: int,
+        lines: Lines,
+        number: int,
+        timeout: float,
+        result: ExplainResult,
+        dead: set[int],
+    ) -> None:
+        """A pattern that spans lines, on the lines it may span around line `number` (its
+        literal may be on any of them); each match on the line where it starts."""
+        reach = self.reach[index]
+        first, last = max(1, number - reach), min(len(lines), number + reach)
+        window = "\n".join(lines.line(n) for n in range(first, last + 1))
+        pattern = compile_pattern(self.patterns[index], multiline=True)  # `^`, `$`: per line
+        pos = 0
+        while pos <= len(window):
+            try:
+                m = pattern.search(window, pos, timeout=timeout)
+            except TimeoutError:
+                dead.add(index)
+                result.timed_out.append(self.ids[index])
+                return
+            if m is None:
+                return
+            start_line = first + window.count("\n", 0, m.start())
+            line = lines.line(start_line)
+            column = m.start() - (window.rfind("\n", 0, m.start()) + 1)
+            span = (column, min(column + m.end() - m.start(), len(line)))
+            result.matches.append(Match(self.ids[index], start_line, line, span))
+            pos = window.find("\n", m.start()) + 1 or len(window) + 1  # the next line on
 
     def _scan(
         self, index: int, lines: Lines, timeout: float, result: ExplainResult, dead: set[int]
@@ -132,6 +175,21 @@ class ExplainIndex:
                 seen.add(number)
                 self._verify(index, lines, number, timeout, result, dead)
             pos = lines.start_of(number + 1) if number < len(lines) else len(lines.text) + 1
+
+
+# A pattern that repeats a group holding a line break may span any number of lines; it is
+# tried over this many beyond its literal's (a burn tensor check lists a few reasons at most).
+REPEATED_LINES = 16
+_REPEATED_BREAK = re.compile(r"\\n[^()]*\)[*+{]")
+
+
+def line_reach(pattern: str) -> int:
+    """How many line breaks a match of `pattern` may hold: its `\\n`s (and literal ones),
+    more when a repeated group holds one."""
+    breaks = pattern.count("\\n") + pattern.count("\n")
+    if breaks and _REPEATED_BREAK.search(pattern):
+        breaks += REPEATED_LINES
+    return breaks
 
 
 def _utf8(text: str) -> bytes:

@@ -10,19 +10,24 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from panic_lens.catalog import Catalog, Match, Record, RuleMatch
+from panic_lens.catalog.coverage import coverage_of
 from panic_lens.commands.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
     add_record_options,
+    add_rule_options,
     load_records,
     print_errors,
+    use_rules,
 )
 from panic_lens.commands.knowledge import knowledge_lines, rule_lines
+from panic_lens.rules.meta import rule_ids
 
 MAX_LINES_LISTED = 5
 
@@ -31,6 +36,7 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("explain", help="find the records and rules behind a panic message or log")
     p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="text to explain")
     p.add_argument("--timeout", type=float, default=0.1, help="seconds per pattern match")
+    add_rule_options(p)
     add_record_options(p)
     p.set_defaults(handler=explain_command)
 
@@ -39,14 +45,17 @@ def explain_command(args: argparse.Namespace) -> int:
     text = read_input(args.file)
     if text is None:
         return EXIT_USAGE
+    rule_errors = use_rules(args)  # the rules in use, as `check` and the editor read them
     loaded = load_records(args)
-    print_errors(loaded.errors)
+    print_errors([*rule_errors, *loaded.errors])
     catalog = loaded.catalog
     result = catalog.explain_patterns(text, timeout=args.timeout)
     for rid in result.timed_out:
         print(f"panic-lens explain: record {rid}: pattern timed out, skipped", file=sys.stderr)
     rules = catalog.explain_rules(text)
-    print("\n".join(explain_lines(catalog, result.matches, rules)))
+    print("\n".join(explain_lines(catalog, result.matches, rules, loaded.outcomes)))
+    if rule_errors:
+        return EXIT_USAGE
     return EXIT_OK if result.matches or rules else EXIT_FINDINGS
 
 
@@ -59,27 +68,47 @@ def read_input(name: str) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
-def explain_lines(catalog: Catalog, matches: list[Match], rules: list[RuleMatch]) -> list[str]:
-    lines: list[str] = []
+def explain_lines(
+    catalog: Catalog,
+    matches: list[Match],
+    rules: list[RuleMatch],
+    outcomes: Mapping[str, object] | None = None,
+) -> list[str]:
+    """The answer, in blocks separated by a blank line (none before the first)."""
+    blocks: list[list[str]] = []
     shown: set[str] = set()  # records whose knowledge has been printed
     covered: set[str] = set()  # rules already explained through a record match
     if not matches:
-        lines.append("No record's messagePattern matches this text.")
+        blocks.append(["No record's messagePattern matches this text."])
     for rid, group in _by_record(matches).items():
         record = catalog.get(rid)
         if record is not None:
-            lines += ["", *record_lines(catalog, record, group, shown)]
+            blocks.append(record_lines(catalog, record, group, shown, outcomes))
             covered.update(catalog.binding(rid).panic_rules)
     for hit in _first_per_rule(rules):
         if hit.rule not in covered:
-            lines += ["", *rule_match_lines(catalog, hit, shown)]
+            blocks.append(rule_match_lines(catalog, hit, shown))
     if not matches and not rules:
-        lines.append("No known burn panic text (of the four rules) was found either.")
-    return lines
+        blocks[-1].append(f"No known burn panic text was found either ({runtime_texts_note()}).")
+    return [line for i, block in enumerate(blocks) for line in ([""] if i else []) + block]
+
+
+def runtime_texts_note() -> str:
+    """Which rules in use have runtime texts explain knows (`catalog/runtime.py`), counted from
+    the registry: what is true whatever rules are in use."""
+    from panic_lens.catalog.runtime import RUNTIME_TEXTS
+
+    in_use = rule_ids()
+    known = [rid for rid in dict.fromkeys(t.rule for t in RUNTIME_TEXTS) if rid in in_use]
+    return f"{len(known)} of the {len(in_use)} rules in use have one: {', '.join(known)}"
 
 
 def record_lines(
-    catalog: Catalog, record: Record, group: list[Match], shown: set[str]
+    catalog: Catalog,
+    record: Record,
+    group: list[Match],
+    shown: set[str],
+    outcomes: Mapping[str, object] | None = None,
 ) -> list[str]:
     first = group[0]
     binding = catalog.binding(record.id)
@@ -90,7 +119,7 @@ def record_lines(
     p = record.panic
     site = f"{p.file_path}:{p.line_number}" if p.file_path else "unknown"
     out.append(f"  panic site: {site}" + (f"  {p.github_url}" if p.github_url else ""))
-    out.append(f"  panic half bound to: {', '.join(binding.panic_rules) or 'no rule'}")
+    out.append(f"  panic half: {coverage_of(catalog, record.id, outcomes).describe()}")
     out += rule_lines(binding.panic_rules)
     if _knowledge_is_about_panic(catalog, record.id):
         shown.add(record.id)
@@ -114,7 +143,7 @@ def rule_knowledge_lines(catalog: Catalog, rule: str, shown: set[str]) -> list[s
     """The knowledge of every record whose knowledge half is bound to `rule`, once each."""
     rids = catalog.knowledge_record_ids(rule)
     if not rids:
-        return [f"  no record's knowledge half is about {rule}; the rule doc says how to fix it"]
+        return [f"  no record's knowledge half is about {rule}; the rule above says what panics"]
     out: list[str] = []
     for rid in rids:
         record = catalog.get(rid)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from panic_lens.catalog import Advisory, Catalog, Record
+from panic_lens.catalog.ruledocs import about_lines, doc_link
 from panic_lens.rules.meta import rule_by_id
 
 # Printed in full; advisories on other fields (validationCode, ...) are printed on their own.
@@ -35,12 +38,33 @@ def knowledge_lines(catalog: Catalog, record: Record) -> list[str]:
 
 
 def rule_lines(rule_ids: Iterable[str]) -> list[str]:
+    """Each rule's summary and its page when it has one that exists; else what the rule says
+    of itself, inline (`catalog.ruledocs`): never a page that is not there."""
     out: list[str] = []
     for rid in rule_ids:
         info = rule_by_id(rid)
-        if info is not None:
-            out += [f"  {rid}: {info.summary}", f"  rule doc: docs/rules/{rid}.md"]
+        if info is None:
+            continue
+        out.append(f"  {rid}: {info.summary}")
+        link = doc_link(info)
+        if link is not None:
+            out.append(f"  rule doc: {_shown_link(link)}")
+            continue
+        if info.spec is not None and info.spec.doc:
+            out += [f"    {line}".rstrip() for line in info.spec.doc.splitlines()]
+        out += [f"  {line}" for line in about_lines(info)]
     return out
+
+
+def _shown_link(link: str) -> str:
+    """A file's page as its path (a terminal opens it as is), a web page as its address."""
+    if not link.startswith("file:"):
+        return link
+    path = Path(unquote(urlparse(link).path))
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _notes(notes: Iterable[Advisory], field: str, printed: set[str], label: str = "") -> list[str]:

@@ -7,15 +7,27 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from panic_lens.catalog import Catalog, load_catalog
 from panic_lens.catalog.binding import KNOWLEDGE_WEIGHTS, knowledge_fields, neighbours, score_half
+from panic_lens.catalog.coverage import DERIVED, HAND, NONE, coverage_of, rule_origin
 from panic_lens.catalog.drift import OK, Drift, check_drift
 from panic_lens.catalog.sites import best_matches, site_matches
-from panic_lens.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, print_errors
+from panic_lens.commands.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_record_options,
+    add_rule_options,
+    derive_checks,
+    load_records,
+    print_errors,
+    sources,
+    use_rules,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -23,7 +35,11 @@ def add_parser(sub: Any) -> None:
     inner = p.add_subparsers(dest="records_command", required=True)
     check = inner.add_parser("check", help="validate records and show their rule binding")
     check.add_argument(
-        "paths", nargs="*", metavar="PATH", help="record files or folders (default: shipped)"
+        "record_paths",
+        nargs="*",
+        metavar="PATH",
+        help="record files or folders (default: the records in use: shipped, --records and"
+        " Cargo.toml's `records`)",
     )
     check.add_argument(
         "--source",
@@ -35,6 +51,8 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="print the panic sites each panic half matches and each knowledge half's word scores",
     )
+    add_rule_options(check)
+    add_record_options(check)
     check.set_defaults(handler=records_check_command)
     add_derive_parser(inner)
 
@@ -43,11 +61,16 @@ def records_check_command(args: argparse.Namespace) -> int:
     if args.source and not Path(args.source).is_dir():
         print(f"panic-lens records check: --source {args.source}: not a folder")
         return EXIT_USAGE
-    loaded = load_catalog(args.paths, include_default=not args.paths)
+    rule_errors = use_rules(args)  # first: records bind to the rules in use
+    if args.record_paths:  # exactly these records
+        loaded = derive_checks(load_catalog(args.record_paths, include_default=False))
+    else:
+        loaded = load_records(args)
+    print_errors(rule_errors)
     catalog = loaded.catalog
     print("\n".join(binding_table(catalog)))
     print("\n".join(binding_summary(catalog)))
-    print("\n".join(coverage_lines(catalog)))
+    print("\n".join(coverage_lines(catalog, loaded.outcomes)))
     if args.scores:
         print("\n".join(score_lines(catalog)))
     if args.source:
@@ -56,7 +79,7 @@ def records_check_command(args: argparse.Namespace) -> int:
         print(f"\n{len(loaded.errors)} invalid record(s) or file(s):")
         print_errors(loaded.errors, sys.stdout)
         return EXIT_FINDINGS
-    return EXIT_OK
+    return EXIT_USAGE if rule_errors else EXIT_OK
 
 
 def binding_table(catalog: Catalog) -> list[str]:
@@ -88,7 +111,7 @@ def binding_summary(catalog: Catalog) -> list[str]:
     explain = {
         "split": "halves bound to different rules",
         "partial": "one half bound to no rule",
-        "unbound": "bound to no rule, still used by explain",
+        "unbound": "no rule at all, neither hand-written nor derived; still used by explain",
     }
     for status, meaning in explain.items():
         ids = by_status.get(status, [])
@@ -157,21 +180,34 @@ def add_derive_parser(inner: Any) -> None:
         "--even-if-covered", action="store_true",
         help="derive even when a hand-written rule's panic site is the record's",
     )  # fmt: skip
+    add_rule_options(derive)
     derive.set_defaults(handler=records_derive_command)
+
+
+NOT_FOUND = (
+    "no record with that id among the shipped records and those in use; name the file that"
+    " holds it with --records PATH (or give the file instead of the id)"
+)
 
 
 def records_derive_command(args: argparse.Namespace) -> int:
     from panic_lens.catalog.derive import Covered, Derived, derive_all
 
+    rule_errors = use_rules(args)  # a hand-written rule in use for the site wins
+    print_errors(rule_errors)
     given = Path(args.record)
     if given.is_file():
         loaded = load_catalog([given], include_default=False)
-    else:
-        loaded = load_catalog(args.records, include_default=True)
+    else:  # shipped, --records and Cargo.toml's `records` (commands.common.sources)
+        loaded = load_catalog(sources(args).records, include_default=True)
     records = loaded.catalog.records if given.is_file() else [loaded.catalog.get(args.record)]
     found = [r for r in records if r is not None]
     if not found:
-        reason = "; ".join(str(e) for e in loaded.errors) or "no record with that id"
+        errors = [str(e) for e in loaded.errors]
+        if given.is_file():
+            reason = "; ".join(errors) or "the file holds no record"
+        else:
+            reason = "; ".join([*errors, NOT_FOUND])
         print(f"panic-lens records derive: {args.record}: {reason}")
         return EXIT_USAGE
     outcomes = derive_all(found, hand_rules=() if args.even_if_covered else None)
@@ -187,23 +223,19 @@ def records_derive_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def coverage_lines(catalog: Catalog) -> list[str]:
-    """For each record: the hand-written rule or derived rule that checks it, or why none."""
-    from panic_lens.catalog.derive import Covered, Derived, derive_all
-
-    outcomes = derive_all(catalog.records)
+def coverage_lines(catalog: Catalog, outcomes: Mapping[str, object]) -> list[str]:
+    """For each record: the hand-written or derived rule that checks it, or why none does
+    (`catalog.coverage`: what every other command says of it too)."""
     lines = ["\nchecks (a hand-written rule whose panic site is the record's wins):"]
-    counts = {"hand-written": 0, "derived": 0, "none": 0}
+    counts = {HAND: 0, DERIVED: 0, NONE: 0}
     for record in catalog.records:
-        outcome = outcomes[record.id]
-        if isinstance(outcome, Covered):
-            counts["hand-written"] += 1
-            lines.append(f"    {record.id}  hand-written  {', '.join(outcome.rules)}")
-        elif isinstance(outcome, Derived):
-            counts["derived"] += 1
-            lines.append(f"    {record.id}  derived       {outcome.spec.id} (burn {outcome.site})")
+        found = coverage_of(catalog, record.id, outcomes)
+        counts[found.kind] += 1
+        if found.kind == NONE:
+            text = f"{found.why}: {found.detail}" if found.why else "its panic site is no rule's"
         else:
-            counts["none"] += 1
-            lines.append(f"    {record.id}  none          {outcome.kind}: {outcome.reason}")
+            text = ", ".join(f"{rid} ({rule_origin(rid)})" for rid in found.rules)
+            text += f" ({found.detail})" if found.detail else ""
+        lines.append(f"    {record.id}  {found.kind:<12}  {text}")
     lines.append(", ".join(f"{n} {what}" for what, n in counts.items()))
     return lines

@@ -40,7 +40,8 @@ def explain_panic(ls: PanicLensServer, args: list[Any]) -> dict[str, Any]:
     if ls.catalog is None:
         return {"matches": [], "ruleMatches": []}
     matches, rules = ls.catalog.explain(text), ls.catalog.explain_rules(text)
-    report = "\n".join(explain_lines(ls.catalog, matches, rules)).strip("\n")
+    lines = explain_lines(ls.catalog, matches, rules, ls.derived_outcomes)  # the CLI's words
+    report = "\n".join(lines).strip("\n")
     return {
         "matches": [_jsonable(m) for m in matches],
         "ruleMatches": [_jsonable(m) for m in rules],

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from panic_lens.settings import SECTION, Settings, layered, parse_settings, section_of
-from panic_lens.settings import record_paths as settings_record_paths
+from panic_lens.settings import SECTION, Settings, in_use, layered, parse_settings, section_of
 
 if TYPE_CHECKING:
     from panic_lens.lsp.session import PanicLensServer
@@ -83,9 +82,13 @@ def apply_log_level(level: str) -> None:
 
 
 def record_paths(ls: PanicLensServer) -> list[Path]:
-    """settings.records, relative paths taken from the first workspace folder."""
+    """The records in use besides the shipped ones (`settings.in_use`, as every command reads
+    them): settings.records, relative paths taken from the first workspace folder, then the
+    `records` of each workspace folder's Cargo.toml tables."""
     roots = ls.workspace_roots()
-    return settings_record_paths(ls.settings.records, roots[0] if roots else None)
+    root = roots[0] if roots else None
+    rules = ls.settings.rules
+    return list(in_use(rules, ls.settings.records, root, [str(r) for r in roots]).records)
 
 
 def reload_catalog(ls: PanicLensServer) -> None:
@@ -97,7 +100,7 @@ def reload_catalog(ls: PanicLensServer) -> None:
     from panic_lens.catalog.derive import register_derived
 
     # records no rule covers become checks
-    register_derived(result.catalog.records, result.files_print)
+    ls.derived_outcomes = register_derived(result.catalog.records, result.files_print)
     errors = [str(e) for e in result.errors]
     for line in errors:
         logger.error("record error: %s", line)

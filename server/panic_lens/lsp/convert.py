@@ -22,6 +22,7 @@ from panic_lens.diagnostics import (
     related_evidence,
 )
 from panic_lens.model import Edit, Finding, Point, Severity, Span
+from panic_lens.rules.suppress import is_unused_allow
 
 __all__ = [
     "SOURCE",
@@ -84,6 +85,7 @@ def lsp_diagnostic(
         code_description=types.CodeDescription(href=href) if href else None,
         source=SOURCE,
         related_information=_related(finding, index, uri, lines_for) or None,
+        tags=[types.DiagnosticTag.Unnecessary] if is_unused_allow(finding) else None,
         data=diagnostic_data(finding),
     )
 

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from panic_lens.catalog.advisories import advised_against
+from panic_lens.catalog.coverage import coverage_of
+from panic_lens.catalog.ruledocs import about_lines, doc_link
 from panic_lens.lsp.convert import LineIndex
 from panic_lens.model import Analysis, Finding, HoverFact
-from panic_lens.rules.meta import rule_by_id
+from panic_lens.rules.meta import RuleInfo, rule_by_id
 
 if TYPE_CHECKING:
     from panic_lens.catalog import Catalog
@@ -54,10 +56,24 @@ def hover_markdown(fact: HoverFact, finding: Finding | None, catalog: Catalog | 
         extra = [f for f in finding.facts if f not in fact.facts]
         parts.append(_bullets(extra))
         if info:
-            parts.append(f"[Rule `{info.id}`]({info.doc_uri})")
+            parts.append(rule_doc_markdown(info))
         if catalog is not None:
             parts.extend(records_markdown(fact.rule, finding.records, catalog))
     return "\n\n".join(p for p in parts if p)
+
+
+def rule_doc_markdown(info: RuleInfo) -> str:
+    """A link to the rule's page when it has one that exists; else the rule's own words
+    inline (its `[doc]` text, when it fires, its panic sites, where it comes from): never a
+    link to a page that is not there (`catalog.ruledocs`)."""
+    link = doc_link(info)
+    if link is not None:
+        return f"[Rule `{info.id}`]({link})"
+    parts = [f"**Rule `{info.id}`:** {info.summary}"]
+    if info.spec is not None and info.spec.doc:
+        parts.append(info.spec.doc)
+    parts.append(_bullets(about_lines(info)))
+    return "\n\n".join(parts)
 
 
 def records_markdown(rule: str, record_ids: Iterable[str], catalog: Catalog) -> list[str]:
@@ -123,6 +139,7 @@ def record_document(record: Record, catalog: Catalog) -> str:
     parts = [
         f"# Record {record.id}",
         f"Panic half bound to: **{panic_rules}**; knowledge half bound to: **{knowledge_rules}**.",
+        f"Panic half: {coverage_of(catalog, record.id).describe()}.",
         panic_site_markdown(record).removeprefix("---\n\n"),
         _code(record.panic.source_code) or "",
         knowledge_markdown(record, notes, shown).removeprefix("---\n\n"),

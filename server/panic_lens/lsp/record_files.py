@@ -119,17 +119,10 @@ def outcomes(records: list[Record]) -> dict[str, Outcome]:
 
 
 def coverage_message(record: Record, outcome: Outcome) -> str:
-    """The words of `records check`'s coverage line, as a sentence."""
-    from panic_lens.catalog.derive import Covered, Derived
+    """What every front end says of the record's coverage (`catalog.coverage`), as a sentence."""
+    from panic_lens.catalog.coverage import from_outcome
 
-    if isinstance(outcome, Covered):
-        return f"record {record.id}: checked by the hand-written rule {', '.join(outcome.rules)}"
-    if isinstance(outcome, Derived):
-        return (
-            f"record {record.id}: checked by the derived rule {outcome.spec.id}"
-            f" (burn {outcome.site})"
-        )
-    return f"record {record.id}: no rule checks it ({outcome.kind}): {outcome.reason}"
+    return f"record {record.id}: {from_outcome(outcome).describe()}"
 
 
 def derive_text(record: Record, outcome: Outcome) -> str:

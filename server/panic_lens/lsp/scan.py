@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import logging
 import uuid
 from collections.abc import Callable
@@ -238,9 +239,10 @@ def folders_changed(ls: PanicLensServer, removed: list[str]) -> None:
 def on_watched_files(ls: PanicLensServer, changes: list[types.FileEvent]) -> None:
     """React to file events: a record or crate file reanalyses everything; `.rs` just itself."""
     paths = [(Path(p), c.type) for c in changes if (p := to_fs_path(c.uri))]
-    if any(p.name == "Cargo.toml" or rule_files.is_rule_file(ls, p) for p, _ in paths):
+    manifest = any(p.name == "Cargo.toml" for p, _ in paths)
+    if manifest or any(rule_files.is_rule_file(ls, p) for p, _ in paths):
         reload_rules(ls)  # a manifest's `rules` may name other folders
-    if any(is_record_file(ls, p) for p, _ in paths):
+    if manifest or any(is_record_file(ls, p) for p, _ in paths):  # and its `records`
         reload_catalog(ls)
         ls.reanalyze_all()
         return
@@ -288,8 +290,7 @@ async def settings_changed(ls: PanicLensServer, old: Settings) -> None:
     if ls.settings.rules != old.rules:  # read by config.refresh_settings
         rule_files.publish(ls)
     if ls.settings.records != old.records or ls.settings.rules != old.rules:
-        if ls.settings.records != old.records:
-            reload_catalog(ls)
+        reload_catalog(ls)  # records bind to the rules in use, derived ones are made again
         await register_watchers(ls)
     if ls.settings.scope != "workspace":
         for uri in [u for u in ls.disk if u not in ls.open]:
@@ -303,7 +304,8 @@ def reload_rules(ls: PanicLensServer) -> None:
     """Read the rule folders again (lsp/rule_files.py) and publish the rule files'
     diagnostics; when the folders changed (a Cargo.toml's `rules`), watch the new ones."""
     folders = ls.rule_folders
-    rule_files.load(ls)
+    if rule_files.load(ls):  # a hand-written rule may now cover a record a rule was derived
+        reload_catalog(ls)  # from: derive again, as `check` does after reading the rules
     rule_files.publish(ls)
     if ls.rule_folders != folders:
         task = asyncio.ensure_future(register_watchers(ls))
@@ -324,15 +326,42 @@ async def register_watchers(ls: PanicLensServer) -> None:
 
 
 async def _register(ls: PanicLensServer, method: str) -> None:
-    try:
-        if ls.watchers_registered:
-            gone = types.Unregistration(id=WATCHERS_ID, method=method)
+    """Replace the watchers in force (if any) with the current ones. Each refusal is logged as
+    what it is: a client that refuses to unregister keeps the old watchers (the new ones are
+    asked for beside them, under another id); one that refuses to register leaves the old
+    watchers, or none."""
+    old = ls.watchers_id
+    if old is not None:
+        try:
+            gone = types.Unregistration(id=old, method=method)
             await ls.client_unregister_capability_async(
                 types.UnregistrationParams(unregisterations=[gone])
             )
-        options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers(ls))
-        reg = types.Registration(id=WATCHERS_ID, method=method, register_options=options)
+            ls.watchers_id = None
+        except Exception as exc:
+            logger.warning(
+                "client refused client/unregisterCapability of the file watchers registered"
+                " before (%s): %s; they stay in force, the new ones are asked for beside them",
+                old,
+                exc,
+            )
+    new = WATCHERS_ID if ls.watchers_id is None else f"{WATCHERS_ID}-{next(_WATCHER_IDS)}"
+    options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers(ls))
+    reg = types.Registration(id=new, method=method, register_options=options)
+    try:
         await ls.client_register_capability_async(types.RegistrationParams(registrations=[reg]))
-        ls.watchers_registered = True
     except Exception as exc:
-        logger.info("client refused file watchers: %s", exc)
+        if ls.watchers_id is None:
+            logger.info("client refused file watchers: %s; no file watchers are in force", exc)
+        else:
+            logger.info(
+                "client refused the new file watchers: %s; those registered before (%s) stay"
+                " in force",
+                exc,
+                ls.watchers_id,
+            )
+        return
+    ls.watchers_id = new
+
+
+_WATCHER_IDS = itertools.count(2)  # ids of watchers asked for while older ones stay in force

@@ -65,10 +65,10 @@ def initialize(ls: PanicLensServer, params: types.InitializeParams) -> None:
 
 
 async def initialized(ls: PanicLensServer, params: types.InitializedParams) -> None:
-    old_records = ls.settings.records
+    old = ls.settings
     changed = await config.refresh_settings(ls)  # a new `rules` setting: read already
-    if ls.settings.records != old_records:
-        config.reload_catalog(ls)
+    if (ls.settings.records, ls.settings.rules) != (old.records, old.rules):
+        config.reload_catalog(ls)  # records bind to the rules in use; derived ones follow
     rule_files.publish(ls)  # a bad rule file's diagnostic (none may be sent before now)
     ls.settle(changed)
     await scan.register_watchers(ls)

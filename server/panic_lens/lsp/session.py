@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,6 +84,8 @@ class PanicLensServer(LanguageServer):
         self.settings_asked = 0  # settings refreshes started, and the newest one applied
         self.settings_applied = 0  # (lsp/config.refresh_settings)
         self.catalog: Catalog | None = None
+        # each record's derivation outcome (why a record has no rule: catalog/coverage.py)
+        self.derived_outcomes: Mapping[str, object] = {}
         self.init_options: Any = None
         self.open: dict[str, FileResult] = {}
         self.trees: dict[str, tuple[bytes, Tree]] = {}  # recently edited: last text and tree
@@ -105,7 +107,7 @@ class PanicLensServer(LanguageServer):
         self.rule_errors: dict[str, list[RuleFileError]] = {}
         self.rule_errors_pending: dict[str, list[RuleFileError]] = {}
         self.reported_rule_folders: frozenset[str] = frozenset()
-        self.watchers_registered = False
+        self.watchers_id: str | None = None  # the file watchers in force (lsp/scan.py)
         self.watchers_lock = asyncio.Lock()  # one (un)registration of the watchers at a time
         self.noted: set[str] = set()
         self.dirty: set[str] = set()  # open documents changed since their last analysis

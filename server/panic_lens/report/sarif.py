@@ -1,4 +1,8 @@
-"""The SARIF 2.1.0 report: one run, the four rules with their docs, results, fixes.
+"""The SARIF 2.1.0 report: one run, every rule in use with its docs, results, fixes.
+
+Each rule's `help.markdown` is its page, or made from the rule when it has none
+(`catalog.ruledocs`); `helpUri` is given only for a page on the web (a report is read on
+another machine: a local file would not be there).
 
 Columns are 1-based code points (`columnKind: unicodeCodePoints`). Related locations come
 from a finding's evidence; `fixes` carry the finding's machine-applicable edits only.
@@ -13,6 +17,8 @@ from typing import Any
 from urllib.parse import quote
 
 from panic_lens import __version__
+from panic_lens.catalog.coverage import origin_of
+from panic_lens.catalog.ruledocs import rule_markdown, web_link
 from panic_lens.model import Finding, Fix, Related, Severity, Span
 from panic_lens.report.errors import ReportError, error_text
 from panic_lens.report.jsontext import indented
@@ -35,7 +41,7 @@ def sarif_report(
     ordered = sorted(findings, key=lambda f: sort_key(f, sources))
     rule_ids = [r.id for r in rules()]
     run: dict[str, Any] = {
-        "tool": {"driver": driver()},
+        "tool": {"driver": driver(_records_by_rule(findings))},
         "columnKind": "unicodeCodePoints",
         "results": [result(f, sources, rule_ids) for f in ordered],
         "invocations": [invocation(errors)],
@@ -49,25 +55,36 @@ def render_sarif(
     return indented(sarif_report(findings, errors, sources)) + "\n"
 
 
-def driver() -> dict[str, Any]:
+def driver(records: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """The tool and every rule in use; `records`: per rule, the records its findings cite
+    (listed in the help of a rule that has no page)."""
+    found = records or {}
     return {
         "name": "panic-lens",
         "version": __version__,
         "semanticVersion": __version__,
-        "rules": [rule_descriptor(r) for r in rules()],
+        "rules": [rule_descriptor(r, found.get(r.id, ())) for r in rules()],
     }
 
 
-def rule_descriptor(rule: RuleInfo) -> dict[str, Any]:
-    doc = _read_doc(rule.doc_path)
+def _records_by_rule(findings: Sequence[Finding]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for finding in findings:
+        out.setdefault(finding.rule, []).extend(finding.records)
+    return {rule: list(dict.fromkeys(ids)) for rule, ids in out.items()}
+
+
+def rule_descriptor(rule: RuleInfo, record_ids: Sequence[str] = ()) -> dict[str, Any]:
+    link = web_link(rule)
     return {
         "id": rule.id,
         "name": "".join(part.capitalize() for part in rule.id.split("-")),
         "shortDescription": {"text": rule.title},
         "fullDescription": {"text": rule.summary},
-        "help": {"text": rule.summary, **({"markdown": doc} if doc else {})},
+        "help": {"text": rule.summary, "markdown": rule_markdown(rule, record_ids)},
+        **({"helpUri": link} if link else {}),
         "defaultConfiguration": {"level": LEVELS[rule.default_severity]},
-        "properties": {"docs": f"docs/rules/{rule.id}.md"},
+        "properties": {"source": origin_of(rule)},
     }
 
 
@@ -151,10 +168,3 @@ def artifact_uri(path: str | None) -> str:
     if path and Path(path).is_absolute():
         return Path(path).as_uri()
     return quote(name.replace("\\", "/"))
-
-
-def _read_doc(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        return None

@@ -1,15 +1,18 @@
 """The text report, rustc-like: `path:line:col: error[rule-id] message`, the line, a caret.
 
-Sorted by path, position and rule. Evidence, bound records and available fixes follow as
-`= note:` lines so a terminal reader sees why, without opening an editor.
+Sorted by path, position and rule. Evidence and bound records follow as `= note:` lines so a
+terminal reader sees why, without opening an editor; each fix as a `= help:` line and its
+edit as rustc shows a suggestion: the new line with `~` under the replacement, or `-`/`+`
+lines when the edit removes text or spans lines.
 """
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from collections.abc import Sequence
 
-from panic_lens.model import Finding, Fix, Related, Severity
+from panic_lens.model import Edit, Finding, Fix, Related, Severity
 from panic_lens.positions import byte_col_to
 from panic_lens.report.sources import Sources, display_path
 
@@ -37,11 +40,12 @@ def render_finding(finding: Finding, sources: Sources) -> str:
     notes = [f"note: {_evidence(e, finding, sources)}" for e in finding.evidence]
     if finding.records:
         notes.append(f"records: {', '.join(finding.records)}")
-    for fix in finding.fixes:
-        change = behaviour_note(fix)
-        notes.append(f"help: fix available: {fix.title}{change}")
     pad = " " * _gutter(region.line)
     lines = [head, *_snippet(finding, sources, region.line), *(f"{pad} = {n}" for n in notes)]
+    for fix in finding.fixes:
+        lines.append(f"{pad} = help: {fix.title}{behaviour_note(fix)}")
+        for edit in fix.edits:
+            lines += _suggestion(finding.path, edit, sources)
     return "\n".join(lines)
 
 
@@ -76,6 +80,34 @@ def _snippet(finding: Finding, sources: Sources, line_no: int) -> list[str]:
     shown = text.replace("\t", TAB)
     caret = " " * _width(text[:start]) + "^" * max(1, _width(text[start:end]))
     return [f"{pad} |", f"{line_no} | {shown}", f"{pad} | {caret}"]
+
+
+def _suggestion(path: str | None, edit: Edit, sources: Sources) -> list[str]:
+    """The source lines of `edit` as they read after it: `N | new` with `~` under a
+    replacement within one line; else the lines it removes (`N - old`) and adds (`N + new`)."""
+    first, last = edit.span.start.row, edit.span.end.row
+    raw = [sources.line(path, row) for row in range(first, last + 1)]
+    old = [line for line in raw if line is not None]
+    if len(old) != len(raw):
+        return []
+    head, tail = old[0][: edit.span.start.col], old[-1][edit.span.end.col :]
+    new = (head + edit.new_text.encode() + tail).split(b"\n")
+    pad = " " * _gutter(max(last, first + len(new) - 1) + 1)
+    if len(old) == 1 and len(new) == 1 and edit.new_text:
+        start = _width(_show(head))
+        under = " " * start + "~" * max(1, _width(edit.new_text))
+        return [f"{pad} |", f"{first + 1:<{len(pad)}} | {_show(new[0])}", f"{pad} | {under}"]
+    lines = [f"{pad} |"]
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new).get_opcodes():
+        if tag == "equal":
+            continue
+        lines += [f"{first + i + 1:<{len(pad)}} - {_show(old[i])}" for i in range(i1, i2)]
+        lines += [f"{first + j + 1:<{len(pad)}} + {_show(new[j])}" for j in range(j1, j2)]
+    return lines
+
+
+def _show(line: bytes) -> str:
+    return line.decode("utf-8", errors="replace").replace("\t", TAB)
 
 
 def _evidence(related: Related, finding: Finding, sources: Sources) -> str:

@@ -211,3 +211,75 @@ def test_required_literals_occur_in_every_match(pieces, data: st.DataObject) -> 
     factor = required_factor(pattern)
     if factor is not None:
         assert any(lit in ascii_lower(text) for lit in factor), (pattern, text, factor)
+
+
+# -- patterns that span lines (burn's tensor checks) -------------------------------------------
+
+TENSOR_CHECK = (
+    "=== Tensor Operation Error ===\n"
+    "  Operation: 'Cat'\n"
+    "  Reason:\n"
+    "    1. Can't concatenate tensors with different shapes, except for the provided dimension"
+    " provided dimension (1), Tensor (0) has shape [2, 3], Tensor (1) has shape [3, 3]. \n"
+)
+
+
+def catalog_of(write_records, rid: str, pattern: str) -> Catalog:
+    path = write_records(f"{rid}.json", record(rid, messagePattern=pattern))
+    return load_catalog([path], include_default=False).catalog
+
+
+def test_a_pattern_that_spans_lines_matches_where_it_starts(write_records) -> None:
+    """The literal explain filters on is on the reason's line, the match starts three lines
+    before it: the record is found, on the line where burn's message starts."""
+    pattern = (
+        r"=== Tensor Operation Error ===\n  Operation: 'Cat'\n  Reason:\n    1\. Can't"
+        r" concatenate tensors with different shapes, except for the provided dimension"
+        r" provided dimension \((.+?)\), Tensor \((.+?)\) has shape (.+?)\."
+    )
+    catalog = catalog_of(write_records, "cat", pattern)
+    log = noisy_log(("src/model.rs:12:9", TENSOR_CHECK.rstrip("\n")))
+    [match] = catalog.explain(log)
+    assert match.line == "=== Tensor Operation Error ==="
+    assert log.splitlines()[match.line_no - 1] == match.line and match.span == (0, 30)
+
+
+def test_a_repeated_line_group_and_two_panics_in_one_log(write_records) -> None:
+    """`(?:\\n    .*)*?` skips any earlier reasons; each panic of the log is found once."""
+    pattern = (
+        r"=== Tensor Operation Error ===\n  Operation: '(.+?)'\n  Reason:(?:\n    .*)*?\n"
+        r"    (.+?)\. The provided tensors have incompatible shapes\."
+    )
+    catalog = catalog_of(write_records, "binop", pattern)
+    reason = "The provided tensors have incompatible shapes. Lhs [2], Rhs [3]."
+    message = (
+        "=== Tensor Operation Error ===\n  Operation: 'Add'\n  Reason:\n"
+        f"    1. Some other reason.\n    2. {reason}"
+    )
+    log = noisy_log(("src/a.rs:1:1", message), ("src/b.rs:2:2", message.replace("Add", "Sub")))
+    found = catalog.explain(log)
+    assert [m.line for m in found] == ["=== Tensor Operation Error ==="] * 2
+    assert found[0].line_no < found[1].line_no
+
+
+def test_lines_too_far_apart_do_not_make_a_match(write_records) -> None:
+    catalog = catalog_of(write_records, "two", r"first line\nsecond line")
+    assert [m.line_no for m in catalog.explain("x\nfirst line\nsecond line\n")] == [2]
+    assert catalog.explain("first line\nsomething between\nsecond line\n") == []
+
+
+def test_the_corpus_records_that_span_lines_explain_their_own_message() -> None:
+    """Every corpus record whose pattern spans lines finds burn's text written from its
+    errorMessage (holes filled), as a panic prints it."""
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parents[2] / "corpus" / "panics"
+    catalog = load_catalog([corpus], include_default=False).catalog
+    spanning = [r for r in catalog.records if "\\n" in r.panic.message_pattern]
+    assert len(spanning) >= 10
+    for r in spanning:
+        text = r.panic.error_message.replace("{}", "7").replace("{:?}", "[7]")
+        if "\\n  left: " in r.panic.message_pattern:  # assert_eq! prints both sides after
+            text += "\n  left: 7\n right: 8"
+        log = noisy_log(("src/x.rs:1:1", text.rstrip("\n")))
+        assert r.id in {m.record_id for m in catalog.explain(log)}, r.id

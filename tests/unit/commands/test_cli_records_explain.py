@@ -72,7 +72,10 @@ def test_records_check_reports_invalid_and_unbound_records(capsys, write_records
     path = write_records("dump.jsonl", [record("lonely"), record("bad", lineNumber="x")])
     code, out, _ = run(capsys, "records", "check", str(path))
     assert code == 1
-    assert "unbound (bound to no rule, still used by explain): lonely" in out
+    assert (
+        "unbound (no rule at all, neither hand-written nor derived; still used by explain): lonely"
+        in out
+    )
     assert "dump.jsonl:2: record bad field lineNumber" in out
 
 
@@ -169,7 +172,8 @@ def test_explain_finds_the_ctc_record_and_withholds_its_split_knowledge(capsys, 
     log.write_text(CTC_LOG)
     code, out, _ = run(capsys, "explain", str(log))
     assert code == 0
-    assert out.splitlines()[1].startswith("record 2d90c97bb9ee521c  (line 4) ctc_loss: 2 *")
+    # the answer starts on the first line (no empty line before it)
+    assert out.splitlines()[0].startswith("record 2d90c97bb9ee521c  (line 4) ctc_loss: 2 *")
     assert "https://github.com/tracel-ai/burn/blob/" in out
     assert "knowledge half bound to: async-policy-load-record" in out
     assert "Load the record on the inner policy" not in out  # AsyncPolicy advice, not for ctc
@@ -191,6 +195,13 @@ def test_explain_nothing_and_unreadable(capsys, tmp_path: Path) -> None:
     quiet.write_text("test result: ok. 12 passed\n")
     code, out, _ = run(capsys, "explain", str(quiet))
     assert code == 1 and "No record's messagePattern matches" in out
+    # what explain knows, counted from the registry (no "four rules" left over)
+    from panic_lens.catalog.runtime import RUNTIME_TEXTS
+    from panic_lens.rules.meta import rules
+
+    known = {t.rule for t in RUNTIME_TEXTS}
+    assert f"{len(known)} of the {len(rules())} rules in use have one" in out
+    assert "four" not in out
     code, _, err = run(capsys, "explain", str(tmp_path / "missing.log"))
     assert code == 2 and "missing.log" in err
 

@@ -1,13 +1,12 @@
-"""`commands.check.manifest_records`: the `records` setting is read from the crate's and its
-workspace's `panic-lens` tables, and manifests that cannot set it are not parsed."""
+"""`settings.in_use`: the one answer every command and the editor get to "which rule folders and
+record files": the explicit ones, then the `rules` and `records` of the crate's and its
+workspace's `panic-lens` tables, each relative to the Cargo.toml it is written in."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from panic_lens.commands import check
+from panic_lens.settings import in_use
 
 
 def crate(root: Path, manifest: str) -> Path:
@@ -21,34 +20,39 @@ PACKAGE = '[package]\nname = "c"\nversion = "0.1.0"\n'
 
 
 def test_the_crates_own_table(tmp_path: Path) -> None:
-    app = crate(tmp_path / "app", PACKAGE + '\n[package.metadata.panic-lens]\nrecords = ["x"]\n')
-    assert check.manifest_records([str(app)]) == [app / "x"]
+    table = '\n[package.metadata.panic-lens]\nrecords = ["x"]\nrules = "r"\n'
+    app = crate(tmp_path / "app", PACKAGE + table)
+    found = in_use([], [], None, [str(app)])
+    assert found.records == (app / "x",) and found.rules == (app / "r",)
 
 
-def test_the_workspace_roots_table_above_the_crate(tmp_path: Path) -> None:
+def test_both_tables_each_relative_to_its_own_manifest(tmp_path: Path) -> None:
     (tmp_path / "Cargo.toml").write_text(
-        '[workspace]\nmembers = ["app"]\n\n[workspace.metadata.panic-lens]\nrecords = ["ws"]\n'
+        '[workspace]\nmembers = ["app"]\n\n[workspace.metadata.panic-lens]\n'
+        'records = ["ws-records"]\nrules = ["ws-rules"]\n'
     )
-    app = crate(tmp_path / "app", PACKAGE)
-    assert check.manifest_records([str(app / "src")]) == [app / "ws"]
+    table = '\n[package.metadata.panic-lens]\nrecords = ["mine"]\nrules = ["my-rules"]\n'
+    app = crate(tmp_path / "app", PACKAGE + table)
+    found = in_use([], [], None, [str(app / "src")])
+    # the workspace's paths are the workspace root's, not the member's (`app/ws-records`)
+    assert found.records == (tmp_path / "ws-records", app / "mine")
+    assert found.rules == (tmp_path / "ws-rules", app / "my-rules")
+
+
+def test_explicit_paths_come_first_and_each_path_once(tmp_path: Path) -> None:
+    app = crate(tmp_path / "app", PACKAGE + '\n[package.metadata.panic-lens]\nrecords = ["x"]\n')
+    found = in_use(["r"], ["x", str(app / "x")], app, [str(app), str(app / "src")])
+    assert found.records == (app / "x",)
+    assert found.rules == (app / "r",)
 
 
 def test_a_key_spelled_with_an_escape_is_read(tmp_path: Path) -> None:
     table = '\n[package.metadata."panic\\u002dlens"]\nrecords = ["esc"]\n'
     app = crate(tmp_path / "app", PACKAGE + table)
-    assert check.manifest_records([str(app)]) == [app / "esc"]
+    assert in_use([], [], None, [str(app)]).records == (app / "esc",)
 
 
-def test_manifests_without_the_table_are_not_parsed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from panic_lens.rust import crate as rust_crate
-
-    (tmp_path / "Cargo.toml").write_text('[workspace]\nmembers = ["app"]\n')
-    app = crate(tmp_path / "app", PACKAGE + '\n[dependencies]\nburn = "0.22"\n')
-
-    def refuse(path: object) -> object:
-        raise AssertionError(f"parsed for {path}")
-
-    monkeypatch.setattr(rust_crate, "crate_context", refuse)
-    assert check.manifest_records([str(app), str(tmp_path / "elsewhere.rs")]) == []
+def test_a_bad_value_and_no_manifest_add_nothing(tmp_path: Path) -> None:
+    app = crate(tmp_path / "app", PACKAGE + "\n[package.metadata.panic-lens]\nrecords = [1]\n")
+    assert in_use([], [], None, [str(app)]).records == ()
+    assert in_use([], [], None, [str(tmp_path / "elsewhere.rs")]).records == ()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -85,7 +86,10 @@ def test_text_is_rustc_like_sorted_with_caret_under_wide_characters(source: str)
         "  | " + " " * 33 + "^" * 8 + "\n"
         "  = note: targets width 5000 (at 2:17)\n"
         "  = records: 2d90c97bb9ee521c, 98e8605c71c1dd9c\n"
-        "  = help: fix available: Cap the targets width at 4095\n"
+        "  = help: Cap the targets width at 4095\n"
+        "  |\n"
+        "2 |     let width = 4095;\n"
+        "  |                 ~~~~\n"
         f"{source}:4:2: warning[interpolate-backward-mode] Bilinear interpolate has no backward "
         "kernel on cubecl\n"
         "  |\n"
@@ -271,3 +275,20 @@ def test_report_json_text_equals_json_dumps_on_any_value(value: object) -> None:
     from panic_lens.report.jsontext import indented
 
     assert indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_text_shows_an_inserted_line_and_a_removal_as_minus_and_plus_lines(source: str) -> None:
+    start = span_of("    let s").start_byte
+    insert = Edit(Span(start, start, Point(2, 0), Point(2, 0)), "    let cap = 4095;\n")
+    remove = Edit(span_of("let width = 5000;"), "")
+    fix = Fix("x.fix", "Cap it", (insert, remove), behavior_change=True)
+    finding = replace(ctc_finding(source), fixes=(fix,))
+    out = render_text([finding], Sources(), files=1)
+    assert (
+        "  = help: Cap it (changes behaviour)\n"
+        "  |\n"
+        "3 +     let cap = 4095;\n"
+        "  |\n"
+        "2 -     let width = 5000;\n"
+        "2 +     \n"
+    ) in out

@@ -38,3 +38,16 @@ pub fn ints(device: &Device) -> Tensor<2, Int> {
 pub fn look_alikes(grid: local::Grid) -> local::Grid {
     grid.reshape([4, 2]) // ok
 }
+
+pub fn inferred(x: Tensor<2>, device: &Device) -> Tensor<2> {
+    let square = Tensor::<2>::zeros([4, 4], device);
+    let _thirds = square.clone().reshape([-1, 3]); // expect: reshape-incompatible-shape
+    let _halves = square.clone().reshape([-1, 8]); // ok: 16 = 2 * 8
+    let _kept = square.clone().reshape([0, -1]); // ok: [4, 4]
+    let _kept_thirds = square.clone().reshape::<3, _>([0, -1, 3]); // expect: reshape-incompatible-shape
+    let _twice = square.clone().reshape([-1, -1]); // expect: reshape-incompatible-shape
+    let _below = square.clone().reshape([-2, 8]); // expect: reshape-incompatible-shape
+    let _unknown = x.clone().reshape([-1, 3]); // ok: the source shape is not known
+    let _unknown_twice = x.clone().reshape([-1, -1]); // expect: reshape-incompatible-shape
+    square.reshape([-1, 16]) // ok: [1, 16]
+}

@@ -56,7 +56,8 @@ def _env(names: tuple[str, ...]) -> Any:
 @lru_cache(maxsize=1)
 def _functions() -> list[Any]:
     """The functions the rule language adds to CEL's, for shapes: `sum(list)`,
-    `product(list)` (a shape's number of elements) and `indices(list)` (`[0, .., size - 1]`, to
+    `product(list)` (a shape's number of elements), `gcd(list)` (of integers) and
+    `indices(list)` (`[0, .., size - 1]`, to
     walk two lists together: `indices(a).exists(i, a[i] != b[i])`). A list that is not known
     makes them unknown, as any other use of it; items that are not numbers are an error."""
 
@@ -68,6 +69,7 @@ def _functions() -> list[Any]:
         one("sum", cel.Type.DYN, _sum),
         one("product", cel.Type.DYN, _product),
         one("indices", cel.Type.LIST, lambda items: list(range(len(items)))),
+        one("gcd", cel.Type.DYN, _gcd),  # a fix's group count that divides every channel count
     ]
 
 
@@ -77,6 +79,12 @@ def _sum(items: list[Any]) -> Any:
 
 def _product(items: list[Any]) -> Any:
     return math.prod(_numbers(items))
+
+
+def _gcd(items: list[Any]) -> Any:
+    if not all(type(x) is int for x in items):
+        raise TypeError("gcd takes a list of integers")
+    return math.gcd(*items)
 
 
 def _numbers(items: list[Any]) -> list[Any]:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
 from panic_lens.rules.language import configs
@@ -486,9 +486,9 @@ def _fixes(spec: RuleSpec, plan: _Plan, bound: _Bound, facts: FileFacts) -> Iter
         value = bound.origins.get(fix.replace)
         if value is None or value.written is None:
             continue  # a default nobody wrote, or a value from elsewhere: no guessed edit
-        text = _fill(fix.with_, plan, bound.data, bound.lengths)
-        if "?" in text and "?" not in fix.with_:
-            continue  # a hole that is not known: no edit
+        text = _fill(fix.with_, plan, bound.data, bound.lengths, unknown=None)
+        if text is None:
+            continue  # a hole that is not known (or null: the rule offers no fix here)
         edit = Edit(facts.span(value.written), text)
         yield Fix(
             f"{spec.id}.fix{index}", fix.title, (edit,),
@@ -496,16 +496,41 @@ def _fixes(spec: RuleSpec, plan: _Plan, bound: _Bound, facts: FileFacts) -> Iter
         )  # fmt: skip
 
 
+@overload
 def _fill(
     template: str, plan: _Plan, data: dict[str, Any], lengths: dict[str, int] | None = None
-) -> str:
+) -> str: ...
+@overload
+def _fill(
+    template: str,
+    plan: _Plan,
+    data: dict[str, Any],
+    lengths: dict[str, int] | None,
+    unknown: None,
+) -> str | None: ...
+def _fill(
+    template: str,
+    plan: _Plan,
+    data: dict[str, Any],
+    lengths: dict[str, int] | None = None,
+    unknown: str | None = "?",
+) -> str | None:
+    """`template` with its holes filled; a hole whose value is not known (or null) prints
+    `unknown`, or makes the answer None when `unknown` is None (a fix's edit)."""
+    missing = False
+
     def hole(found: re.Match[str]) -> str:
+        nonlocal missing
         if found.group(1) is None:
             return found.group(0)[0]
         outcome = evaluate(found.group(1), plan.names, data, lengths)
-        return "?" if outcome is None or isinstance(outcome, Failed) else show(outcome)
+        if outcome is None or isinstance(outcome, Failed):
+            missing = True
+            return unknown or ""
+        return show(outcome)
 
-    return HOLE.sub(hole, template)
+    text = HOLE.sub(hole, template)
+    return None if missing and unknown is None else text
 
 
 def show(value: Any) -> str:

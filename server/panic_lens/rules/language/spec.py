@@ -117,6 +117,9 @@ class RuleSpec:
     fixes: tuple[FixSpec, ...] = ()
     examples: str | None = None  # the `.rs` beside the file, when there is one
     derived_from: str | None = None  # the id of the record the rule was derived from
+    # `docs = ".."`: a web address, or an absolute path (written relative to the rule file)
+    docs: str | None = None
+    doc: str | None = None  # `[doc] text = ".."`: the rule's documentation, Markdown
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def line_of(self, key: str) -> int:
@@ -125,8 +128,10 @@ class RuleSpec:
 
 _TOP = {
     "id", "title", "summary", "severity", "fires", "apis", "burn", "hook", "prefilter",
-    "panic_site", "where", "when", "severity_when", "fix", "derived_from",
+    "panic_site", "where", "when", "severity_when", "fix", "derived_from", "docs", "doc",
 }  # fmt: skip
+_DOC = {"text"}
+WEB_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _SITE = {"file", "guard", "message", "line"}
 _WHERE = {"call", "args", "let", "result_generic", "words"}
 _WHEN = {"condition", "message"}
@@ -244,6 +249,26 @@ class _Reader:
             raise self.fail(where, "must be a non-empty string")
         return value.strip()
 
+    def docs(self, data: dict[str, Any]) -> str | None:
+        """`docs`: a web address as written, or a file (relative to the rule file) that exists."""
+        value = self.text(data, "docs", "", required=False)
+        if not value or WEB_ADDRESS.match(value):
+            return value or None
+        path = Path(self.source).parent / Path(value).expanduser()
+        if not path.is_file():
+            raise self.fail("docs", f"no such file: {path} (write a web address or a file)")
+        return str(path.resolve())
+
+    def doc(self, data: dict[str, Any]) -> str | None:
+        """`[doc] text = ".."`: the rule's page, shown where a link to one would be."""
+        table = data.get("doc")
+        if table is None:
+            return None
+        if not isinstance(table, dict):
+            raise self.fail("doc", 'must be a table `[doc]` with `text = "..."`')
+        self.unknown(table, _DOC, "doc")
+        return self.text(table, "text", "doc")
+
     def tables(self, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
         value = data.get(key, [])
         if isinstance(value, dict):
@@ -277,6 +302,8 @@ class _Reader:
             lines=self.lines,
             examples=examples,
             derived_from=self.text(data, "derived_from", "", required=False) or None,
+            docs=self.docs(data),
+            doc=self.doc(data),
         )
         if hook is not None:
             for key in ("where", "when", "fix", "severity_when"):
