@@ -98,6 +98,33 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[rank - 1]
 
 
+class LoadSampler:
+    """The 1-minute load average every `seconds` while running (as a context manager): a
+    shared machine's load moves within one benchmark run, and before / after alone can miss
+    the peak the figures were measured under."""
+
+    def __init__(self, seconds: float = 5.0) -> None:
+        self.seconds = seconds
+        self.samples: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def __enter__(self) -> LoadSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.samples.append(os.getloadavg()[0])
+
+    def _loop(self) -> None:
+        while True:
+            self.samples.append(os.getloadavg()[0])
+            if self._stop.wait(self.seconds):
+                return
+
+
 class _TreeSampler:
     """Polls the summed RSS of a process and its descendants until stopped."""
 

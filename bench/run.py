@@ -33,6 +33,14 @@ ENGINE_SCRIPT = (
 )
 
 
+def python_path() -> str:
+    """The commands' PYTHONPATH: the repository root (for `bench.regex_scan`), then the
+    caller's, so `PYTHONPATH=server python -m bench.run` times the working copy's code like the
+    language-server figures do, not whatever copy is installed."""
+    caller = os.environ.get("PYTHONPATH", "")
+    return os.pathsep.join([str(BENCH.parent), *([caller] if caller else [])])
+
+
 def tool(name: str) -> str:
     found = BIN / name
     return str(found) if found.exists() else (shutil.which(name) or name)
@@ -42,29 +50,46 @@ SEED_SG = "ast-grep scan, the four seed rules' call shapes"
 COLD = "panic-lens check, cold, no cache"
 
 
-def shipped_sg() -> str:
-    """The row of the ast-grep project generated from the shipped rule files."""
-    return f"ast-grep scan, the call shapes of all {len(SHIPPED)} shipped rules"
+def baseline_sg() -> str:
+    """The row of the baseline: one ast-grep rule generated from the shipped rule files."""
+    return f"ast-grep scan, one rule: the call shapes of all {len(SHIPPED)} shipped rules"
 
 
-def check_rows(tree: Path, label: str, work: Path, reps: int, baseline: bool) -> list[CheckRow]:
+def per_rule_sg() -> str:
+    """The row of the per-rule ast-grep project (`--per-rule-astgrep`)."""
+    return f"ast-grep scan, one rule file per shipped rule ({len(SHIPPED)} files)"
+
+
+def check_rows(
+    tree: Path, label: str, work: Path, reps: int, baseline: bool, per_rule: bool = False
+) -> list[CheckRow]:
     """Every tool on `tree`; the cache rows use a fresh cache folder under `work`, the
-    generated ast-grep project is written to `work/astgrep-shipped`."""
+    generated ast-grep projects are written to `work/astgrep-one-rule` (and, with `per_rule`,
+    `work/astgrep-per-rule`)."""
     cache = work / f"cache-{label}"
-    shipped = astgrep_config.write_config(work / "astgrep-shipped")
+    one_rule = astgrep_config.write_one_rule(work / "astgrep-one-rule")
     pl = [tool("panic-lens"), "check", "--format", "json", str(tree)]
 
     def sg(config: Path) -> list[str]:
         return [tool("ast-grep"), "scan", "-c", str(config), "--json=stream", str(tree)]
 
-    runs: list[tuple[str, list[str], dict[str, str], str, int]] = [
-        (SEED_SG, sg(SGCONFIG), {},
-         "ast-grep scan -c bench/astgrep/sgconfig.yml --json=stream TREE", reps),
-        (shipped_sg(), sg(shipped), {},
+    # ast-grep's projects (the baseline first: the table's first ratio columns), then the cold
+    # check; these take turns below
+    paired: list[tuple[str, list[str], dict[str, str], str, int]] = [
+        (baseline_sg(), sg(one_rule), {},
          "(GENERATED = python -m bench.astgrep_config GENERATED) "
          "ast-grep scan -c GENERATED/sgconfig.yml --json=stream TREE", reps),
-        (COLD, pl, {"PANIC_LENS_NO_CACHE": "1"},
-         "PANIC_LENS_NO_CACHE=1 panic-lens check --format json TREE", reps),
+        (SEED_SG, sg(SGCONFIG), {},
+         "ast-grep scan -c bench/astgrep/sgconfig.yml --json=stream TREE", reps),
+    ]  # fmt: skip
+    if per_rule:
+        per_rule_config = astgrep_config.write_config(work / "astgrep-per-rule")
+        shown = ("(GENERATED = python -m bench.astgrep_config --per-rule GENERATED) "
+                 "ast-grep scan -c GENERATED/sgconfig.yml --json=stream TREE")  # fmt: skip
+        paired.append((per_rule_sg(), sg(per_rule_config), {}, shown, reps))
+    paired.append((COLD, pl, {"PANIC_LENS_NO_CACHE": "1"},
+                   "PANIC_LENS_NO_CACHE=1 panic-lens check --format json TREE", reps))  # fmt: skip
+    rest: list[tuple[str, list[str], dict[str, str], str, int]] = [
         ("panic-lens check, cold, filling the cache", pl, {"PANIC_LENS_CACHE_DIR": str(cache)},
          "(empty cache) panic-lens check --format json TREE", 1),
         ("panic-lens check, warm cache", pl, {"PANIC_LENS_CACHE_DIR": str(cache)},
@@ -75,18 +100,17 @@ def check_rows(tree: Path, label: str, work: Path, reps: int, baseline: bool) ->
          "python -m bench.regex_scan TREE", reps),
     ]  # fmt: skip
     if baseline:
-        runs.append(("engine.check_paths, serial (before)", [sys.executable, "-c", ENGINE_SCRIPT,
+        rest.append(("engine.check_paths, serial (before)", [sys.executable, "-c", ENGINE_SCRIPT,
                      str(tree)], {}, "python -c 'engine.check_paths(TREE)'", 1))  # fmt: skip
     # As installed (pip compiles bytecode): a session's PYTHONDONTWRITEBYTECODE would make
     # every run recompile the package; one untimed run first writes the bytecode.
-    base = {"PYTHONPATH": str(BENCH.parent), "PYTHONDONTWRITEBYTECODE": ""}
+    base = {"PYTHONPATH": python_path(), "PYTHONDONTWRITEBYTECODE": ""}
     measure.run([*pl[:-1], str(BENCH / "astgrep")], {**base, "PANIC_LENS_NO_CACHE": "1"})
-    # Each ast-grep project takes turns with the cold check: the cold check runs between the
-    # two, and which ast-grep goes first alternates, so each ast-grep run is next to a cold
-    # check made in the same state of a shared machine, before it on one turn and after it on
-    # the next; the cache rows follow in order (filling, then warm)
-    paired, rest = runs[:3], runs[3:]
-    turns = [paired[0], paired[2], paired[1]]  # seed ast-grep, cold check, shipped ast-grep
+    # The ast-grep projects take turns with the cold check, the baseline always next to it:
+    # [(per-rule,) seed, cold check, baseline], reversed on every other turn, so the baseline
+    # runs right after the cold check on one turn and right before it on the next, in the same
+    # state of a shared machine; the cache rows follow in order (filling, then warm)
+    turns = [*paired[1:-1][::-1], paired[-1], paired[0]]
     samples: dict[str, list[measure.Sample]] = {name: [] for name, *_ in paired}
     for turn in range(reps):
         for name, cmd, env, _, _ in turns if turn % 2 == 0 else turns[::-1]:
@@ -142,6 +166,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--repeat", type=int, help="runs per figure; medians are shown (default 3)")
     p.add_argument("--out", type=Path, help="write the Markdown report here too")
     p.add_argument("--baseline", action="store_true", help="also time the serial engine")
+    p.add_argument("--per-rule-astgrep", action="store_true",
+                   help="also time ast-grep with one rule file per shipped rule")  # fmt: skip
     p.add_argument("--skip-lsp", action="store_true")
     p.add_argument("--skip-explain", action="store_true")
     p.add_argument("--skip-rules", action="store_true", help="skip check with 100 rules")
@@ -155,14 +181,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory(prefix="panic-lens-bench-") as tmp:
+    with (
+        measure.LoadSampler() as load,
+        tempfile.TemporaryDirectory(prefix="panic-lens-bench-") as tmp,
+    ):
         work = Path(tmp)
         stats = corpus.generate(work / "corpus", 0 if args.only_lsp else args.files)
         rows = [] if args.only_lsp else check_rows(work / "corpus", "generated", work,
-                                                   args.repeat, args.baseline)  # fmt: skip
+                                                   args.repeat, args.baseline,
+                                                   args.per_rule_astgrep)  # fmt: skip
         for target in [] if args.only_lsp else args.target:
-            rows += check_rows(target.resolve(), target.name, work, args.repeat, args.baseline)
+            rows += check_rows(target.resolve(), target.name, work, args.repeat, args.baseline,
+                               args.per_rule_astgrep)  # fmt: skip
         lsp = None if args.skip_lsp else _lsp(work, args.quick)
         explain = None
         if not (args.skip_explain or args.only_lsp):
@@ -187,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             for distinct in (False, True):
                 derived = derive_scale.measure_derivation(count, args.repeat, distinct)
                 scale += "\n\n" + derive_scale.render(derived, count, distinct)
-    text = render(stats, rows, lsp, explain, args, (load_before, os.getloadavg()))
+    text = render(stats, rows, lsp, explain, args, load.samples)
     text = f"{text}\n\n{scale.strip()}\n" if scale else text
     print(text)
     if args.out:

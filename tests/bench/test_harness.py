@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -49,6 +51,13 @@ def test_peak_memory_counts_a_worker_started_after_the_tree_was_listed() -> None
     assert measure.run([sys.executable, "-c", code]).peak_mb >= 300
 
 
+def test_the_load_is_sampled_while_running() -> None:
+    with measure.LoadSampler(0.05) as load:
+        time.sleep(0.3)
+    assert len(load.samples) >= 4  # one at the start, every 0.05 s, one at the end
+    assert all(sample >= 0 for sample in load.samples)
+
+
 def test_percentile_is_nearest_rank() -> None:
     values = [float(v) for v in range(1, 101)]
     assert measure.percentile(values, 50) == 50
@@ -72,32 +81,36 @@ def test_quick_run_writes_every_table(tmp_path: Path) -> None:
     text = out.read_text()
     for tool in ("cold, no cache", "warm cache", "regex scan (naive)"):
         assert f"| generated | {tool}" in text or f"| generated | panic-lens check, {tool}" in text
-    for tool in (run.SEED_SG, run.shipped_sg()):  # both ast-grep projects, each a base
+    for tool in (run.baseline_sg(), run.SEED_SG):  # both ast-grep projects, each a base
         assert f"| generated | {tool} |" in text
-    assert "wall / ast-grep A | CPU / ast-grep A | wall / ast-grep B | CPU / ast-grep B" in text
+    assert run.per_rule_sg() not in text  # only with --per-rule-astgrep
+    header = " | ".join(f"{k} / ast-grep {b}" for b in ("baseline", "A") for k in ("wall", "CPU"))
+    assert header in text.split("## check")[1]
     targets = text.split("## Targets")[1]
-    for base in ("A", "B"):
-        for check in ("cold, no cache", "warm cache"):
-            assert f"| check {check}, generated | <= " in targets
-            assert f"x ast-grep {base} wall |" in targets
-    assert "didChange -> publish" in text and "files open" in text
+    for check, limit in (("cold, no cache", 0.6), ("warm cache", 0.1)):
+        for kind in ("wall", "CPU"):  # against the baseline only
+            assert f"| check {check}, generated | <= {limit}x ast-grep baseline {kind} |" in targets
+    assert "ast-grep A" not in targets and f"ast-grep baseline: {run.baseline_sg()}." in targets
+    assert "| didChange -> publish p95, typing, 5,000 lines | <= 6 ms |" in targets
+    assert "files open | <= 100 MB |" in targets
     assert "| 200 | " in text and "| yes |" in text.split("## explain")[1].split("##")[0]
     assert "## Targets" in text
+    assert "- load average (1 min) before / after: " in text and "; while running: median " in text
 
 
-def test_ast_grep_and_the_cold_check_take_turns(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The cold check runs between the two ast-grep projects, the seed rules' and the shipped
-    rules', and which goes first alternates (so each ast-grep run is before the cold check on
-    one turn and after it on the next), three runs each; the cache rows come after, filling
-    before warm."""
+def _fake_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record which command each measured run was, instead of running it."""
     order: list[str] = []
 
     def fake_run(cmd: list[str], env: dict[str, str] | None = None) -> measure.Sample:
         env = env or {}
         if "ast-grep" in cmd[0]:
-            order.append("shipped" if "astgrep-shipped" in cmd[3] else "seed")
+            config = cmd[3]
+            order.append(
+                "one" if "astgrep-one-rule" in config
+                else "per" if "astgrep-per-rule" in config
+                else "seed"
+            )  # fmt: skip
         elif env.get("PANIC_LENS_NO_CACHE") == "1":
             order.append("cold")
         else:
@@ -105,16 +118,60 @@ def test_ast_grep_and_the_cold_check_take_turns(
         return measure.Sample(0.1, 0.1, 1.0, 0, "{}")
 
     monkeypatch.setattr(measure, "run", fake_run)
+    return order
+
+
+def test_ast_grep_and_the_cold_check_take_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cold check runs between the seed rules' ast-grep and the baseline (one rule for
+    every shipped rule), the baseline always next to it, and the order reverses every turn
+    (so the baseline runs after the cold check on one turn and before it on the next), three
+    runs each; the cache rows come after, filling before warm."""
+    order = _fake_runs(monkeypatch)
     (tmp_path / "tree").mkdir()
     (tmp_path / "tree" / "lib.rs").write_text("fn main() {}\n")
     rows = run.check_rows(tmp_path / "tree", "t", tmp_path, 3, False)
     assert order[0] == "cold"  # the untimed run that writes bytecode
-    turn = ["seed", "cold", "shipped"]
+    turn = ["seed", "cold", "one"]
     assert order[1:10] == [*turn, *turn[::-1], *turn]
     assert order[10:] == ["cached"] * 7 + ["other"] * 3  # filling 1, warm 3, touched 3, regex 3
-    assert [r.tool for r in rows[:3]] == [
-        run.SEED_SG,
-        run.shipped_sg(),
-        "panic-lens check, cold, no cache",
-    ]
+    assert [r.tool for r in rows[:3]] == [run.baseline_sg(), run.SEED_SG, run.COLD]
     assert [r.summary.runs for r in rows[:3]] == [3, 3, 3]
+
+
+def test_the_commands_keep_the_callers_python_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`PYTHONPATH=server python -m bench.run` times that code: the repository root comes first
+    (for `bench.regex_scan`), the caller's path after it, in every command's environment."""
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "server"))
+    envs: list[dict[str, str]] = []
+
+    def fake_run(cmd: list[str], env: dict[str, str] | None = None) -> measure.Sample:
+        envs.append(dict(env or {}))
+        return measure.Sample(0.1, 0.1, 1.0, 0, "{}")
+
+    monkeypatch.setattr(measure, "run", fake_run)
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / "lib.rs").write_text("fn main() {}\n")
+    run.check_rows(tmp_path / "tree", "t", tmp_path, 1, False)
+    expected = os.pathsep.join([str(run.BENCH.parent), str(tmp_path / "server")])
+    assert envs and all(env["PYTHONPATH"] == expected for env in envs)
+    monkeypatch.delenv("PYTHONPATH")
+    assert run.python_path() == str(run.BENCH.parent)
+
+
+def test_the_per_rule_project_is_timed_on_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With `per_rule`, the per-rule project takes its turns too, away from the cold check
+    (the baseline keeps its place next to it), and its row follows the seed's."""
+    order = _fake_runs(monkeypatch)
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / "lib.rs").write_text("fn main() {}\n")
+    rows = run.check_rows(tmp_path / "tree", "t", tmp_path, 2, False, per_rule=True)
+    turn = ["per", "seed", "cold", "one"]
+    assert order[1:9] == [*turn, *turn[::-1]]
+    assert [r.tool for r in rows[:4]] == [run.baseline_sg(), run.SEED_SG, run.per_rule_sg(),
+                                          run.COLD]  # fmt: skip
