@@ -13,6 +13,7 @@ Locals (`let`, parameters, patterns) are `rust.locals`'; the evaluator asks them
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ _TYPE_ITEMS = frozenset({"struct_item", "enum_item", "union_item", "type_item"})
 _MISSING = object()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Unit:
     """One source file as the evaluator reads it: its bytes, tree, names and path (None: an
     unsaved text)."""
@@ -195,25 +196,32 @@ def _glob_module(unit: Unit, scope: ScopeNames, glob: tuple[str, ...], hops: int
 
 # -- other files of the crate -----------------------------------------------------------------
 
-_UNITS: dict[int, tuple[Imports, Unit]] = {}  # the Imports are held: their ids stay theirs
+# The file being analysed, while its evaluator holds it (weakly: a file's tree is freed with its
+# analysis), and the module files `rust.modules` loaded, which its cache holds anyway.
+_ANALYSED: weakref.WeakValueDictionary[int, Unit] = weakref.WeakValueDictionary()
+_LOADED: dict[int, tuple[Imports, Unit]] = {}  # the Imports are held: their ids stay theirs
 
 
 def register_unit(unit: Unit) -> None:
     """Make `unit` the Unit of its Imports (the file being analysed, with its path)."""
-    if len(_UNITS) > 256:
-        _UNITS.clear()
-    _UNITS[id(unit.imports)] = (unit.imports, unit)
+    _ANALYSED[id(unit.imports)] = unit
 
 
 def _unit_for(imports: Imports) -> Unit:
-    """The Unit of a module file's Imports (loaded by `rust.modules`), made once."""
-    hit = _UNITS.get(id(imports))
+    """The Unit of a file's Imports: the analysed file's, else a module file's (loaded by
+    `rust.modules`), made once."""
+    analysed = _ANALYSED.get(id(imports))
+    if analysed is not None and analysed.imports is imports:
+        return analysed
+    hit = _LOADED.get(id(imports))
     if hit is not None and hit[0] is imports:
         return hit[1]
     src_root = getattr(imports._loader, "_src_root", None)
     path = _module_file(src_root, imports.module_path) if src_root is not None else None
     unit = Unit(imports.src, imports.root, imports, path, src_root)
-    register_unit(unit)
+    if len(_LOADED) > 256:
+        _LOADED.clear()
+    _LOADED[id(imports)] = (imports, unit)
     return unit
 
 
