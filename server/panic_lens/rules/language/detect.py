@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from panic_lens.evaluate import loop_frames, never_reached, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
-from panic_lens.rules.language import configs, structs
+from panic_lens.rules.language import configs, structs  # noqa: F401 (registers the structs)
 from panic_lens.rules.language import values as V
 from panic_lens.rules.language.conditions import Failed, conjuncts, evaluate, holds
 from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
@@ -329,8 +329,7 @@ def _add_args(
         at = where.args.index(name)
         if at >= len(args):
             continue
-        value = (value_of(args[at], facts, frame) or V.tensor_value(args[at], facts, frame)
-                 or structs.struct_value(args[at], facts))  # fmt: skip
+        value = value_of(args[at], facts, frame) or V.tensor_value(args[at], facts, frame)
         if value is not None:
             bound.data[name] = value.value
             bound.origins[name] = value

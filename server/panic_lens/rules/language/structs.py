@@ -2,9 +2,10 @@
 takes by value, such as `StftOptions`, is not a `#[derive(Config)]` config, yet a rule reads its
 fields (`options.hop_length`). This module owns the table that says which structs these are,
 their fields and what burn's constructors set (`rules/data/burn-<version>.structs.toml`, read by
-hand from burn's source), and the value of an expression that builds one: a struct literal (the
-fields it writes whose value is known, over its `..base`), a constructor (`StftOptions::new(n)`,
-`T::default()`), through `let`s. A field whose value is not known is absent, never a default.
+hand from burn's source), and the value of an expression that builds one, which it registers
+with the evaluator (`evaluate` knows no burn struct): a struct literal (the fields it writes
+whose value is known, over its `..base`), a constructor (`StftOptions::new(n)`, `T::default()`).
+A field whose value is not known is absent, never a default.
 """
 
 from __future__ import annotations
@@ -13,29 +14,16 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import cel_expr_python.cel as cel
 
-from panic_lens import evaluate
-from panic_lens.evaluate.locals import bound_value
-from panic_lens.evaluate.state import Value
+from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register
 from panic_lens.rules.language.conditions import ConditionError, compile_expr
 from panic_lens.rust.burn_api import canonical
-from panic_lens.rust.syntax import (
-    Node,
-    call_parts,
-    child_by_field,
-    method_call,
-    span_of,
-    strip_wrappers,
-)
-
-if TYPE_CHECKING:
-    from panic_lens.rust.facts import FileFacts
+from panic_lens.rust.syntax import Node, call_parts, child_by_field, span_of
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-_MAX_DEPTH = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,48 +90,37 @@ def _constructor(entry: Any, fields: tuple[str, ...], where: str) -> Constructor
     return Constructor(entry["name"], params, tuple(sets.items()))
 
 
-def struct_value(expr: Node | None, facts: FileFacts, depth: int = 0) -> Value | None:
-    """The fields (a map) of the table's struct that `expr` builds, as far as the file shows
-    them; None when `expr` builds none of the table's structs."""
-    found = _fields(expr, facts, depth)
-    if found is None:
+def struct_value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    """The fields (a map) of the table's struct that `node` builds (a struct literal or a
+    constructor call), as far as the code shows them, in `frame`; None when it builds none of
+    the table's structs. The evaluator asks this of every struct literal and of every call it
+    does not know (`State.struct_value`), so a struct flows like any value: through `let`s,
+    `.clone()`, branches, and the crate's own functions called with known arguments."""
+    if depth > MAX_DEPTH:
         return None
-    fields, origin = found
-    return Value({name: v.value for name, v in fields.items()}, origin, note="struct")
-
-
-def _fields(expr: Node | None, facts: FileFacts, depth: int) -> tuple[dict[str, Value], Any] | None:
-    expr = strip_wrappers(expr)
-    if expr is None or depth > _MAX_DEPTH:
+    if node.type == "struct_expression":
+        fields = _literal(node, st, frame, depth)
+    elif node.type == "call_expression":
+        fields = _constructed(node, st, frame, depth, None)
+    else:
+        fields = None
+    if fields is None:
         return None
-    if expr.type == "identifier":
-        binding = facts.binding(expr)
-        bound = bound_value(expr, binding, facts.src, facts.tree.root_node) if binding else None
-        return _fields(bound, facts, depth + 1) if bound is not None else None
-    if expr.type == "struct_expression":
-        return _literal(expr, facts, depth)
-    if expr.type == "call_expression":
-        parts = method_call(expr)
-        if parts is not None:  # `options.clone()` is its receiver's value
-            receiver, name, args = parts
-            cloned = facts.text(name) == "clone" and not args
-            return _fields(receiver, facts, depth + 1) if cloned else None
-        return _constructed(expr, facts, None)
-    return None
+    return Value(fields, span_of(node), path=st.unit.path)
 
 
-def _struct_named(type_node: Node | None, facts: FileFacts) -> StructInfo | None:
+def _struct_named(type_node: Node | None, st: State) -> StructInfo | None:
+    if type_node is not None and type_node.type == "generic_type":
+        type_node = child_by_field(type_node, "type")
     if type_node is None:
         return None
-    if type_node.type == "generic_type":
-        type_node = child_by_field(type_node, "type")
-    path = facts.resolve(type_node) if type_node is not None else None
+    path = st.resolve(type_node)
     return table().get(path) if path is not None else None
 
 
 def _constructed(
-    call: Node, facts: FileFacts, of: StructInfo | None
-) -> tuple[dict[str, Value], Any] | None:
+    call: Node, st: State, frame: Frame, depth: int, of: StructInfo | None
+) -> dict[str, Any] | None:
     """`T::new(a)`, `T::default()` of a struct of the table (`Default::default()` when the
     struct is known from the literal it is the base of: `of`)."""
     callee, args = call_parts(call)
@@ -152,22 +129,22 @@ def _constructed(
     owner, name = child_by_field(callee, "path"), child_by_field(callee, "name")
     if owner is None or name is None:
         return None
-    info = of if facts.text(owner) == "Default" else _struct_named(owner, facts)
-    maker = info.constructors.get(facts.text(name)) if info is not None else None
+    text = st.unit.text
+    info = of if text(owner) == "Default" else _struct_named(owner, st)
+    maker = info.constructors.get(text(name)) if info is not None else None
     if maker is None or len(maker.params) != len(args):
         return None
     data: dict[str, Any] = {}
     for param, arg in zip(maker.params, args, strict=True):
-        known = evaluate.value_of(arg, facts)
+        known = st.value(arg, frame, depth + 1)
         if known is not None:
             data[param] = known.value
-    origin = span_of(call)
-    fields: dict[str, Value] = {}
-    for field, text in maker.sets:
-        done, result = _evaluate(text, maker.params, data)
+    fields: dict[str, Any] = {}
+    for field, expr in maker.sets:
+        done, result = _evaluate(expr, maker.params, data)
         if done:
-            fields[field] = Value(result, origin, note=f"{facts.text(callee)}(..) sets {field}")
-    return fields, origin
+            fields[field] = result
+    return fields
 
 
 def _evaluate(expr: str, names: tuple[str, ...], data: dict[str, Any]) -> tuple[bool, Any]:
@@ -195,31 +172,35 @@ def _ordered(value: Any) -> Any:
     return value
 
 
-def _literal(expr: Node, facts: FileFacts, depth: int) -> tuple[dict[str, Value], Any] | None:
-    info = _struct_named(child_by_field(expr, "name"), facts)
+def _literal(expr: Node, st: State, frame: Frame, depth: int) -> dict[str, Any] | None:
+    """`T { f: v, ..base }`: the fields it writes whose value is known, over the base's."""
+    info = _struct_named(child_by_field(expr, "name"), st)
     body = child_by_field(expr, "body")
     if info is None or body is None:
         return None
-    fields: dict[str, Value] = {}
+    fields: dict[str, Any] = {}
     written: dict[str, Node] = {}
     for item in body.named_children:
         if item.type == "base_field_initializer" and item.named_children:
             base = item.named_children[0]
-            found = _fields(base, facts, depth + 1)
-            if found is None and base.type == "call_expression":  # `..Default::default()`
-                found = _constructed(base, facts, info)
-            if found is not None:
-                fields.update(found[0])
+            found = st.value(base, frame, depth + 1)
+            if found is not None and isinstance(found.value, dict):
+                fields.update(found.value)
+            elif base.type == "call_expression":  # `..Default::default()`
+                fields.update(_constructed(base, st, frame, depth + 1, info) or {})
         elif item.type == "field_initializer":
             field_node, value_node = child_by_field(item, "field"), child_by_field(item, "value")
             if field_node is not None and value_node is not None:
-                written[facts.text(field_node)] = value_node
-        elif item.type == "shorthand_field_initializer":
-            written[facts.text(item)] = item.named_children[0] if item.named_children else item
+                written[st.unit.text(field_node)] = value_node
+        elif item.type == "shorthand_field_initializer" and item.named_children:
+            written[st.unit.text(item)] = item.named_children[0]
     for name, node in written.items():
-        known = evaluate.value_of(node, facts) or struct_value(node, facts, depth + 1)
+        known = st.value(node, frame, depth + 1)
         if known is None:
             fields.pop(name, None)
         else:
-            fields[name] = Value(known.value, known.origin, node, known.note, known.path)
-    return fields, span_of(expr)
+            fields[name] = known.value
+    return fields
+
+
+register("struct", struct_value)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from panic_lens.evaluate import value_of
 from panic_lens.rules.language import structs
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import walk
@@ -25,7 +26,7 @@ def values(body: str) -> list[Any]:
     for node in walk(facts.tree.root_node):
         if node.type == "call_expression" and facts.text(node).startswith("g("):
             arg = node.child_by_field_name("arguments").named_children[0]
-            value = structs.struct_value(arg, facts)
+            value = value_of(arg, facts)
             found.append(value.value if value is not None else None)
     return found
 
@@ -75,6 +76,22 @@ def test_lets_and_clone_are_followed_and_a_changed_local_is_not() -> None:
     ]
 
 
+def test_a_struct_flows_through_the_crates_own_helpers() -> None:
+    """A helper of the crate called with known arguments builds the struct in its frame."""
+    src = """fn opts(n_fft: usize, hop_length: usize) -> StftOptions {
+    StftOptions { n_fft, hop_length, win_length: None, center: false, onesided: true }
+}
+fn f(k: usize) {
+    g(opts(5, 1));
+    g(opts(k, 0));
+}
+"""
+    assert values(src) == [
+        {"n_fft": 5, "hop_length": 1, "win_length": None, "center": False, "onesided": True},
+        {"hop_length": 0, "win_length": None, "center": False, "onesided": True},
+    ]
+
+
 def test_padded_conv_options_keep_padding_end_only_when_it_differs() -> None:
     """`PaddedConvOptions::asymmetric` drops padding_end equal to padding_start (ops.rs)."""
     src = """fn f(p: [usize; 3]) {
@@ -98,7 +115,8 @@ def test_padded_conv_options_keep_padding_end_only_when_it_differs() -> None:
 
 
 def test_other_types_are_not_read() -> None:
-    """A project type of the same name, a type outside the table, a parameter: no value."""
+    """A project type of the same name, a type outside the table, a parameter, a constructor
+    with other arguments: no value."""
     src = """struct Opts { n_fft: usize }
 fn f(o: StftOptions) {
     g(local::StftOptions { n_fft: 400 });
