@@ -46,3 +46,10 @@ pub fn more(ds: InMemDataset<u32>) -> Vec<SamplerDataset<InMemDataset<u32>, u32>
         SamplerDataset::new(ds, twice),
     ]
 }
+
+pub fn variants(ds: InMemDataset<u32>, share: f64) -> (SamplerDataset<InMemDataset<u32>, u32>, usize) {
+    let opts = SamplerDatasetOptions::default().with_size(SizeConfig::Ratio(-1.5)); // expect: sampler-dataset-size-ratio-negative
+    let direct = SizeConfig::Ratio(1.0 - 2.0 * VALID_SHARE).resolve(100); // expect: sampler-dataset-size-ratio-negative
+    let _fine = SizeConfig::Ratio(share).resolve(100) + SizeConfig::Fixed(3).resolve(100); // ok
+    (SamplerDataset::new(ds, opts), direct)
+}
