@@ -4,9 +4,12 @@ burn 0.22.0-pre.2's `StftOptions`, `PaddedConvOptions` and `ConvOptions`."""
 
 from __future__ import annotations
 
+import re
+import tomllib
 from typing import Any
 
 import pytest
+from burn_tree import BURN
 
 from panic_lens.evaluate import value_of
 from panic_lens.rules.language import structs
@@ -155,3 +158,32 @@ def test_the_shipped_table_reads() -> None:
         table["burn::backend::ops::PaddedConvOptions"]
         is table["burn::tensor::ops::PaddedConvOptions"]
     )
+
+
+@pytest.mark.skipif(not (BURN / "crates").is_dir(), reason="no burn checkout (set BURN_CHECKOUT)")
+def test_every_struct_and_constructor_is_in_burns_source() -> None:
+    """Each struct of the table is a `pub struct` of its `src` with exactly those public
+    fields, and each constructor is a `pub fn` of it with those parameters (`default` an
+    `impl Default`)."""
+    for info in {id(i): i for i in structs.table().values()}.values():
+        src = next(e for e in _entries() if e["path"] == info.path)["src"]
+        text = (BURN / src).read_text(encoding="utf-8")
+        name = info.path.rsplit("::", 1)[-1]
+        body = re.search(rf"pub struct {name}\b[^{{]*\{{(.*?)\n\}}", text, re.S)
+        assert body is not None, info.path
+        assert tuple(re.findall(r"^\s*pub (\w+):", body.group(1), re.M)) == info.fields
+        for maker in info.constructors.values():
+            if maker.name == "default":
+                assert re.search(rf"impl Default for {name}\b", text), info.path
+                continue
+            impl = re.search(rf"\nimpl(?:<[^>]*>)? {name}\b[^{{]*\{{", text)
+            assert impl is not None, info.path
+            found = re.compile(rf"pub fn {maker.name}\((.*?)\)", re.S).search(text, impl.end())
+            assert found is not None, (info.path, maker.name)
+            params = tuple(re.findall(r"(\w+):", found.group(1)))
+            assert params == maker.params, (info.path, maker.name)
+
+
+def _entries() -> list[dict[str, Any]]:
+    files = sorted(structs.DATA_DIR.glob("burn-*.structs.toml"))
+    return list(tomllib.loads(files[-1].read_text(encoding="utf-8"))["struct"])
