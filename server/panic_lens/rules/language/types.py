@@ -33,7 +33,8 @@ _WRAPPERS = {
 
 def _records() -> dict[str, dict[str, Any]]:
     t = cel.Type
-    tensor = {"dims": t.List(t.INT), "numel": t.INT, "rank": t.INT}
+    # `dim`: the known dims by index (negative too), when the others are not (`evaluate`)
+    tensor = {"dims": t.List(t.INT), "dim": t.Map(t.INT, t.INT), "numel": t.INT, "rank": t.INT}
     context = {
         "backends": t.List(t.STRING), "cubecl": t.BOOL, "training": t.BOOL, "test": t.BOOL,
         "burn": t.STRING,
