@@ -78,8 +78,8 @@ _BLAKE2B: Any = None
 
 
 # The package's files an analysis depends on besides its rule files (each rule's fingerprint,
-# the hash of its file, is in the key already): its code and burn's indexes.
-_CODE_SUFFIXES = (".py", ".json", ".gz")
+# the hash of its file, is in the key already): its code and burn's indexes and tables.
+_CODE_SUFFIXES = (".py", ".json", ".gz", ".ops.toml", ".structs.toml")
 
 
 @per_rule_set

@@ -92,6 +92,12 @@ class State:
         """`evaluate.values.value` of `node` in `frame`."""
         return _EVALUATORS["value"](node, self, frame, depth)
 
+    def struct_value(self, node: Node, frame: Frame, depth: int) -> Value | None:
+        """The value (a map of fields) of a struct `node` builds, as the layer that knows
+        burn's option structs registered (`register("struct", ..)`); None when unknown."""
+        fn = _EVALUATORS.get("struct")
+        return fn(node, self, frame, depth) if fn is not None else None
+
     def shape(self, node: Node | None, frame: Frame, depth: int) -> Any:
         """`evaluate.tensors.shape` of `node` in `frame`."""
         return _EVALUATORS["shape"](node, self, frame, depth)

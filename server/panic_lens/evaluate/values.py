@@ -76,8 +76,10 @@ def _value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if kind == "struct_expression":
         name = child_by_field(node, "name")
         if name is not None and name.type in ("scoped_type_identifier", "scoped_identifier"):
-            return variant(name, st)
-        return None
+            found = variant(name, st)
+            if found is not None:
+                return found
+        return st.struct_value(node, frame, depth)  # a burn option struct's fields
     if kind == "range_expression":
         return slices.range_value(node, st, frame, depth)
     if kind == "macro_invocation":
@@ -308,6 +310,10 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         receiver, method, margs = parts
         if unit.text(method) in TRANSPARENT and not margs:
             return value(receiver, st, frame, depth + 1)
+    elif callee.type == "scoped_identifier" and scope.item_at(callee, unit) is None:
+        found = st.struct_value(node, frame, depth)  # a constructor: `StftOptions::new(512)`
+        if found is not None:
+            return found
     return calls.call_value(node, st, frame, depth)
 
 

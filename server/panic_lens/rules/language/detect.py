@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from panic_lens.evaluate import loop_frames, never_reached, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
-from panic_lens.rules.language import configs
+from panic_lens.rules.language import configs, structs  # noqa: F401 (registers the structs)
 from panic_lens.rules.language import values as V
 from panic_lens.rules.language.conditions import Failed, conjuncts, evaluate, holds
 from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches

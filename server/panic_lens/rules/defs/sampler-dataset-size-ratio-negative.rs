@@ -1,0 +1,55 @@
+// Oversampling and subsampling a training set.
+use burn::data::dataset::transform::{SamplerDataset, SamplerDatasetOptions, SizeConfig};
+use burn::data::dataset::InMemDataset;
+
+const VALID_SHARE: f64 = 1.2;
+
+mod local {
+    pub struct SamplerDatasetOptions {
+        pub ratio: f64,
+    }
+    impl SamplerDatasetOptions {
+        pub fn with_size_ratio(self, ratio: f64) -> Self {
+            Self { ratio }
+        }
+    }
+}
+
+pub fn samplers(ds: InMemDataset<u32>, ratio: f64) -> Vec<SamplerDataset<InMemDataset<u32>, u32>> {
+    vec![
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(0.5)), // ok
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(2.0)), // ok
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(-0.5)), // expect: sampler-dataset-size-ratio-negative
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(ratio)), // ok
+        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size(1.0 - VALID_SHARE)), // expect: sampler-dataset-size-ratio-negative
+        SamplerDataset::new(ds, SamplerDatasetOptions::default().with_size(SizeConfig::Fixed(100))), // ok
+    ]
+}
+
+pub fn look_alikes() -> f64 {
+    let opts = local::SamplerDatasetOptions { ratio: 1.0 }.with_size_ratio(-1.0); // ok
+    opts.ratio
+}
+
+// Lines added with the rule file.
+pub fn more(ds: InMemDataset<u32>) -> Vec<SamplerDataset<InMemDataset<u32>, u32>> {
+    let shrink = SamplerDatasetOptions::default().without_replacement().with_size_ratio(-0.25); // todo-expect: sampler-dataset-size-ratio-negative (the receiver type is lost after without_replacement)
+    let late = SamplerDatasetOptions::default().with_size_ratio(-0.25).without_replacement(); // expect: sampler-dataset-size-ratio-negative
+    let fixed = SamplerDatasetOptions::default().with_size(64usize); // ok (a fixed size)
+    let source = SamplerDatasetOptions::default().with_source_size().with_size_ratio(0.0); // ok
+    let twice = burn::data::dataset::transform::SamplerDatasetOptions::default().with_size(2.0); // ok
+    vec![
+        SamplerDataset::new(ds.clone(), shrink),
+        SamplerDataset::new(ds.clone(), late),
+        SamplerDataset::new(ds.clone(), fixed),
+        SamplerDataset::new(ds.clone(), source),
+        SamplerDataset::new(ds, twice),
+    ]
+}
+
+pub fn variants(ds: InMemDataset<u32>, share: f64) -> (SamplerDataset<InMemDataset<u32>, u32>, usize) {
+    let opts = SamplerDatasetOptions::default().with_size(SizeConfig::Ratio(-1.5)); // expect: sampler-dataset-size-ratio-negative
+    let direct = SizeConfig::Ratio(1.0 - 2.0 * VALID_SHARE).resolve(100); // expect: sampler-dataset-size-ratio-negative
+    let _fine = SizeConfig::Ratio(share).resolve(100) + SizeConfig::Fixed(3).resolve(100); // ok
+    (SamplerDataset::new(ds, opts), direct)
+}
