@@ -16,6 +16,7 @@ from panic_lens.rules.language import configs
 from panic_lens.rules.language import values as V
 from panic_lens.rules.language.conditions import Failed, conjuncts, evaluate, holds
 from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
+from panic_lens.rules.language.variants import variant_fields
 from panic_lens.rules.meta import per_rule_set, rules
 from panic_lens.rust.burn_api import canonical
 from panic_lens.rust.crate import CUBECL_FEATURES
@@ -413,6 +414,16 @@ def _bind(
         if tensor is not None:
             data["receiver"] = tensor.value
             origins["receiver"] = tensor
+        elif (plain := value_of(receiver, facts, frame)) is not None and type(plain.value) is str:
+            # a method of an enum called on one of its variants (`Initializer::Orthogonal {
+            # .. }.init(..)`): a receiver whose type the `where` matched is no string else
+            fields = variant_fields(receiver, facts)
+            data["receiver"] = {
+                "variant": plain.value,
+                "fields": {k: v.value for k, v in fields.items()},
+            }
+            origins["receiver.variant"] = plain
+            origins.update({f"receiver.fields.{k}": v for k, v in fields.items()})
     if "result" in plan.reads:
         result = V.result_value(site.node, facts, where.result_generic)
         if result is not None:
