@@ -213,3 +213,30 @@ def test_a_message_pattern_over_several_asserts_it_quotes_checks_each_of_them() 
     assert derived(D.derive(anything, guards, table, rule_id="t-any")).spec.condition == (
         one.spec.condition
     )
+
+
+def test_the_shape_of_the_data_an_argument_becomes_is_its_nested_arrays(
+    registered: list[str],
+) -> None:
+    """`Tensor::from_data` checks `data.into().shape` against its rank: the derived rule
+    reads the argument's `shape(..)`, a nested array's dims, so a 1-D array given to a
+    rank-2 tensor is flagged and a matching or unknown one is not."""
+    rec = record(
+        "crates/burn-tensor/src/tensor/api/base.rs", 2019,
+        "Given dimensions differ from the tensor rank.",
+        "check!(TensorCheck::creation_ops::<D>(",
+    )  # fmt: skip
+    out = derived(D.derive(rec, shipped_guards(), configs.table(), rule_id="t-creation"))
+    (from_data,) = [w for w in out.spec.wheres if w.call == "burn::tensor::Tensor::from_data"]
+    assert ("fires", "(size((shape(data))) != result.rank)") in from_data.lets
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-creation")
+    src = """\
+fn f(device: &Device, v: Vec<f32>) {
+    let _a = Tensor::<2>::from_data([1.0, 2.0, 3.0], device);
+    let _b = Tensor::<2>::from_data([[1.0, 2.0], [3.0, 4.0]], device);
+    let _c = Tensor::<2>::from_data(v, device);
+    let _d = Tensor::<1>::from_data([[1.0], [2.0]], device);
+}
+"""
+    assert flagged(src, "t-creation") == [2, 5]
