@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from panic_lens.evaluate import loop_frames, never_reached, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
-from panic_lens.rules.language import configs
+from panic_lens.rules.language import api, configs
 from panic_lens.rules.language import values as V
 from panic_lens.rules.language.conditions import Failed, conjuncts, evaluate, holds
 from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
@@ -92,7 +92,7 @@ def _make_plan(spec: RuleSpec) -> _Plan:
     for where in spec.wheres:
         names |= {a for a in where.args if a != "_"} | {n for n, _ in where.lets}
         by_name.setdefault(where.name, []).append(where)
-        owner_paths = _paths_of(where.owner)
+        owner_paths = _paths_of(where.owner) | api.blanket_implementors(where.owner, where.name)
         owners[where] = frozenset(owner_paths)
         targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
         if where.method_like:
