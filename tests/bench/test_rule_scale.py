@@ -22,12 +22,16 @@ def test_variants_run_and_find_nothing(tmp_path: Path) -> None:
     rule_scale.variant_rules(tmp_path, 100)
     loaded = load_rule_folders([tmp_path])
     src = (
-        "use burn::nn::{DropoutConfig, LinearConfig};\nuse burn::prelude::*;\n"
+        "use burn::nn::{BatchNormConfig, DropoutConfig, InstanceNormConfig, LayerNormConfig,\n"
+        "    LinearConfig};\nuse burn::prelude::*;\n"
         "fn f(d: &Device) {\n"
         "    let x = Tensor::<2>::zeros([2, 3], d);\n"
         "    let _ = x.clone().slice([0..1]);\n"
         "    let _ = LinearConfig::new(3, 4).init(d);\n"
         "    let _ = DropoutConfig::new(0.1).init();\n"
+        "    let _ = LayerNormConfig::new(4).init(d);\n"
+        "    let _ = BatchNormConfig::new(4).init(d);\n"
+        "    let _ = InstanceNormConfig::new(4).init(d);\n"
         "}\n"
     )
     meta.set_added_rules(loaded.rules)
@@ -37,7 +41,9 @@ def test_variants_run_and_find_nothing(tmp_path: Path) -> None:
         meta.set_added_rules(())
     assert analysis.notes == () and analysis.findings == ()
     variant_hovers = {h.rule for h in analysis.hovers if h.rule.startswith("bench-variant")}
-    assert variant_hovers  # a variant bound a call (LinearConfig::init) and evaluated
+    # a variant (over a config no shipped rule reads: the norms' inits) bound a call and
+    # evaluated
+    assert variant_hovers
 
 
 def test_derive_scale_writes_loadable_records(tmp_path: Path) -> None:

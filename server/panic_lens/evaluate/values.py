@@ -7,6 +7,7 @@ crate's own functions (`evaluate.calls`). Tensors are `evaluate.tensors`'. Unkno
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from panic_lens.evaluate import calls, fields, flow, scope, slices, tensors
@@ -290,6 +291,11 @@ def _tensor(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     return tensors.tensor_value(found, span_of(node), st.unit.path, node)
 
 
+# `Vec::new()`, `Vec::<f32>::new()`, `Vec::with_capacity(n)`: an empty list (a `let mut` one
+# is known only up to its first change, as every local)
+_EMPTY_VEC = re.compile(r"(?:(?:std|alloc)::vec::)?Vec(?:::<.*>)?::(?:new|with_capacity)")
+
+
 def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     unit = st.unit
     callee, args = call_parts(node)
@@ -298,6 +304,8 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     name = unit.text(callee).replace(" ", "")
     if name == "Some" and len(args) == 1:
         return value(args[0], st, frame, depth + 1)
+    if _EMPTY_VEC.fullmatch(name) and len(args) == (0 if name.endswith("new") else 1):
+        return Value([], span_of(node), path=unit.path)  # as `vec![]`
     if name.rsplit("::", 2)[-2:] in (["Shape", "new"], ["Shape", "from"]):
         found = value(args[0], st, frame, depth + 1) if len(args) == 1 else None
         return found if found is not None and isinstance(found.value, list) else None

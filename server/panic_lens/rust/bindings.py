@@ -107,8 +107,18 @@ def type_of(expr: Node | None, facts: FileView, depth: int = 0) -> TypeFact | No
     if kind == "struct_expression":
         name = child_by_field(expr, "name")
         path = facts.resolve(name) if name is not None else None
-        return _fact(path, expr, facts, "struct literal") if path else None
+        return _fact(_enum_of(path), expr, facts, "struct literal") if path else None
     return None
+
+
+def _enum_of(path: str) -> str:
+    """`burn::module::Initializer::Orthogonal` -> `burn::module::Initializer`: a literal of a
+    struct-like variant is a value of its enum (a module is never capitalised, a variant and
+    its enum are)."""
+    owner, _, last = path.rpartition("::")
+    if owner.rsplit("::", 1)[-1][:1].isupper() and last[:1].isupper():
+        return owner
+    return path
 
 
 def type_of_type(type_node: Node | None, facts: FileView, depth: int = 0) -> str | None:
@@ -194,6 +204,18 @@ def builder_chain(expr: Node | None, facts: FileView) -> BuilderChain | None:
     return None
 
 
+def _type_of_const(ident: Node, facts: FileView) -> TypeFact | None:
+    """A `const` or `static` of the file, by its declared type (`const HE: Initializer`)."""
+    name = node_text(ident, facts.src)
+    item = facts.imports.local_item(name, ident)
+    if item is None or item.type not in ("const_item", "static_item"):
+        return None
+    type_node = child_by_field(item, "type")
+    path = type_of_type(type_node, facts)
+    text = node_text(type_node, facts.src) if type_node is not None else ""
+    return _fact(path, item, facts, f"const `{name}: {text}`") if path else None
+
+
 def _type_of_local(ident: Node, facts: FileView, depth: int) -> TypeFact | None:
     if ident.type == "self":
         impl = enclosing(ident, {"impl_item"}, facts.tree.root_node)
@@ -201,7 +223,7 @@ def _type_of_local(ident: Node, facts: FileView, depth: int) -> TypeFact | None:
         return _fact(path, impl, facts, "self") if path and impl is not None else None
     binding = find_binding(ident, facts.src, facts.tree.root_node)
     if binding is None:
-        return None
+        return _type_of_const(ident, facts)
     if binding.type_node is not None:
         path = type_of_type(binding.type_node, facts)
         what = "parameter" if binding.kind in ("param", "closure-param") else "let"

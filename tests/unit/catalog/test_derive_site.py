@@ -5,12 +5,16 @@ message a caller passes."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from derive_tree import CHECK_RS, CONV, GROUPS, derived, flagged, record, write_tree
 
 from panic_lens.catalog import derive as D
+from panic_lens.catalog.derive import shipped_guards
+from panic_lens.catalog.load import read_records
+from panic_lens.catalog.model import Record
 from panic_lens.rules import meta
 from panic_lens.rules.language import configs
 from panic_lens.rust.burn_guards import build_guards
@@ -184,3 +188,55 @@ fn f() {
 """
     assert flagged(src, "t-stride") == [3]
     assert flagged(src, "t-groups") == [4, 5]
+
+
+def test_a_message_pattern_over_several_asserts_it_quotes_checks_each_of_them() -> None:
+    """The SSIM record's pattern `k[12] must be positive` matches both asserts its sourceCode
+    quotes (burn checks k1, then k2): the rule checks and names both, and says both
+    messages; a record whose pattern matches its own assert only keeps that one."""
+    corpus = Path(__file__).resolve().parents[2] / "corpus" / "panics"
+    (rec,) = [
+        r for r in read_records(corpus / "ssim-k1-k2-not-positive" / "record.json")
+        if isinstance(r, Record)
+    ]  # fmt: skip
+    guards, table = shipped_guards(), configs.table()
+    both = derived(D.derive(rec, guards, table, rule_id="t-k1-k2"))
+    assert both.spec.condition == "((!((k1 > 0.0)))) || ((!((k2 > 0.0))))"
+    assert {(s.message, s.line) for s in both.spec.sites if "/ssim.rs" in s.file} == {
+        ("k1 must be positive", 125), ("k2 must be positive", 126),
+    }  # fmt: skip
+    assert (both.spec.message or "").startswith("k1 must be positive, or k2 must be positive")
+    only_k1 = replace(rec, panic=replace(rec.panic, message_pattern="k1 must be positive"))
+    one = derived(D.derive(only_k1, guards, table, rule_id="t-k1"))
+    assert one.spec.condition == "(!((k1 > 0.0)))"
+    anything = replace(rec, panic=replace(rec.panic, message_pattern=".*"))
+    assert derived(D.derive(anything, guards, table, rule_id="t-any")).spec.condition == (
+        one.spec.condition
+    )
+
+
+def test_the_shape_of_the_data_an_argument_becomes_is_its_nested_arrays(
+    registered: list[str],
+) -> None:
+    """`Tensor::from_data` checks `data.into().shape` against its rank: the derived rule
+    reads the argument's `shape(..)`, a nested array's dims, so a 1-D array given to a
+    rank-2 tensor is flagged and a matching or unknown one is not."""
+    rec = record(
+        "crates/burn-tensor/src/tensor/api/base.rs", 2019,
+        "Given dimensions differ from the tensor rank.",
+        "check!(TensorCheck::creation_ops::<D>(",
+    )  # fmt: skip
+    out = derived(D.derive(rec, shipped_guards(), configs.table(), rule_id="t-creation"))
+    (from_data,) = [w for w in out.spec.wheres if w.call == "burn::tensor::Tensor::from_data"]
+    assert ("fires", "(size((shape(data))) != result.rank)") in from_data.lets
+    meta.add_rule(meta.info_from_spec(out.spec))
+    registered.append("t-creation")
+    src = """\
+fn f(device: &Device, v: Vec<f32>) {
+    let _a = Tensor::<2>::from_data([1.0, 2.0, 3.0], device);
+    let _b = Tensor::<2>::from_data([[1.0, 2.0], [3.0, 4.0]], device);
+    let _c = Tensor::<2>::from_data(v, device);
+    let _d = Tensor::<1>::from_data([[1.0], [2.0]], device);
+}
+"""
+    assert flagged(src, "t-creation") == [2, 5]

@@ -60,6 +60,12 @@ def at(body: str, items: str = "") -> object:
         ("let x = /*here*/ 1 + 2.0;", "", None),  # Rust mixes no ints with floats
         ("let x = /*here*/ if n > 2 { 4 } else { 5 };", "", None),
         ("let x = /*here*/ [1, n];", "", None),
+        # an empty Vec, as `vec![]`
+        ("let x = /*here*/ Vec::new();", "", []),
+        ("let x = /*here*/ Vec::<f32>::new();", "", []),
+        ("let x = /*here*/ std::vec::Vec::with_capacity(n);", "", []),
+        ("let mut x = Vec::new(); x.push(1); let y = /*here*/ x;", "", None),
+        ("let x = /*here*/ Vec::from([1, 2]);", "", None),
     ],
 )
 def test_values(body: str, items: str, value: object) -> None:

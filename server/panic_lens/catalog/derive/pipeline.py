@@ -30,7 +30,13 @@ from panic_lens.catalog.derive.model import (
 )
 from panic_lens.catalog.derive.naming import rule_slug, unique_id
 from panic_lens.catalog.derive.rule import at_config_init, derived_toml, merge_same_calls, reads
-from panic_lens.catalog.derive.site import check_functions, find_site, same_check, same_message
+from panic_lens.catalog.derive.site import (
+    check_functions,
+    find_site,
+    pattern_siblings,
+    same_check,
+    same_message,
+)
 from panic_lens.catalog.derive.translate import Scope, Translator
 from panic_lens.catalog.model import Record
 from panic_lens.catalog.sites import squash
@@ -60,6 +66,8 @@ class AtSite:
     where: str  # `file:line`
     # burn's other panics with the message (function, panic): the rule names their sites too
     more_sites: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = ()
+    # the messages of the other panics the record is about (`also`), said after burn's
+    other_messages: tuple[str, ...] = ()
 
 
 class Deriver:
@@ -78,16 +86,17 @@ class Deriver:
         self.hand_sites = hand_sites
         self.functions: dict[str, Any] = guards.get("functions", {})
         self.configs = configs
-        self.sites: dict[Site, AtSite | NotDerived] = {}
-        self.rules: dict[tuple[Site, str | None], Derived | NotDerived] = {}
+        self.sites: dict[tuple[Site, tuple[Site, ...]], AtSite | NotDerived] = {}
+        self.rules: dict[tuple[Site, tuple[Site, ...], str | None], Derived | NotDerived] = {}
         self.ids: dict[str, str] = {}  # rule ids given, and the panic each names
 
-    def _at(self, site: Site) -> AtSite | NotDerived:
-        at = self.sites.get(site)
+    def _at(self, site: Site, also: tuple[Site, ...] = ()) -> AtSite | NotDerived:
+        """`also`: the record's other panics (`pattern_siblings`), checked by the rule too."""
+        at = self.sites.get((site, also))
         if at is None:
             impls = self.guards.get("impls") or {}
-            at = self.sites[site] = derive_site(
-                site, self.functions, self.configs, impls, self._unchecked
+            at = self.sites[(site, also)] = derive_site(
+                site, self.functions, self.configs, impls, self._unchecked, also
             )
         return at
 
@@ -105,22 +114,23 @@ class Deriver:
         if isinstance(site, NotDerived):
             return site
         own = site
+        also = tuple(self._unchecked(pattern_siblings(record, site, self.functions)))
         if share:  # burn's panics of one message in one crate are one rule: the first one's
             siblings = self._unchecked(same_message(site, self.functions))
             site = min([site, *siblings], key=lambda s: (s.fn_key, s.index, s.via or ()))
-        at = self._at(site)
+        at = self._at(site, also)
         if isinstance(at, NotDerived) and site != own:
-            site, at = own, self._at(own)  # why not, said of the record's own site
+            site, at = own, self._at(own, also)  # why not, said of the record's own site
         if isinstance(at, NotDerived):
             return at
         if not share:
             return site_rule(record, at, rule_id)
-        key = (site, None if at.burn_message else _values_out(record.panic.error_message))
+        key = (site, also, None if at.burn_message else _values_out(record.panic.error_message))
         found = self.rules.get(key)
         if found is None:
             if rule_id is None:  # one id per panic (and per message, where burn's has none)
                 slug = rule_slug(at.entries, at.burn_message or record.panic.error_message)
-                rule_id = unique_id(slug, f"{at.where} {key[1]}", self.ids)
+                rule_id = unique_id(slug, f"{at.where} {key[2]}", self.ids)
             found = self.rules[key] = site_rule(record, at, rule_id)
         return found
 
@@ -152,8 +162,10 @@ def derive_site(
     configs: ConfigTable,
     impls: dict[str, list[str]] | None = None,
     keep: Callable[[list[Site]], list[Site]] = list,
+    also: tuple[Site, ...] = (),
 ) -> AtSite | NotDerived:
-    """`keep`: of burn's other panics with the message, those the rule names too."""
+    """`keep`: of burn's other panics with the message, those the rule names too; `also`:
+    other panics the record is about (with their own messages), checked and named too."""
     fn = functions[site.fn_key]
     panic = fn["panics"][site.index]
     via = site.via[:2] if site.via is not None else None
@@ -167,7 +179,11 @@ def derive_site(
         return NotDerived(f"{where_text}: {exc}", CONSTRUCT)
     entries, stops = public_entries(start, functions, configs, impls, via)
     # the check's other callers, and burn's other panics with the message, raise the same panic
-    for other in [*same_check(site, functions), *keep(same_message(site, functions))]:
+    siblings = [
+        *keep(same_message(site, functions)),
+        *[s for extra in also for s in (extra, *keep(same_message(extra, functions)))],
+    ]
+    for other in [*same_check(site, functions), *siblings]:
         if len({call for _, call, _ in entries}) >= MAX_ENTRIES * 4:
             break  # each site has its own MAX_ENTRIES, and all of them together four times it
         try:
@@ -220,8 +236,11 @@ def derive_site(
     burn_message = panic.get("message")
     if site.check is not None:
         burn_message = check_functions(functions)[site.check[0]]["panics"][site.check[1]]["message"]
-    others = tuple(_written_at(other, functions) for other in keep(same_message(site, functions)))
-    return AtSite(built, fires, fn, panic, burn_message, where_text, others)
+    others = tuple(_written_at(other, functions) for other in siblings)
+    messages = tuple(
+        dict.fromkeys(str(functions[a.fn_key]["panics"][a.index]["message"]) for a in also)
+    )
+    return AtSite(built, fires, fn, panic, burn_message, where_text, others, messages)
 
 
 def _written_at(site: Site, functions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -239,7 +258,7 @@ def site_rule(record: Record, at: AtSite, rule_id: str | None) -> Derived | NotD
     text = derived_toml(
         record, at.entries, at.fn, at.panic,
         rule_id or rule_slug(at.entries, at.burn_message or record.panic.error_message), at.fires,
-        at.burn_message, at.more_sites,
+        at.burn_message, at.more_sites, at.other_messages,
     )  # fmt: skip
     try:
         spec = parse_rule(text.encode(), f"<derived from record {record.id}>")

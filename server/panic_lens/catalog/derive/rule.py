@@ -79,13 +79,17 @@ def derived_toml(
     fires: str | None = None,
     burn_message: str | None = None,
     more_sites: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = (),
+    other_messages: tuple[str, ...] = (),
 ) -> str:
     """The rule file's text (what `records derive` prints and the registry reads);
-    `more_sites`: burn's other panics (function, panic) with the message, named too."""
+    `more_sites`: burn's other panics (function, panic), named too; `other_messages`: the
+    messages of those the record is about besides burn's (hole-free), said after it."""
     burn_message = burn_message or ""
     hole_names = [f"v{i}" for i in range(len(entries[0].holes))]
     if burn_message:
         message = _fill_named(burn_message, hole_names, entries)
+        for other in other_messages:  # `k1 must be positive, or k2 must be positive`
+            message = f"{message.rstrip()}, or {other.replace('{', '{{').replace('}', '}}')}"
     else:
         plain = re.sub(
             r"^assertion `left (==|!=) right` failed: |^not implemented: ",
@@ -96,9 +100,7 @@ def derived_toml(
     shown = message.replace("{{", "\x00").replace("}}", "\x01")
     shown = re.sub(r"\{[^{}]*\}", "…", shown).replace("\x00", "{").replace("\x01", "}")
     title = (shown.strip().splitlines() or [""])[0][:100] or f"burn panic {record.id}"
-    literal = next(
-        (p.strip() for p in re.split(r"\{[^{}]*\}", burn_message) if len(p.strip()) >= 4), ""
-    )
+    literal = _literal(burn_message)
     literal = (literal or title).replace("{", "").replace("}", "").replace("…", "").strip()
     conditions = {e.condition for e in entries}
     shared = len(conditions) == 1
@@ -117,11 +119,12 @@ def derived_toml(
         "",
     ]
     for site_fn, site_panic in [(fn, panic), *more_sites]:
+        own = _literal(str(site_panic.get("message") or "")) or literal  # its own message's
         lines += [
             "[[panic_site]]",
             f"file = {_q(site_fn['file'])}",
             f"guard = {_q(_quoted_guard(site_panic) or literal)}",
-            f"message = {_q(literal.replace('{', '').replace('}', ''))}",
+            f"message = {_q(own.replace('{', '').replace('}', ''))}",
             f"line = {site_panic['line']}",
             "",
         ]
@@ -151,6 +154,11 @@ def derived_toml(
         lines.append(f"condition = {_q(condition)}")
     lines.append(f"message = {_q(filled)}")
     return "\n".join(lines) + "\n"
+
+
+def _literal(message: str) -> str:
+    """The first literal piece of burn's format string long enough to say which panic."""
+    return next((p.strip() for p in re.split(r"\{[^{}]*\}", message) if len(p.strip()) >= 4), "")
 
 
 def _with_values(

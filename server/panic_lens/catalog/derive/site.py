@@ -280,3 +280,33 @@ def message_arguments(functions: dict[str, Any]) -> dict[str, list[Site]]:
             assert candidate.site.via is not None
             index.setdefault(candidate.site.via[2], []).append(candidate.site)
     return index
+
+
+def pattern_siblings(record: Record, site: Site, functions: dict[str, Any]) -> list[Site]:
+    """The other panics of `site`'s function that the record's sourceCode quotes and whose
+    whole message (one without holes) its messagePattern matches: a record whose pattern is
+    `k[12] must be positive` is about both asserts it quotes, whichever raised its message."""
+    pattern = record.panic.message_pattern
+    if site.check is not None or site.via is not None or not pattern:
+        return []
+    try:
+        regex = re.compile(pattern)
+    except re.error:
+        return []
+    if regex.fullmatch("") or regex.fullmatch("x"):
+        return []  # a pattern that matches anything says nothing of which panic
+    fn = functions[site.fn_key]
+    line = record.panic.line_number or 0
+    start = record.panic.source_code_start or line
+    end = record.panic.source_code_end or line
+    own = fn["panics"][site.index].get("message")
+    return [
+        Site(site.fn_key, index, None)
+        for index, panic in enumerate(fn["panics"])
+        if index != site.index
+        and start <= panic["line"] <= end
+        and (message := panic.get("message"))
+        and message != own
+        and "{" not in message
+        and regex.fullmatch(message)
+    ]

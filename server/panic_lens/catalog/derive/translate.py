@@ -179,6 +179,10 @@ class Translator:
             base = self.node(value, src, bound)
             if field_text.isdigit():
                 return f"{base}[{field_text}]"
+            if field_text == "shape" and _bare(base) in self.scope.names.values():
+                # `data.into().shape`: the shape of the `TensorData` an argument becomes (a
+                # nested array's, or a tensor's whose shape is known)
+                return f"shape({_bare(base)})"
             raise Unmapped(
                 f"the field `.{field_text}` of `{src[value.start_byte : value.end_byte].decode()}`"
             )
@@ -386,3 +390,10 @@ DIM_INDEX = re.compile(
 def from_start(dim: str, rank: str) -> str:
     """A dim in [-rank, rank) counted from the start: a negative one counts from the end."""
     return f"({dim} < 0 ? {dim} + {rank} : {dim})"
+
+
+def _bare(expr: str) -> str:
+    """`expr` without the parentheses around it."""
+    while expr.startswith("(") and expr.endswith(")") and balanced(expr[1:-1]):
+        expr = expr[1:-1]
+    return expr

@@ -27,7 +27,7 @@ pub fn eval_windows(series: Vec<f32>) -> WindowsDataset<InMemDataset<f32>, f32> 
 pub fn horizon(series: Vec<f32>) -> usize {
     let data = InMemDataset::new(series);
     let _short = WindowsDataset::new(InMemDataset::new(vec![1.0f32, 2.0]), 10); // ok
-    let count = data.windows(HORIZON).count(); // todo-expect: windows-size-zero (a Dataset trait method on a receiver of any Dataset type)
+    let count = data.windows(HORIZON).count(); // expect: windows-size-zero
     count + data.len()
 }
 

@@ -85,6 +85,27 @@ def _implementors(bounds: Iterable[str], impls: dict[str, list[str]]) -> list[st
     return sorted({path.rsplit("::", 1)[-1] for path in set.intersection(*found)})
 
 
+def blanket_implementors(trait: str, name: str) -> frozenset[str]:
+    """The paths of the public types on which the trait `trait`'s method `name` is callable
+    through a blanket impl (`impl<I, T: Dataset<I>> Windows<I> for T`: every type the index
+    lists as implementing all of its bounds), for a `[[where]]` on the trait's method."""
+    return _blankets().get((trait.rsplit("::", 1)[-1], name), frozenset())
+
+
+@lru_cache(maxsize=1)
+def _blankets() -> dict[tuple[str, str], frozenset[str]]:
+    files = sorted(configs.DATA_DIR.glob("burn-*.guards.json.gz"))
+    guards = json.loads(gzip.decompress(files[-1].read_bytes())) if files else {}
+    impls: dict[str, list[str]] = guards.get("impls") or {}
+    out: dict[tuple[str, str], set[str]] = {}
+    for entry in guards.get("functions", {}).values():
+        bounds, trait = entry.get("bounds") or (), entry.get("trait")
+        if trait and bounds:
+            found = set.intersection(*(set(impls.get(b, ())) for b in bounds))
+            out.setdefault((trait, entry.get("name")), set()).update(found)
+    return {key: frozenset(paths) for key, paths in out.items()}
+
+
 def parameter_types(call: str) -> tuple[tuple[str, ...], ...]:
     """The Rust types of the parameters of `call` (a method's without `self`) in each of its
     definitions the guards index has (a method of several impls has several)."""

@@ -56,9 +56,10 @@ def _env(names: tuple[str, ...]) -> Any:
 @lru_cache(maxsize=1)
 def _functions() -> list[Any]:
     """The functions the rule language adds to CEL's, for shapes: `sum(list)`,
-    `product(list)` (a shape's number of elements), `gcd(list)` (of integers) and
+    `product(list)` (a shape's number of elements), `gcd(list)` (of integers),
     `indices(list)` (`[0, .., size - 1]`, to
-    walk two lists together: `indices(a).exists(i, a[i] != b[i])`). A list that is not known
+    walk two lists together: `indices(a).exists(i, a[i] != b[i])`) and `shape(x)` (the dims
+    of the data a nested array holds, or of a tensor whose shape is known). A list that is not known
     makes them unknown, as any other use of it; items that are not numbers are an error."""
 
     def one(name: str, result: Any, impl: Any) -> Any:
@@ -70,7 +71,40 @@ def _functions() -> list[Any]:
         one("product", cel.Type.DYN, _product),
         one("indices", cel.Type.LIST, lambda items: list(range(len(items)))),
         one("gcd", cel.Type.DYN, _gcd),  # a fix's group count that divides every channel count
+        cel.FunctionDecl("shape", [_SHAPE_OF_LIST, _SHAPE_OF_TENSOR]),
     ]
+
+
+def _nested_shape(items: list[Any]) -> list[int]:
+    """The shape of the data a nested array holds (`[[1.0, 2.0], [3.0, 4.0]]`: [2, 2]), as
+    burn's `TensorData::from` reads it; an error when it is ragged or holds other than numbers."""
+    dims: list[int] = []
+    level: list[Any] = [items]
+    while all(isinstance(x, list) for x in level):
+        sizes = {len(x) for x in level}
+        if len(sizes) != 1:
+            raise TypeError("shape takes a rectangular nested list")
+        dims.append(sizes.pop())
+        level = [y for x in level for y in x]
+        if not level:
+            break  # `[]` is `[0]`, `[[], []]` is `[2, 0]`
+    if not all(type(x) in (int, float, bool) for x in level):
+        raise TypeError("shape takes a nested list of numbers, or a tensor")
+    return dims
+
+
+def _tensor_shape(tensor: dict[str, Any]) -> list[int]:
+    """A tensor value's shape (`dims`), when every dim is known."""
+    dims = tensor.get("dims")
+    if not isinstance(dims, list):
+        raise TypeError("the tensor's shape is not known")
+    return dims
+
+
+_SHAPE_OF_LIST = cel.Overload("shape_list", cel.Type.LIST, [cel.Type.LIST], impl=_nested_shape)
+_SHAPE_OF_TENSOR = cel.Overload(
+    "shape_map", cel.Type.LIST, [cel.Type.Map(cel.Type.STRING, cel.Type.DYN)], impl=_tensor_shape
+)
 
 
 def declared_functions() -> list[Any]:

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any, overload
 
 from panic_lens.evaluate import loop_frames, never_reached, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
-from panic_lens.rules.language import configs, structs  # noqa: F401 (registers the structs)
+from panic_lens.rules.language import api, configs, structs  # noqa: F401 (registers the structs)
 from panic_lens.rules.language import values as V
 from panic_lens.rules.language.conditions import Failed, conjuncts, evaluate, holds
 from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
+from panic_lens.rules.language.variants import variant_fields
 from panic_lens.rules.meta import per_rule_set, rules
 from panic_lens.rust.burn_api import canonical
 from panic_lens.rust.crate import CUBECL_FEATURES
@@ -91,7 +92,7 @@ def _make_plan(spec: RuleSpec) -> _Plan:
     for where in spec.wheres:
         names |= {a for a in where.args if a != "_"} | {n for n, _ in where.lets}
         by_name.setdefault(where.name, []).append(where)
-        owner_paths = _paths_of(where.owner)
+        owner_paths = _paths_of(where.owner) | api.blanket_implementors(where.owner, where.name)
         owners[where] = frozenset(owner_paths)
         targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
         if where.method_like:
@@ -413,6 +414,16 @@ def _bind(
         if tensor is not None:
             data["receiver"] = tensor.value
             origins["receiver"] = tensor
+        elif (plain := value_of(receiver, facts, frame)) is not None and type(plain.value) is str:
+            # a method of an enum called on one of its variants (`Initializer::Orthogonal {
+            # .. }.init(..)`): a receiver whose type the `where` matched is no string else
+            fields = variant_fields(receiver, facts)
+            data["receiver"] = {
+                "variant": plain.value,
+                "fields": {k: v.value for k, v in fields.items()},
+            }
+            origins["receiver.variant"] = plain
+            origins.update({f"receiver.fields.{k}": v for k, v in fields.items()})
     if "result" in plan.reads:
         result = V.result_value(site.node, facts, where.result_generic)
         if result is not None:

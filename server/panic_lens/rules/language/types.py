@@ -35,11 +35,13 @@ def _records() -> dict[str, dict[str, Any]]:
     t = cel.Type
     # `dim`: the known dims by index (negative too), when the others are not (`evaluate`)
     tensor = {"dims": t.List(t.INT), "dim": t.Map(t.INT, t.INT), "numel": t.INT, "rank": t.INT}
+    # an enum's variant and its literal's fields (`detect._bind`)
+    receiver = tensor | {"variant": t.STRING, "fields": t.Map(t.STRING, t.DYN)}
     context = {
         "backends": t.List(t.STRING), "cubecl": t.BOOL, "training": t.BOOL, "test": t.BOOL,
         "burn": t.STRING,
     }  # fmt: skip
-    return {"context": context, "receiver": tensor, "result": {"rank": t.INT}}
+    return {"context": context, "receiver": receiver, "result": {"rank": t.INT}}
 
 
 RECORDS = _records()

@@ -19,6 +19,7 @@ from panic_lens.evaluate.state import Frame, Value, register, state_of
 from panic_lens.model import Span
 from panic_lens.rules.language import configs
 from panic_lens.rules.language.configs import ConfigInfo
+from panic_lens.rules.language.defaults import constant_value
 from panic_lens.rust.burn_api import TENSOR_SELF_METHODS, tensor_type_args
 from panic_lens.rust.syntax import (
     Node,
@@ -246,7 +247,22 @@ _UNKNOWN = object()
 
 def parse_default(text: str) -> Any:
     """The value of a default expression of burn's config table (`1`, `1e-5`, `[1, 1]`,
-    `true`, `"PaddingConfig2d::Valid"`, `None`); `_UNKNOWN` for anything else."""
+    `true`, `"PaddingConfig2d::Valid"`, `None`, constant arithmetic such as `1.0 / 3.0`, which
+    Rust computes at compile time); `_UNKNOWN` for anything else."""
+    found = _literal(text)
+    if found is not _UNKNOWN:
+        return found
+    computed = constant_value(text, _number)
+    return _UNKNOWN if computed is None else computed
+
+
+def _number(text: str) -> Any:
+    """A number literal of a constant default expression, or None."""
+    found = _literal(text)
+    return found if type(found) in (int, float) else None
+
+
+def _literal(text: str) -> Any:
     text = text.strip()
     if text in ("true", "false"):
         return text == "true"

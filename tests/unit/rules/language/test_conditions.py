@@ -71,6 +71,21 @@ def test_the_shape_functions_and_their_unknowns() -> None:
     assert isinstance(evaluate("sum(s)", names, {"s": [True]}), Failed)
 
 
+def test_shape_reads_a_nested_array_or_a_known_tensor() -> None:
+    """`shape(x)`: the dims of the data a nested array holds (as `TensorData::from` reads
+    it), or a tensor's `dims`; not known when the array or the tensor's shape is not; a
+    ragged array, a tensor without its whole shape or non-numbers are errors, no finding."""
+    names = ("x",)
+    assert evaluate("shape(x)", names, {"x": [[1.0, 2.0], [3.0, 4.0]]}) == [2, 2]
+    assert evaluate("shape(x)", names, {"x": [1, 2, 3]}) == [3]
+    assert evaluate("shape(x)", names, {"x": []}) == [0]
+    assert evaluate("shape(x)", names, {"x": [[], []]}) == [2, 0]
+    assert evaluate("shape(x)", names, {"x": {"rank": 2, "dims": [4, 5]}}) == [4, 5]
+    assert evaluate("size(shape(x)) != 2", names, {}) is None
+    for bad in ([[1.0], [2.0, 3.0]], ["a"], {"rank": 2}):
+        assert isinstance(evaluate("shape(x)", names, {"x": bad}), Failed)
+
+
 @pytest.mark.parametrize(
     ("expr", "parts"),
     [
