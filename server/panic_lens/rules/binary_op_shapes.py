@@ -6,7 +6,8 @@ burn's `add`, `sub`, `mul`, `div` (and the operators `+ - * /` between two tenso
 `lower_equal` run `TensorCheck::binary_ops_ew`: for each dim where the two sizes differ and
 neither is 1, a reason is registered, and the check panics at the call on every backend. The
 ranks are equal by the type; a scalar operand (`x + 1.0`, `add_scalar`) is never checked, nor
-is `%` (`remainder` has no check).
+is `%` (`remainder` has no check). burn's MSE, Huber, Lp and SmoothL1 losses begin their forward
+with such a `sub` between their two tensors: the same panic, inside the loss.
 
 A hook, not a rule in the language: the language finds calls, and most of these panics are
 written as operators. Only dims the evaluator knows as numbers on both sides count: a run-time
@@ -21,6 +22,7 @@ from panic_lens import evaluate
 from panic_lens.evaluate import Value
 from panic_lens.evaluate.shapes import is_int
 from panic_lens.model import Finding, HoverFact, Related, Severity
+from panic_lens.rules.language import values as V
 from panic_lens.rules.meta import BINARY_OPS as INFO
 from panic_lens.rust.facts import CallSite, FileFacts
 from panic_lens.rust.lexical import WORD_BYTES
@@ -38,7 +40,20 @@ METHODS = {
 }  # fmt: skip
 OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 _PATHS = frozenset(f"{TENSOR}::{name}" for name in METHODS)
-_CALL_NAMES = frozenset(METHODS)
+# burn's losses whose forward begins with `sub` between its two tensors (the panic fires inside
+# the loss): by the loss's type, or the config its module is made from, the methods and which
+# argument is the lhs and which the rhs (crates/burn-nn/src/loss/{mse,huber,smooth_l1,lp_loss}.rs)
+_FORWARD = frozenset({"forward", "forward_no_reduction"})
+LOSSES: dict[str, tuple[frozenset[str], int, int]] = {
+    "burn::nn::loss::MseLoss": (_FORWARD, 0, 1),  # logits.sub(targets)
+    "burn::nn::loss::HuberLossConfig": (_FORWARD, 1, 0),  # targets - predictions
+    "burn::nn::loss::LpLossConfig": (_FORWARD, 0, 1),  # predictions.sub(targets)
+    "burn::nn::loss::SmoothL1LossConfig": (
+        frozenset({"forward", "forward_with_reduction", "forward_reduce_dims"}), 0, 1
+    ),
+}  # fmt: skip
+_LOSS_METHODS = frozenset().union(*(methods for methods, _, _ in LOSSES.values()))
+_CALL_NAMES = frozenset(METHODS) | _LOSS_METHODS
 # Words without which no dim is known as a number here: the shape words of the prefilter
 # groups (their other word is `Tensor`, which the prefilter also finds through crate aliases).
 _TRIGGERS = tuple(dict.fromkeys(group[-1].rstrip("(").encode() for group in INFO.prefilter_groups))
@@ -49,9 +64,14 @@ def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
     if not functions:
         return
     for site in facts.calls(_CALL_NAMES):
-        operands = _call_operands(site)
-        if operands is not None and _inside(site.node, functions):
-            yield from _judge(site.node, site.name_node, site.name, *operands, facts)
+        if not _inside(site.node, functions):
+            continue
+        if site.name in METHODS:
+            operands = _call_operands(site)
+            if operands is not None:
+                yield from _judge(site.node, site.name_node, site.name, *operands, facts)
+        elif (loss := _loss_operands(site, facts)) is not None:
+            yield from _judge(site.node, site.name_node, "sub", loss[0], loss[1], facts, loss[2])
     for lo, hi in functions:
         for node in nodes_of_kinds(facts.tree.root_node, _BINARY, lo, hi):
             op = child_by_field(node, "operator")
@@ -121,9 +141,27 @@ def _call_operands(site: CallSite) -> tuple[Node, Node] | None:
     return None
 
 
+def _loss_operands(site: CallSite, facts: FileFacts) -> tuple[Node, Node, str] | None:
+    """The lhs and rhs of the `sub` a burn loss's forward begins with, and the API."""
+    if site.kind != "method" or site.receiver is None:
+        return None
+    typed = facts.type_of(site.receiver)
+    path = typed.path if typed is not None else None
+    if path not in LOSSES:
+        path = V.module_config_path(site.receiver, facts)
+    if path is None or path not in LOSSES:
+        return None
+    methods, lhs, rhs = LOSSES[path]
+    if site.name not in methods or len(site.args) <= max(lhs, rhs):
+        return None
+    api = f"{path.removesuffix('Config')}::{site.name}"
+    return site.args[lhs], site.args[rhs], api
+
+
 def _judge(
-    node: Node, name_node: Node, name: str, left: Node, right: Node, facts: FileFacts
-) -> Iterator[Finding | HoverFact]:
+    node: Node, name_node: Node, name: str, left: Node, right: Node, facts: FileFacts,
+    api: str | None = None,
+) -> Iterator[Finding | HoverFact]:  # fmt: skip
     lhs = evaluate.tensor_of(left, facts)
     if lhs is None or lhs.shape is None or not _sized(lhs.shape.dims):
         return  # not a tensor, or no dim that can clash: the other side need not be known
@@ -132,7 +170,8 @@ def _judge(
         return  # a scalar, or a tensor whose rank is not known
     clashes = _clashes(lhs.shape.dims, rhs.shape.dims)
     span = facts.span(name_node)
-    api = f"{TENSOR}::{name}"
+    inside = f" inside {api.removeprefix('burn::nn::loss::')}" if api is not None else ""
+    api = api or f"{TENSOR}::{name}"
     lines = (f"lhs: {_shape_text(lhs)}", f"rhs: {_shape_text(rhs)}")
     if not clashes or in_should_panic_test(node, facts) or evaluate.never_reached(node, facts):
         yield HoverFact(INFO.id, span, api, lines)
@@ -140,7 +179,7 @@ def _judge(
     yield HoverFact(INFO.id, span, api, lines, flagged=True)
     dims = ", ".join(f"dim {i}: {a} != {b}" for i, a, b in clashes)
     message = (
-        f"{METHODS[name]} of a {_shape_text(lhs)} tensor and a {_shape_text(rhs)} tensor: "
+        f"{METHODS[name]}{inside} of a {_shape_text(lhs)} tensor and a {_shape_text(rhs)} tensor: "
         f"{dims}, neither is 1, so the shapes do not broadcast (burn's "
         'binary_ops_ew check panics: "The provided tensors have incompatible shapes")'
     )

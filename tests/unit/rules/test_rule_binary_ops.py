@@ -100,3 +100,21 @@ def test_operands_are_evaluated_only_in_functions_that_write_a_shape_source() ->
     assert lines(body) == [4]
     hovers = [h for h in analyze(HEAD + body).hovers if isinstance(h, HoverFact) and h.rule == RULE]
     assert [h.span.start.row for h in hovers if h.flagged] == [4]
+
+
+def test_a_loss_whose_forward_subtracts_its_tensors_is_flagged_at_the_forward() -> None:
+    body = (
+        "use burn::nn::loss::{HuberLossConfig, MseLoss, Reduction};\n"
+        "fn f(d: &Device) {\n"
+        "    let p = Tensor::<2>::zeros([4, 3], d);\n"
+        "    let t = Tensor::<2>::zeros([4, 5], d);\n"
+        "    let _ = MseLoss::new().forward(p.clone(), t.clone(), Reduction::Mean);\n"
+        "    let _ = HuberLossConfig::new(0.5).init().forward_no_reduction(p.clone(), t.clone());\n"
+        "    let c = Tensor::<2>::ones([4, 1], d);\n"
+        "    let _ = MseLoss::new().forward(p.clone(), c, Reduction::Sum);\n"
+        "}\n"
+    )
+    mse, huber = found(body)
+    assert mse.message.startswith("Sub inside MseLoss::forward of a [4, 3] tensor and a [4, 5]")
+    # burn's HuberLoss computes `targets - predictions`: the targets are the lhs
+    assert huber.message.startswith("Sub inside HuberLoss::forward_no_reduction of a [4, 5]")
