@@ -21,12 +21,13 @@ from collections.abc import Iterator
 from panic_lens import evaluate
 from panic_lens.evaluate import Value
 from panic_lens.evaluate.shapes import is_int
+from panic_lens.evaluate.state import MAX_DEPTH
 from panic_lens.model import Finding, HoverFact, Related, Severity
 from panic_lens.rules.language import values as V
 from panic_lens.rules.meta import BINARY_OPS as INFO
 from panic_lens.rust.facts import CallSite, FileFacts
 from panic_lens.rust.lexical import WORD_BYTES
-from panic_lens.rust.syntax import Node, child_by_field, enclosing_function, nodes_of_kinds
+from panic_lens.rust.syntax import Node, child_by_field, nodes_of_kinds
 from panic_lens.rust.testcode import in_should_panic_test, in_test_code
 
 __all__ = ["INFO", "detect"]
@@ -73,7 +74,7 @@ def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
         elif (loss := _loss_operands(site, facts)) is not None:
             yield from _judge(site.node, site.name_node, "sub", loss[0], loss[1], facts, loss[2])
     for lo, hi in functions:
-        for node in nodes_of_kinds(facts.tree.root_node, _BINARY, lo, hi):
+        for node in _binary_expressions(facts, lo, hi):
             op = child_by_field(node, "operator")
             name = OPERATORS.get(facts.text(op)) if op is not None else None
             left, right = child_by_field(node, "left"), child_by_field(node, "right")
@@ -99,8 +100,7 @@ def _sizing_functions(facts: FileFacts) -> list[tuple[int, int]]:
             if at > 0 and facts.src[at - 1] in WORD_BYTES:  # `clones`, not `ones`
                 at = facts.src.find(word, at + len(word), hi)
                 continue
-            node = facts.tree.root_node.descendant_for_byte_range(at, at + len(word))
-            function = enclosing_function(node) if node is not None else None
+            function = _function_around(facts, at, at + len(word))
             if function is not None and function.id not in found:
                 found[function.id] = (max(lo, function.start_byte), min(hi, function.end_byte))
             after = function.end_byte if function is not None else at + len(word)
@@ -109,6 +109,20 @@ def _sizing_functions(facts: FileFacts) -> list[tuple[int, int]]:
     # a function inside another one's range is walked with it
     return [span for i, span in enumerate(spans)
             if not any(o[0] <= span[0] and span[1] <= o[1] for o in spans[:i])]  # fmt: skip
+
+
+def _function_around(facts: FileFacts, lo: int, hi: int) -> Node | None:
+    """The innermost `fn` item around bytes [lo, hi), found from the root down (walking up
+    with `parent` costs the depth at each step: minutes under 10,000 nested modules)."""
+    around = [
+        f
+        for f in nodes_of_kinds(facts.tree.root_node, _FUNCTION, lo, hi)
+        if f.start_byte <= lo and hi <= f.end_byte
+    ]
+    return max(around, key=lambda f: f.start_byte, default=None)
+
+
+_FUNCTION = frozenset({"function_item"})
 
 
 def _inside(node: Node, spans: list[tuple[int, int]]) -> bool:
@@ -130,6 +144,26 @@ def _never_a_tensor(node: Node, facts: FileFacts) -> bool:
         return True
     # a SCREAMING_CASE name is a const or a static, never a tensor
     return node.type == "identifier" and facts.text(node).isupper()
+
+
+def _binary_expressions(facts: FileFacts, lo: int, hi: int) -> Iterator[Node]:
+    """The binary expressions in bytes [lo, hi), but none that is an operand of `MAX_DEPTH`
+    binary expressions in a row (`a + b + .. + z` nests to the left): no shape is known that
+    deep (the evaluator gives up there), and a name looked up from so deep walks every level
+    above it (a 10,000-term sum took minutes). Depths are counted from the outer expressions
+    down (a node's `parent` is found from the root: as costly as the depth)."""
+    found = nodes_of_kinds(facts.tree.root_node, _BINARY, lo, hi)
+    chained: dict[int, int] = {}
+    for node in sorted(found, key=lambda n: (n.start_byte, -n.end_byte)):
+        depth = chained.pop(node.id, 0)
+        for side in ("left", "right"):
+            child = child_by_field(node, side)
+            while child is not None and child.type == "parenthesized_expression":
+                child = child.named_children[0] if child.named_child_count else None
+            if child is not None and child.type == "binary_expression":
+                chained[child.id] = depth + 1
+        if depth < MAX_DEPTH:
+            yield node
 
 
 def _call_operands(site: CallSite) -> tuple[Node, Node] | None:
