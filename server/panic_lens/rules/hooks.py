@@ -10,6 +10,7 @@ HOOKS: dict[str, str] = {
     "async-policy-load-record": "panic_lens.rules.async_policy_load_record",
     "router-unsupported-dtype": "panic_lens.rules.router_unsupported_dtype",
     "interpolate-backward-mode": "panic_lens.rules.interpolate_backward_mode",
+    "binary-op-incompatible-shapes": "panic_lens.rules.binary_op_shapes",
 }
 
 

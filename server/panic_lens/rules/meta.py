@@ -172,11 +172,12 @@ def _by_id(rule_id: str) -> RuleInfo:
     return next(r for r in SHIPPED if r.id == rule_id)
 
 
-# The four Python rules (their modules import their INFO from here).
+# The Python rules (their modules import their INFO from here).
 CTC = _by_id("ctc-target-capacity")
 ASYNC_POLICY = _by_id("async-policy-load-record")
 ROUTER = _by_id("router-unsupported-dtype")
 INTERPOLATE = _by_id("interpolate-backward-mode")
+BINARY_OPS = _by_id("binary-op-incompatible-shapes")
 _added: list[RuleInfo] = []  # the registry: rules added to the shipped ones, in order
 _derived: list[RuleInfo] = []  # rules derived from records no other rule covers
 _generation = [0]  # bumped by every change of the registry (keys the prefilter's tables)
