@@ -35,7 +35,7 @@ from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
 from panic_lens.rust.incremental import edit_of, reparse
 from panic_lens.rust.search import declarations
-from panic_lens.rust.syntax import Node, Tree, index_in, starts_between
+from panic_lens.rust.syntax import Node, Tree, index_in, nodes_of_kinds, starts_between
 from panic_lens.settings import Settings
 
 if TYPE_CHECKING:
@@ -237,7 +237,8 @@ def _function_edit(
 
     None (full analysis) unless: the edit is strictly inside one function body, whose function
     starts and ends at the same place in the new tree; the old body declares no items, impls or
-    `use`s; and the presence of each file_words() word is unchanged. (`_relocated` checks the
+    `use`s; no other function's analysis may read the body (`_read_elsewhere`); and the
+    presence of each file_words() word is unchanged. (`_relocated` checks the
     rest: nothing outside the body parses differently, and the new body declares nothing
     either.) An edit may add or remove lines: `_requoting` finds the other functions whose
     messages quote a line number that moved.
@@ -256,6 +257,8 @@ def _function_edit(
     if new_body is None or (new_body.start_byte, new_body.end_byte) != (
         body.start_byte, body.end_byte + delta):  # fmt: skip
         return None
+    if _read_elsewhere(body, old_src) or _read_elsewhere(new_body, src):
+        return None
     # (Everything outside the body is checked unchanged by tree-sitter's changed ranges in
     # `_relocated`.)
     signals = frozenset(s.span for s in facts.training_signals() if s.span is not None)
@@ -263,6 +266,33 @@ def _function_edit(
     shift = _Shift(start, old_end, new_end, start_point, old_end_point, new_end_point, where,
                    signals, facts.path)  # fmt: skip
     return shift, (body.start_byte, body.end_byte), (new_body.start_byte, new_body.end_byte)
+
+
+_STRUCT_LITERAL = frozenset({"struct_expression"})
+
+
+def _read_elsewhere(body: Node, src: bytes) -> bool:
+    """Whether the analysis of other functions may read this body: the evaluator follows the
+    fields of a literal of a struct declared in the file into the struct's methods
+    (`self.field`), and a crate function's value into its callers (a call of its name
+    elsewhere in the file)."""
+    for literal in nodes_of_kinds(body, _STRUCT_LITERAL, body.start_byte, body.end_byte):
+        name = literal.child_by_field_name("name")
+        if name is None or literal.start_byte < body.start_byte:
+            continue
+        type_name = src[name.start_byte : name.end_byte].rsplit(b"::", 1)[-1]
+        if re.search(rb"\b(?:struct|enum)\s+" + re.escape(type_name) + rb"\b", src):
+            return True
+    function = body.parent
+    name = function.child_by_field_name("name") if function is not None else None
+    if function is None or name is None:
+        return True
+    called = re.compile(
+        rb"\b" + re.escape(src[name.start_byte : name.end_byte]) + rb"\s*(?:::\s*<[^;{}]*?>\s*)?\("
+    )
+    return any(
+        not function.start_byte <= m.start() < function.end_byte for m in called.finditer(src)
+    )
 
 
 def _body_around(tree: Tree, start: int, end: int) -> Node | None:

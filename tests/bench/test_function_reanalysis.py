@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import re
 from pathlib import Path
 
 import pytest
@@ -92,8 +93,16 @@ TRAIN = REPO / "examples" / "burn-app" / "src" / "train.rs"
 
 
 def inside_first_body(src: bytes, marker: bytes = b"fn ") -> int:
-    """A byte just after the first `{` of the first function: inside its body."""
-    return src.index(b"{", src.index(marker)) + 1
+    """A byte just after the first `{` of the first function that no other function calls:
+    inside its body (an edit in a function whose value its callers read is analysed in
+    full, as other functions' findings may change with it)."""
+    at = src.index(marker)
+    while True:
+        name = re.match(rb"\w+", src[at + len(marker) :])
+        called = name is not None and len(re.findall(rb"\b" + name.group() + rb"\s*\(", src)) > 1
+        if not called or marker != b"fn ":
+            return src.index(b"{", at) + 1
+        at = src.index(marker, at + 1)
 
 
 @pytest.mark.parametrize("file", [RL, TRAIN], ids=["rl", "train"])
@@ -554,3 +563,19 @@ def test_only_quotes_of_this_files_lines_move() -> None:
     assert _quotes_from(("x", "base.rs:9, lib.rs:12"), 10, "lib.rs") is True
     assert _quotes_from("set at lib.rs:9", 10, "lib.rs") is False  # above the edit
     assert _quotes_from("base.rs:243", 10, None) is False  # an unsaved text: no file of its own
+
+
+def test_an_edit_in_a_function_others_read_is_analysed_in_full() -> None:
+    """The evaluator reads a function's value at its callers and the fields a struct literal
+    sets in the struct's methods: an edit in `forward_ctc` (called by both `step`s) or inside
+    the literal `AcousticModelConfig::init` writes is analysed in full, and equals a fresh
+    analysis (an edit inside the literal once kept `forward`'s old shapes)."""
+    src = TRAIN.read_bytes()
+    at = src.index(b"{", src.index(b"fn forward_ctc")) + 1
+    _, partial = step(start(TRAIN), src[:at] + b" let _unused = 1;" + src[at:])
+    assert not partial
+    model = REPO / "examples" / "burn-app" / "src" / "model.rs"
+    src = model.read_bytes()
+    at = int(0.3984375 * len(src))  # inside the struct literal of `init`
+    _, partial = step(start(model), src[:at] + b"let q = 2;" + src[at:])
+    assert not partial
