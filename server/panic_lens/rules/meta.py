@@ -58,10 +58,6 @@ class RuleInfo:
         """The rule's Markdown page, shipped in the wheel or read from the source tree."""
         return docs_root() / f"{self.id}.md"
 
-    @property
-    def doc_uri(self) -> str:
-        return self.doc_path.resolve().as_uri()
-
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "defs"
 
