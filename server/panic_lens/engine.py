@@ -144,7 +144,7 @@ def rule_run(
             continue
         if info.spec is not None and info.spec.hook is None:
             if live is None:  # imported with the rules' detectors, when rules first run
-                from panic_lens.rules.language.detect import rules_with_sites
+                from panic_lens.rules.language.call_sites import rules_with_sites
 
                 live = rules_with_sites(facts)
             if rule not in live:

@@ -196,18 +196,18 @@ def test_only_the_rules_in_the_language_with_a_call_in_the_text_run(
     """`rules_with_sites` names the rules in the language whose calls the text makes; the
     engine runs only those of the language (the others could find nothing), and the analysis
     is the one every rule gives."""
-    from panic_lens.rules.language import detect
+    from panic_lens.rules.language import call_sites
     from panic_lens.rules.meta import rules
 
     src = (
         "use burn::prelude::*;\nfn f(x: Tensor<B, 3>) {\n"
         "    let _ = x.clone().permute([0, 0, 1]);\n    let _ = x.squeeze_dim::<2>(0);\n}\n"
     )
-    live = detect.rules_with_sites(FileFacts.build(src.encode(), "src/lib.rs"))
+    live = call_sites.rules_with_sites(FileFacts.build(src.encode(), "src/lib.rs"))
     assert {"permute-duplicate-axes", "squeeze-dim-not-one"} <= live
     assert "conv-groups-divide-channels" not in live
     gated = engine.analyze(src, "src/lib.rs")
     every = frozenset(info.id for info in rules())
-    monkeypatch.setattr(detect, "rules_with_sites", lambda facts: every)
+    monkeypatch.setattr(call_sites, "rules_with_sites", lambda facts: every)
     assert engine.analyze(src, "src/lib.rs") == gated
     assert any(f.rule == "permute-duplicate-axes" for f in gated.findings)

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any, overload
 
 from panic_lens.evaluate import loop_frames, never_reached, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
-from panic_lens.rules.language import api, configs, structs  # noqa: F401 (registers the structs)
+from panic_lens.rules.language import configs, structs  # noqa: F401 (registers the structs)
 from panic_lens.rules.language import values as V
-from panic_lens.rules.language.conditions import Failed, conjuncts, evaluate, holds
-from panic_lens.rules.language.spec import BUILTIN_NAMES, HOLE, RuleSpec, Where, version_matches
+from panic_lens.rules.language.call_sites import renamed_wheres, rule_sites, sites
+from panic_lens.rules.language.conditions import Failed, evaluate, holds
+from panic_lens.rules.language.plan import Plan, plan_of
+from panic_lens.rules.language.spec import HOLE, RuleSpec, Where, version_matches
 from panic_lens.rules.language.variants import variant_fields
-from panic_lens.rules.meta import per_rule_set, rules
-from panic_lens.rust.burn_api import canonical
 from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.testcode import in_should_panic_test, in_test_code
 
@@ -48,90 +48,7 @@ def recorded_failures() -> Iterator[dict[str, list[str]]]:
         _RECORDERS.remove(found)
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """What a rule needs, computed once per rule: its names and its calls by name."""
-
-    names: tuple[str, ...]
-    by_name: dict[str, tuple[Where, ...]]
-    targets: dict[Where, frozenset[str]]  # the paths a `where` call resolves to
-    owners: dict[Where, frozenset[str]]  # the type paths of a method-like `where`
-    reads: frozenset[str]  # the top-level names and `config.x` fields the condition reads
-    free: bool  # some `where` is a free function (which a `use .. as` may rename)
-    # what a method call's receiver must be for each method-like `where`: ("config", path)
-    # of a config it builds, ("module", path) of the config a module was made from, or
-    # ("type", None) of its type (one of `owners`)
-    receivers: dict[Where, tuple[str, str | None]]
-    # the condition's top-level conjuncts that read only a `where`'s arguments (and its
-    # config), each with the arguments it reads: when one of them is not true at a call,
-    # neither is the condition, whatever the other values are (`_bind`)
-    arg_conjuncts: dict[Where, tuple[tuple[str, tuple[str, ...]], ...]]
-
-
-def _plan(spec: RuleSpec) -> _Plan:
-    """The rule's plan, made once per spec object (looked up by identity: hashing a spec
-    walks all of it, for every rule on every file)."""
-    found = _PLANS.get(id(spec))
-    if found is None or found[0] is not spec:
-        if len(_PLANS) >= _PLANS_KEPT:
-            _PLANS.clear()
-        found = _PLANS[id(spec)] = (spec, _make_plan(spec))
-    return found[1]
-
-
-_PLANS_KEPT = 512
-_PLANS: dict[int, tuple[RuleSpec, _Plan]] = {}  # the spec is held, so its id is not reused
-
-
-def _make_plan(spec: RuleSpec) -> _Plan:
-    names = set(BUILTIN_NAMES)
-    by_name: dict[str, list[Where]] = {}
-    targets: dict[Where, frozenset[str]] = {}
-    owners: dict[Where, frozenset[str]] = {}
-    receivers: dict[Where, tuple[str, str | None]] = {}
-    for where in spec.wheres:
-        names |= {a for a in where.args if a != "_"} | {n for n, _ in where.lets}
-        by_name.setdefault(where.name, []).append(where)
-        owner_paths = _paths_of(where.owner) | api.blanket_implementors(where.owner, where.name)
-        owners[where] = frozenset(owner_paths)
-        targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
-        if where.method_like:
-            receivers[where] = _receiver_kind(where.owner)
-    lets = [expr for where in spec.wheres for _, expr in where.lets]
-    others = [r.when for r in spec.severity_when] + [f.with_ for f in spec.fixes]
-    text = " ".join(filter(None, (spec.condition, spec.message, *lets, *others)))
-    reads = set(re.findall(r"\b(config\.\w+|receiver|[a-z_]\w*)\b", text))
-    arg_conjuncts = {where: _arg_conjuncts(spec.condition, where) for where in spec.wheres}
-    return _Plan(tuple(sorted(names)), {k: tuple(v) for k, v in by_name.items()}, targets,
-                 owners, frozenset(reads), any(not w.method_like for w in spec.wheres),
-                 receivers, arg_conjuncts)  # fmt: skip
-
-
-def _arg_conjuncts(condition: str | None, where: Where) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The conjuncts of `condition` that name, as words, none of the values a call gives
-    after its arguments and config (the receiver, the result, the context and the `where`'s
-    lets), with the arguments each names: evaluated over those arguments and the config,
-    such a conjunct has the value it has at the call."""
-    if condition is None:
-        return ()
-    later = {"receiver", "result", "context", *(name for name, _ in where.lets)}
-    out = []
-    for part in conjuncts(condition):
-        words = set(re.findall(r"[A-Za-z_]\w*", part))
-        if not later & words:
-            out.append((part, tuple(a for a in where.args if a != "_" and a in words)))
-    return tuple(out)
-
-
-def _receiver_kind(owner: str) -> tuple[str, str | None]:
-    config = configs.table().config(owner)
-    if config is not None:
-        return "config", config.path
-    module_of = configs.config_of_module(owner)
-    return ("module", module_of) if module_of is not None else ("type", None)
-
-
-def _receiver_fits(where: Where, site: CallSite, plan: _Plan, facts: FileFacts) -> bool:
+def _receiver_fits(where: Where, site: CallSite, plan: Plan, facts: FileFacts) -> bool:
     """Whether a method call's receiver can be what `where` needs, from the receiver's config
     or type found once per call (most rules share a method name, few its receiver)."""
     kind, path = plan.receivers[where]
@@ -156,14 +73,6 @@ def _receiver(kind: str, site: CallSite, facts: FileFacts) -> str | None:
     return found
 
 
-def _paths_of(owner: str) -> set[str]:
-    """Every path the resolver may give for `owner`: as written, canonical, and the config
-    table's other names for the same config or module."""
-    written = {owner, canonical(owner.split("::")) or owner}
-    t = configs.table()
-    return written.union(*(t.paths_of(path) for path in written))
-
-
 @dataclass(slots=True)
 class _Bound:
     """The values one call gives the condition, and where each came from."""
@@ -182,10 +91,10 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
     version = facts.crate.burn_version
     if spec.burn and version and version_matches(spec.burn, version) is False:
         return
-    plan = _plan(spec)
-    by_name, renamed = _sites(facts)
-    for site in _rule_sites(plan, by_name, renamed):
-        wheres = plan.by_name.get(site.name) or _renamed(site, plan)
+    plan = plan_of(spec)
+    by_name, renamed = sites(facts)
+    for site in rule_sites(plan, by_name, renamed):
+        wheres = plan.by_name.get(site.name) or renamed_wheres(site, plan)
         for where in wheres:
             method = site.kind == "method" and where.method_like
             if method and not _receiver_fits(where, site, plan, facts):
@@ -200,13 +109,13 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
             break
 
 
-def _fires(spec: RuleSpec, plan: _Plan, bound: _Bound) -> bool:
+def _fires(spec: RuleSpec, plan: Plan, bound: _Bound) -> bool:
     return spec.condition is None or holds(spec.condition, plan.names, bound.data,
                                            bound.lengths) is True  # fmt: skip
 
 
 def _in_loops(
-    spec: RuleSpec, where: Where, site: CallSite, plan: _Plan, facts: FileFacts
+    spec: RuleSpec, where: Where, site: CallSite, plan: Plan, facts: FileFacts
 ) -> _Bound | None:
     """The call's values for the first element of the literal `for` loops around it (one per
     element: `for k in [2, 4]`) at which the condition is true; None when there is none."""
@@ -217,105 +126,6 @@ def _in_loops(
         bound.label = frame.label
         return bound
     return None
-
-
-def _sites(facts: FileFacts) -> tuple[dict[str, list[CallSite]], list[CallSite]]:
-    """The file's calls of every rule in the language, by name, found once per file (every
-    rule asks the same question), and the calls by other names a `use .. as` may bind. Kept
-    per `facts.only`: a re-analysis runs the rules over several function bodies of one text.
-    With `facts.may_fire`, only the calls of those rules are looked for (a call by another
-    rule's name still counts as that rule's, not as renamed)."""
-    key = ("language", "sites", facts.only)
-    found = facts.memo.get(key)
-    if found is None:
-        names = search = _all_call_names()
-        if facts.may_fire is not None:  # the other rules find nothing here: not their calls
-            named = _rules_by_call_name()[0]
-            search = frozenset(name for name in names if named[name] & facts.may_fire)
-        targets = _path_targets()
-        by_name: dict[str, list[CallSite]] = {}
-        renamed: list[CallSite] = []
-        for site in facts.calls(search, renamed=True):
-            if site.name in names:
-                if site.kind == "path" and site.resolves_to(targets[site.name]) is None:
-                    continue  # another type's (`Vec::new(..)`): no rule's `where` binds it
-                by_name.setdefault(site.name, []).append(site)
-            elif site.kind == "path":
-                renamed.append(site)
-        found = facts.memo[key] = (by_name, renamed)
-    return found
-
-
-@per_rule_set
-def _path_targets() -> dict[str, frozenset[str]]:
-    """Every path that a call by path, written with a rule's call name, must resolve to for
-    some `where` of that name to bind it (`_bind`), by name."""
-    found: dict[str, set[str]] = {}
-    for info in rules():
-        if info.spec is None or info.spec.hook is not None:
-            continue
-        plan = _plan(info.spec)
-        for where in info.spec.wheres:
-            found.setdefault(where.name, set()).update(plan.targets[where])
-    return {name: frozenset(paths) for name, paths in found.items()}
-
-
-def rules_with_sites(facts: FileFacts) -> frozenset[str]:
-    """The ids of the rules in the language with a call in `facts` (in `facts.only`) that
-    `detect` would look at: no other rule in the language can find anything there."""
-    key = ("language", "live", facts.only)
-    found = facts.memo.get(key)
-    if found is None:
-        by_name, renamed = _sites(facts)
-        named, free = _rules_by_call_name()
-        live: set[str] = set(free) if renamed else set()
-        for name in by_name:
-            live |= named.get(name, frozenset())
-        found = facts.memo[key] = frozenset(live)
-    return found
-
-
-@per_rule_set
-def _rules_by_call_name() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
-    """The ids of the rules in the language by the call names of their `where`s, and those
-    with a free function (a `use .. as` may call it by another name)."""
-    named: dict[str, set[str]] = {}
-    free: set[str] = set()
-    for info in rules():
-        if info.spec is None or info.spec.hook is not None:
-            continue
-        for where in info.spec.wheres:
-            named.setdefault(where.name, set()).add(info.id)
-            if not where.method_like:
-                free.add(info.id)
-    return {name: frozenset(ids) for name, ids in named.items()}, frozenset(free)
-
-
-def _rule_sites(
-    plan: _Plan, by_name: dict[str, list[CallSite]], renamed: list[CallSite]
-) -> Iterator[CallSite]:
-    for name in plan.by_name:
-        yield from by_name.get(name, ())
-    if plan.free:
-        yield from renamed
-
-
-@per_rule_set
-def _all_call_names() -> frozenset[str]:
-    """The call names of every rule in the language that is registered."""
-    return frozenset(_rules_by_call_name()[0])
-
-
-def _renamed(site: CallSite, plan: _Plan) -> tuple[Where, ...]:
-    """A free function called by a `use .. as` name."""
-    if site.kind != "path":
-        return ()
-    out = []
-    for wheres in plan.by_name.values():
-        for where in wheres:
-            if not where.method_like and site.resolves_to(plan.targets[where]) is not None:
-                out.append(where)
-    return tuple(out)
 
 
 def _add_args(
@@ -343,7 +153,7 @@ RULED_OUT = _Bound({}, {}, "", {})
 
 
 def _bind(
-    where: Where, site: CallSite, plan: _Plan, facts: FileFacts, frame: Frame | None = None
+    where: Where, site: CallSite, plan: Plan, facts: FileFacts, frame: Frame | None = None
 ) -> _Bound | None:
     """The call's values when `site` is a call of `where`'s burn function; else None.
 
@@ -437,7 +247,7 @@ def _bind(
     return bound
 
 
-def _context(facts: FileFacts, site: CallSite, plan: _Plan) -> dict[str, Any]:
+def _context(facts: FileFacts, site: CallSite, plan: Plan) -> dict[str, Any]:
     crate = facts.crate
     backends = sorted(crate.backends)
     out: dict[str, Any] = {
@@ -453,7 +263,7 @@ def _context(facts: FileFacts, site: CallSite, plan: _Plan) -> dict[str, Any]:
 
 
 def _judge(
-    spec: RuleSpec, where: Where, site: CallSite, bound: _Bound, plan: _Plan, facts: FileFacts
+    spec: RuleSpec, where: Where, site: CallSite, bound: _Bound, plan: Plan, facts: FileFacts
 ) -> Iterator[Finding | HoverFact]:
     span = facts.span(site.name_node)
     known = _known_lines(bound, plan)
@@ -500,7 +310,7 @@ def _judge(
     )
 
 
-def _read(bound: _Bound, plan: _Plan) -> Iterator[tuple[str, V.Value]]:
+def _read(bound: _Bound, plan: Plan) -> Iterator[tuple[str, V.Value]]:
     """The bound values the rule reads (in its condition, message, lets, severities, fixes),
     by name."""
     for name in sorted(bound.origins):
@@ -508,7 +318,7 @@ def _read(bound: _Bound, plan: _Plan) -> Iterator[tuple[str, V.Value]]:
             yield name, bound.origins[name]
 
 
-def _known_lines(bound: _Bound, plan: _Plan) -> tuple[str, ...]:
+def _known_lines(bound: _Bound, plan: Plan) -> tuple[str, ...]:
     """One line per value the rule reads; a value reached in several steps (a shape through
     ops, a const through consts) is followed by how, one step a line."""
     out: list[str] = []
@@ -522,14 +332,14 @@ def _known_lines(bound: _Bound, plan: _Plan) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _severity(spec: RuleSpec, plan: _Plan, bound: _Bound) -> Severity:
+def _severity(spec: RuleSpec, plan: Plan, bound: _Bound) -> Severity:
     for rule in spec.severity_when:
         if holds(rule.when, plan.names, bound.data, bound.lengths) is True:
             return rule.severity
     return spec.severity
 
 
-def _evidence(bound: _Bound, plan: _Plan, facts: FileFacts) -> tuple[Related, ...]:
+def _evidence(bound: _Bound, plan: Plan, facts: FileFacts) -> tuple[Related, ...]:
     out = []
     for name, value in _read(bound, plan):
         if value.origin is None:
@@ -539,7 +349,7 @@ def _evidence(bound: _Bound, plan: _Plan, facts: FileFacts) -> tuple[Related, ..
     return tuple(out)
 
 
-def _fixes(spec: RuleSpec, plan: _Plan, bound: _Bound, facts: FileFacts) -> Iterator[Fix]:
+def _fixes(spec: RuleSpec, plan: Plan, bound: _Bound, facts: FileFacts) -> Iterator[Fix]:
     for index, fix in enumerate(spec.fixes):
         value = bound.origins.get(fix.replace)
         if value is None or value.written is None:
@@ -556,19 +366,19 @@ def _fixes(spec: RuleSpec, plan: _Plan, bound: _Bound, facts: FileFacts) -> Iter
 
 @overload
 def _fill(
-    template: str, plan: _Plan, data: dict[str, Any], lengths: dict[str, int] | None = None
+    template: str, plan: Plan, data: dict[str, Any], lengths: dict[str, int] | None = None
 ) -> str: ...
 @overload
 def _fill(
     template: str,
-    plan: _Plan,
+    plan: Plan,
     data: dict[str, Any],
     lengths: dict[str, int] | None,
     unknown: None,
 ) -> str | None: ...
 def _fill(
     template: str,
-    plan: _Plan,
+    plan: Plan,
     data: dict[str, Any],
     lengths: dict[str, int] | None = None,
     unknown: str | None = "?",

@@ -560,7 +560,7 @@ def test_a_call_by_path_that_no_rule_can_bind_is_dropped_once() -> None:
     """A path call written with a rule's call name whose path resolves to no rule's `where`
     (`Vec::new`, a local type's `new`) is dropped once for all rules; one that resolves to a
     rule's function, written any way (an alias, a full path), is kept, with its finding."""
-    from panic_lens.rules.language.detect import _sites
+    from panic_lens.rules.language.call_sites import sites
     from panic_lens.rust.facts import FileFacts
 
     src = """use burn::tensor::TensorData;
@@ -576,7 +576,7 @@ fn f() {
 }
 """
     facts = FileFacts.build(src.encode(), "src/lib.rs")
-    by_name, _ = _sites(facts)
+    by_name, _ = sites(facts)
     kept = sorted(s.node.start_point[0] + 1 for s in by_name.get("new", ()) if s.kind == "path")
     assert kept == [8, 9, 10]
     rule = "tensor-data-shape-mismatch"
