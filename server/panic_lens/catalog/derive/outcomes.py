@@ -6,7 +6,6 @@ the user cache folder), and the derived rules put in the registry's slot
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import marshal
@@ -21,7 +20,8 @@ from typing import Any
 from panic_lens.catalog.derive.model import Derived, NotDerived
 from panic_lens.catalog.derive.pipeline import Deriver
 from panic_lens.catalog.model import PanicSite, Record
-from panic_lens.rules.language.configs import DATA_DIR, ConfigTable
+from panic_lens.rules.language.api import guards_files, shipped_guards
+from panic_lens.rules.language.configs import ConfigTable
 from panic_lens.rules.language.spec import RuleFileError
 from panic_lens.rules.meta import RuleInfo
 
@@ -34,19 +34,6 @@ class Covered:
 
 
 Outcome = Derived | NotDerived | Covered
-
-
-def guards_files() -> list[Path]:
-    return sorted(DATA_DIR.glob("burn-*.guards.json.gz"))
-
-
-@lru_cache(maxsize=1)
-def shipped_guards() -> dict[str, Any]:
-    """The newest shipped guards index (`{"functions": {}}` when none is shipped)."""
-    files = guards_files()
-    if not files:
-        return {"functions": {}}
-    return read_guards(files[-1])
 
 
 @lru_cache(maxsize=1)
@@ -62,16 +49,6 @@ def _shipped_table_print() -> str:
 
     files = index_files()
     return hashlib.sha256(files[-1].read_bytes()).hexdigest() if files else "no-configs"
-
-
-def read_guards(path: Path) -> dict[str, Any]:
-    raw = path.read_bytes()
-    if path.suffix == ".gz":
-        raw = gzip.decompress(raw)
-    data = json.loads(raw)
-    if not isinstance(data, dict) or not isinstance(data.get("functions"), dict):
-        raise ValueError(f"{path}: functions: missing or not an object")
-    return data
 
 
 def _fingerprint(data: Any) -> str:

@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from panic_lens.rules.language import configs
@@ -30,6 +31,9 @@ class KnownApi:
     # (type or trait name or "", function name) -> the `[name, type]` parameters, self
     # excluded, of each of its definitions
     params: dict[tuple[str, str], list[Any]]
+    # (trait name, method name) -> the paths of the public types a blanket impl of the trait
+    # makes the method callable on (`impl<I, T: Dataset<I>> Windows<I> for T`)
+    blankets: dict[tuple[str, str], frozenset[str]]
     indexed: bool = True  # False: no guards index is shipped, so no call can be resolved
 
 
@@ -37,13 +41,35 @@ def _close(name: str, known: Iterable[str]) -> str:
     return did_you_mean(name, known)
 
 
+def guards_files() -> list[Path]:
+    return sorted(configs.DATA_DIR.glob("burn-*.guards.json.gz"))
+
+
+@lru_cache(maxsize=1)
+def shipped_guards() -> dict[str, Any]:
+    """The newest shipped guards index (`{"functions": {}}` when none is shipped), read once
+    for the checker and the deriver."""
+    files = guards_files()
+    if not files:
+        return {"functions": {}}
+    return read_guards(files[-1])
+
+
+def read_guards(path: Path) -> dict[str, Any]:
+    raw = path.read_bytes()
+    if path.suffix == ".gz":
+        raw = gzip.decompress(raw)
+    data = json.loads(raw)
+    if not isinstance(data, dict) or not isinstance(data.get("functions"), dict):
+        raise ValueError(f"{path}: functions: missing or not an object")
+    return data
+
+
 @lru_cache(maxsize=1)
 def known_api() -> KnownApi:
     """What the shipped guards index knows (nothing but the tensor methods when none is
     shipped)."""
-    files = sorted(configs.DATA_DIR.glob("burn-*.guards.json.gz"))
-    data = json.loads(gzip.decompress(files[-1].read_bytes())) if files else {}
-    return api_of(data)
+    return api_of(shipped_guards())
 
 
 def api_of(guards: dict[str, Any]) -> KnownApi:
@@ -53,11 +79,15 @@ def api_of(guards: dict[str, Any]) -> KnownApi:
     methods: dict[str, set[str]] = {}
     functions: set[str] = set()
     params: dict[tuple[str, str], list[Any]] = {}  # the parameters of each definition
+    blankets: dict[tuple[str, str], set[str]] = {}
     impls: dict[str, list[str]] = guards.get("impls") or {}
     for entry in guards.get("functions", {}).values():
         name = entry.get("name")
         owners = [o for o in (entry.get("owner"), entry.get("trait")) if o]
-        owners += _implementors(entry.get("bounds") or (), impls)
+        implementors = _implementors(entry.get("bounds") or (), impls)
+        if implementors and entry.get("trait"):
+            blankets.setdefault((entry["trait"], name), set()).update(implementors)
+        owners += sorted({path.rsplit("::", 1)[-1] for path in implementors})
         for owner in owners:
             methods.setdefault(owner, set()).add(name)
         if not owners:
@@ -72,38 +102,23 @@ def api_of(guards: dict[str, Any]) -> KnownApi:
         {k: frozenset(v) for k, v in methods.items()},
         frozenset(functions),
         params,
+        {key: frozenset(paths) for key, paths in blankets.items()},
         indexed=bool(guards.get("functions")),
     )
 
 
-def _implementors(bounds: Iterable[str], impls: dict[str, list[str]]) -> list[str]:
-    """The names of the public types a blanket impl's method is callable on (`impl<T:
+def _implementors(bounds: Iterable[str], impls: dict[str, list[str]]) -> set[str]:
+    """The paths of the public types a blanket impl's method is callable on (`impl<T:
     Dataset<I>> Windows<I> for T`: every public type implementing all of its bounds)."""
     found = [set(impls.get(b, ())) for b in bounds]
-    if not found:
-        return []
-    return sorted({path.rsplit("::", 1)[-1] for path in set.intersection(*found)})
+    return set.intersection(*found) if found else set()
 
 
 def blanket_implementors(trait: str, name: str) -> frozenset[str]:
     """The paths of the public types on which the trait `trait`'s method `name` is callable
     through a blanket impl (`impl<I, T: Dataset<I>> Windows<I> for T`: every type the index
     lists as implementing all of its bounds), for a `[[where]]` on the trait's method."""
-    return _blankets().get((trait.rsplit("::", 1)[-1], name), frozenset())
-
-
-@lru_cache(maxsize=1)
-def _blankets() -> dict[tuple[str, str], frozenset[str]]:
-    files = sorted(configs.DATA_DIR.glob("burn-*.guards.json.gz"))
-    guards = json.loads(gzip.decompress(files[-1].read_bytes())) if files else {}
-    impls: dict[str, list[str]] = guards.get("impls") or {}
-    out: dict[tuple[str, str], set[str]] = {}
-    for entry in guards.get("functions", {}).values():
-        bounds, trait = entry.get("bounds") or (), entry.get("trait")
-        if trait and bounds:
-            found = set.intersection(*(set(impls.get(b, ())) for b in bounds))
-            out.setdefault((trait, entry.get("name")), set()).update(found)
-    return {key: frozenset(paths) for key, paths in out.items()}
+    return known_api().blankets.get((trait.rsplit("::", 1)[-1], name), frozenset())
 
 
 def parameter_types(call: str) -> tuple[tuple[str, ...], ...]:

@@ -12,6 +12,8 @@ from panic_lens.rules.language.conditions import conjuncts
 from panic_lens.rules.language.spec import BUILTIN_NAMES, RuleSpec, Where
 from panic_lens.rust.burn_api import canonical
 
+_TENSOR = "burn::tensor::Tensor"
+
 
 @dataclass(frozen=True, slots=True)
 class Plan:
@@ -59,11 +61,15 @@ def _make_plan(spec: RuleSpec) -> Plan:
     for where in spec.wheres:
         names |= {a for a in where.args if a != "_"} | {n for n, _ in where.lets}
         by_name.setdefault(where.name, []).append(where)
-        owner_paths = _paths_of(where.owner) | api.blanket_implementors(where.owner, where.name)
-        owners[where] = frozenset(owner_paths)
-        targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
+        owner_paths = _paths_of(where.owner)
         if where.method_like:
             receivers[where] = _receiver_kind(where.owner)
+            # only a trait's method has blanket implementors (read from the guards index,
+            # which a config's, a module's or a tensor's method need not load)
+            if receivers[where][0] == "type" and _TENSOR not in owner_paths:
+                owner_paths |= api.blanket_implementors(where.owner, where.name)
+        owners[where] = frozenset(owner_paths)
+        targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
     lets = [expr for where in spec.wheres for _, expr in where.lets]
     others = [r.when for r in spec.severity_when] + [f.with_ for f in spec.fixes]
     text = " ".join(filter(None, (spec.condition, spec.message, *lets, *others)))
