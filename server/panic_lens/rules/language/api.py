@@ -47,8 +47,8 @@ def guards_files() -> list[Path]:
 
 @lru_cache(maxsize=1)
 def shipped_guards() -> dict[str, Any]:
-    """The newest shipped guards index (`{"functions": {}}` when none is shipped), read once
-    for the checker and the deriver."""
+    """The newest shipped guards index (`{"functions": {}}` when none is shipped), for the
+    deriver."""
     files = guards_files()
     if not files:
         return {"functions": {}}
@@ -68,8 +68,10 @@ def read_guards(path: Path) -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def known_api() -> KnownApi:
     """What the shipped guards index knows (nothing but the tensor methods when none is
-    shipped)."""
-    return api_of(shipped_guards())
+    shipped). Read apart from `shipped_guards`, whose cache holds the whole index: the
+    server keeps only this summary (a start that derives records reads the file twice)."""
+    files = guards_files()
+    return api_of(read_guards(files[-1]) if files else {"functions": {}})
 
 
 def api_of(guards: dict[str, Any]) -> KnownApi:
