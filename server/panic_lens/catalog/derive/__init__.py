@@ -28,7 +28,7 @@ from panic_lens.catalog.derive.outcomes import Covered, Outcome, derive_all, reg
 from panic_lens.catalog.derive.pipeline import derive
 from panic_lens.catalog.derive.rule import derived_toml
 from panic_lens.catalog.derive.site import find_site
-from panic_lens.rules.language.api import guards_files, read_guards, shipped_guards
+from panic_lens.rules.language.configs import guards_files, read_guards, shipped_guards
 
 __all__ = [
     "CONSTRUCT", "NOT_PUBLIC", "NOT_VISIBLE", "SITE_NOT_FOUND", "Covered", "Derived",

@@ -20,8 +20,7 @@ from typing import Any
 from panic_lens.catalog.derive.model import Derived, NotDerived
 from panic_lens.catalog.derive.pipeline import Deriver
 from panic_lens.catalog.model import PanicSite, Record
-from panic_lens.rules.language.api import guards_files, shipped_guards
-from panic_lens.rules.language.configs import ConfigTable
+from panic_lens.rules.language.configs import ConfigTable, guards_files, shipped_guards
 from panic_lens.rules.language.spec import RuleFileError
 from panic_lens.rules.meta import RuleInfo
 

@@ -11,15 +11,13 @@ type's path is taken as written, its name must be known.
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from panic_lens.rules.language import configs
+from panic_lens.rules.language.configs import guards_files, read_guards
 from panic_lens.rules.language.spec import did_you_mean
 from panic_lens.rust import burn_api, tensors
 
@@ -39,30 +37,6 @@ class KnownApi:
 
 def _close(name: str, known: Iterable[str]) -> str:
     return did_you_mean(name, known)
-
-
-def guards_files() -> list[Path]:
-    return sorted(configs.DATA_DIR.glob("burn-*.guards.json.gz"))
-
-
-@lru_cache(maxsize=1)
-def shipped_guards() -> dict[str, Any]:
-    """The newest shipped guards index (`{"functions": {}}` when none is shipped), for the
-    deriver."""
-    files = guards_files()
-    if not files:
-        return {"functions": {}}
-    return read_guards(files[-1])
-
-
-def read_guards(path: Path) -> dict[str, Any]:
-    raw = path.read_bytes()
-    if path.suffix == ".gz":
-        raw = gzip.decompress(raw)
-    data = json.loads(raw)
-    if not isinstance(data, dict) or not isinstance(data.get("functions"), dict):
-        raise ValueError(f"{path}: functions: missing or not an object")
-    return data
 
 
 @lru_cache(maxsize=1)

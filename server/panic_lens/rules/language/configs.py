@@ -5,6 +5,7 @@ makes, read from the index shipped in `rules/data/` (built from burn's source by
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -130,3 +131,30 @@ def config_of_module(module_path: str) -> str | None:
     """The config whose `init` makes `module_path` (canonical), if any."""
     t = table()
     return t.modules.get(module_path) or t.modules.get(t.canonical(module_path))
+
+
+# -- the shipped guards index (rust/burn_guards.py): read by the checker's API and the deriver
+
+
+def guards_files() -> list[Path]:
+    return sorted(DATA_DIR.glob("burn-*.guards.json.gz"))
+
+
+@lru_cache(maxsize=1)
+def shipped_guards() -> dict[str, Any]:
+    """The newest shipped guards index (`{"functions": {}}` when none is shipped), for the
+    deriver."""
+    files = guards_files()
+    if not files:
+        return {"functions": {}}
+    return read_guards(files[-1])
+
+
+def read_guards(path: Path) -> dict[str, Any]:
+    raw = path.read_bytes()
+    if path.suffix == ".gz":
+        raw = gzip.decompress(raw)
+    data = json.loads(raw)
+    if not isinstance(data, dict) or not isinstance(data.get("functions"), dict):
+        raise ValueError(f"{path}: functions: missing or not an object")
+    return data
