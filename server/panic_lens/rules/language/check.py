@@ -23,6 +23,7 @@ from panic_lens.rules.language import api, types
 from panic_lens.rules.language.conditions import declared_functions
 from panic_lens.rules.language.spec import (
     HOLE,
+    STRING_LITERAL,
     RuleFileError,
     RuleSpec,
     closest,
@@ -36,7 +37,6 @@ __all__ = ["check_rule"]
 # of its own for the check (`config__delta`), so a misspelled field is named and typed.
 _RECORDS = ("config", "context", "receiver", "result")
 _MARK = "__"
-_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
 _HAS = re.compile(r"\bhas\(\s*(config|context|receiver|result)\s*\.\s*([A-Za-z_]\w*)\s*\)")
 _FIELD = re.compile(r"(?<![\w.])(config|context|receiver|result)\s*\.\s*([A-Za-z_]\w*)")
 
@@ -180,8 +180,8 @@ def _flatten(spec: RuleSpec, scope: _Scope, expr: str, key: str) -> str:
     def select(found: re.Match[str]) -> str:
         return field_of(found.group(1), found.group(2))
 
-    parts = _STRING.split(expr)
-    strings = _STRING.findall(expr)
+    parts = STRING_LITERAL.split(expr)
+    strings = STRING_LITERAL.findall(expr)
     out = []
     for at, part in enumerate(parts):
         out.append(_FIELD.sub(select, _HAS.sub(has, part)))

@@ -19,6 +19,7 @@ from panic_lens.rules.language.conditions import Failed, evaluate, holds
 from panic_lens.rules.language.plan import Plan, plan_of
 from panic_lens.rules.language.spec import HOLE, RuleSpec, Where, version_matches
 from panic_lens.rules.language.variants import variant_fields
+from panic_lens.rules.language.viable import may_hold, reads_fields
 from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.testcode import in_should_panic_test, in_test_code
 
@@ -52,24 +53,29 @@ def _receiver_fits(where: Where, site: CallSite, plan: Plan, facts: FileFacts) -
     """Whether a method call's receiver can be what `where` needs, from the receiver's config
     or type found once per call (most rules share a method name, few its receiver)."""
     kind, path = plan.receivers[where]
-    found = _receiver(kind, site, facts)
-    return found == path if kind != "type" else found in plan.owners[where]
+    owners = plan.owners[where]
+    found = _receiver(kind, site, facts, TENSOR in owners)
+    return found == path if kind != "type" else found in owners
 
 
-def _receiver(kind: str, site: CallSite, facts: FileFacts) -> str | None:
+def _receiver(kind: str, site: CallSite, facts: FileFacts, tensor: bool) -> str | None:
+    """The receiver's config path (`kind` "config" or "module") or type path ("type"); with
+    `tensor`, a receiver of no known type is TENSOR when the evaluator follows its shape
+    (through ops, helpers, fields). Without it that is not tried: the costly part, and most
+    often in vain (most receivers of a common method name are no tensor the evaluator knows)."""
     key = ("language", "receiver", kind, site.node.id)
-    if key in facts.memo:
-        return facts.memo[key]
-    if kind == "config":  # the path alone: `_bind` folds the values of the rule's config
-        found = V.config_path(site.receiver, facts)
-    elif kind == "module":
-        found = V.module_config_path(site.receiver, facts)
-    else:
-        typed = facts.type_of(site.receiver) if site.receiver is not None else None
-        found = typed.path if typed is not None else None
-        if found is None and shape_of(site.receiver, facts) is not None:
-            found = TENSOR  # a tensor the evaluator followed (through ops, helpers, fields)
-    facts.memo[key] = found
+    found = facts.memo.get(key, key)
+    if found is key:
+        if kind == "config":  # the path alone: `_bind` folds the values of the rule's config
+            found = V.config_path(site.receiver, facts)
+        elif kind == "module":
+            found = V.module_config_path(site.receiver, facts)
+        else:
+            typed = facts.type_of(site.receiver) if site.receiver is not None else None
+            found = typed.path if typed is not None else None
+        facts.memo[key] = found
+    if found is None and tensor and kind == "type" and shape_of(site.receiver, facts) is not None:
+        return TENSOR
     return found
 
 
@@ -93,8 +99,11 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
         return
     plan = plan_of(spec)
     by_name, renamed = sites(facts)
+    findings_only = facts.findings_only and not _RECORDERS
     for site in rule_sites(plan, by_name, renamed):
         wheres = plan.by_name.get(site.name) or renamed_wheres(site, plan)
+        if findings_only and site.kind == "method" and not _may_fire(wheres, site, plan, facts):
+            continue
         for where in wheres:
             method = site.kind == "method" and where.method_like
             if method and not _receiver_fits(where, site, plan, facts):
@@ -107,6 +116,37 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
             if bound is not RULED_OUT:
                 yield from _judge(spec, where, site, bound, plan, facts)
             break
+
+
+def _may_fire(wheres: Sequence[Where], site: CallSite, plan: Plan, facts: FileFacts) -> bool:
+    """Whether the condition may be true at a method call, from its plain arguments alone
+    (`viable.may_hold`), in no loop or at one element of the literal loops around it: when it
+    cannot, nothing the receiver is changes that, and the receiver is not worked out."""
+    methods = [where for where in wheres if where.method_like]
+    if any(_may_hold(where, site.args, plan, facts, None) for where in methods):
+        return True
+    frames = loop_frames(site.node, facts) if methods else []
+    return any(_may_hold(w, site.args, plan, facts, f) for f in frames for w in methods)
+
+
+def _may_hold(
+    where: Where, args: Sequence[Node], plan: Plan, facts: FileFacts, frame: Frame | None
+) -> bool:
+    """`viable.may_hold` with the `where`'s arguments that are neither a plain value nor a
+    list of known length at this call as the unknowns; an argument the condition reads a
+    field of (a tensor's `.dims`) is not evaluated here, and counts as maybe known."""
+    condition = plan.unfolded[where]
+    if condition is None:
+        return True
+    unknown = set()
+    for at, name in enumerate(where.args):
+        if name == "_" or reads_fields(condition, name):
+            continue
+        if at >= len(args) or (
+            value_of(args[at], facts, frame) is None and V.list_length(args[at], facts) is None
+        ):
+            unknown.add(name)
+    return may_hold(condition, frozenset(unknown))
 
 
 def _fires(spec: RuleSpec, plan: Plan, bound: _Bound) -> bool:
@@ -182,11 +222,9 @@ def _bind(
             if config is None or config.info.path != module_of:
                 return None
         else:
-            found = facts.type_of(receiver)
-            path = found.path if found is not None else None
-            if path is None and shape_of(receiver, facts) is not None:
-                path = TENSOR
-            if path is None or path not in plan.owners[where]:
+            owners = plan.owners[where]
+            path = _receiver("type", site, facts, TENSOR in owners)
+            if path is None or path not in owners:
                 return None
     elif site.kind in ("path", "qualified"):
         if site.kind == "path" and site.resolves_to(plan.targets[where]) is None:
@@ -218,7 +256,13 @@ def _bind(
             _add_args(where, args, names, facts, bound, frame)
             if holds(part, plan.names, data, lengths) is not True:
                 return RULED_OUT
-    _add_args(where, args, where.args, facts, bound, frame)
+    # an argument nothing of the rule reads is not worked out (`&device`, `options`)
+    _add_args(where, args, [a for a in where.args if a in plan.reads], facts, bound, frame)
+    condition = plan.unfolded[where]
+    if facts.findings_only and not _RECORDERS and condition is not None:
+        unknown = {a for a in where.args if a != "_" and a not in data and a not in lengths}
+        if not may_hold(condition, frozenset(unknown)):
+            return RULED_OUT  # the receiver, the result and the lets cannot make it true
     if receiver is not None and "receiver" in plan.reads:
         tensor = V.tensor_value(receiver, facts, frame)
         if tensor is not None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from panic_lens.rules.language import api, configs
 from panic_lens.rules.language.conditions import conjuncts
 from panic_lens.rules.language.spec import BUILTIN_NAMES, RuleSpec, Where
+from panic_lens.rules.language.viable import with_lets
 from panic_lens.rust.burn_api import canonical
 
 _TENSOR = "burn::tensor::Tensor"
@@ -33,6 +34,9 @@ class Plan:
     # config), each with the arguments it reads: when one of them is not true at a call,
     # neither is the condition, whatever the other values are (`_bind`)
     arg_conjuncts: dict[Where, tuple[tuple[str, tuple[str, ...]], ...]]
+    # the condition as each `where`'s lets make it (`viable.with_lets`): what `viable.may_hold`
+    # reads to tell, from the arguments alone, that the condition cannot be true at a call
+    unfolded: dict[Where, str | None]
 
 
 def plan_of(spec: RuleSpec) -> Plan:
@@ -73,11 +77,15 @@ def _make_plan(spec: RuleSpec) -> Plan:
     lets = [expr for where in spec.wheres for _, expr in where.lets]
     others = [r.when for r in spec.severity_when] + [f.with_ for f in spec.fixes]
     text = " ".join(filter(None, (spec.condition, spec.message, *lets, *others)))
-    reads = set(re.findall(r"\b(config\.\w+|receiver|[a-z_]\w*)\b", text))
+    reads = set(re.findall(r"\b(config\.\w+|receiver|[A-Za-z_]\w*)\b", text))
     arg_conjuncts = {where: _arg_conjuncts(spec.condition, where) for where in spec.wheres}
+    unfolded = {
+        where: with_lets(spec.condition, where.lets) if spec.condition is not None else None
+        for where in spec.wheres
+    }
     return Plan(tuple(sorted(names)), {k: tuple(v) for k, v in by_name.items()}, targets,
                  owners, frozenset(reads), any(not w.method_like for w in spec.wheres),
-                 receivers, arg_conjuncts)  # fmt: skip
+                 receivers, arg_conjuncts, unfolded)  # fmt: skip
 
 
 def _arg_conjuncts(condition: str | None, where: Where) -> tuple[tuple[str, tuple[str, ...]], ...]:

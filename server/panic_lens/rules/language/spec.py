@@ -496,7 +496,7 @@ class _Reader:
                 self.names_known(hole.group(1), names, key)
 
 
-_STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+STRING_LITERAL = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
 _CEL_WORDS = frozenset(
     {"true", "false", "null", "in", "size", "has", "int", "uint", "double", "string", "bool",
      "type", "exists", "all", "exists_one", "map", "filter", "matches", "startsWith",
@@ -507,7 +507,7 @@ _CEL_WORDS = frozenset(
 def free_names(expr: str) -> set[str]:
     """The top-level identifiers an expression reads (not fields after `.`, not functions,
     not the variables of `exists`/`all` macros)."""
-    body = _STRING.sub('""', expr)
+    body = STRING_LITERAL.sub('""', expr)
     bound = set(re.findall(r"\.\s*(?:exists|all|exists_one|map|filter)\s*\(\s*(\w+)\s*,", body))
     out: set[str] = set()
     for found in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*(\()?", body):
@@ -573,7 +573,7 @@ _ABSORBING = re.compile(r"\|\||\?|\bhas\s*\(|\bexists(?:_one)?\s*\(|\ball\s*\(|!
 
 def _top_level(expr: str, op: str) -> list[str] | None:
     """`expr` split at `op` outside parentheses, brackets and strings; None when unbalanced."""
-    body = _STRING.sub('""', expr)
+    body = STRING_LITERAL.sub('""', expr)
     parts, depth, start, i = [], 0, 0, 0
     while i < len(body):
         ch = body[i]
@@ -602,7 +602,7 @@ def needs_tensor_shape(spec: RuleSpec, where: Where) -> bool:
         return False
     strict_lets: set[str] = set()
     for name, expr in where.lets:
-        if not _ABSORBING.search(_STRING.sub('""', expr)) and _reads_shape(expr, strict_lets):
+        if not _ABSORBING.search(STRING_LITERAL.sub('""', expr)) and _reads_shape(expr, strict_lets):
             strict_lets.add(name)
     disjuncts = _top_level(spec.condition, "||")
     if disjuncts is None:
@@ -617,5 +617,5 @@ def needs_tensor_shape(spec: RuleSpec, where: Where) -> bool:
 
 
 def _reads_shape(expr: str, strict_lets: set[str]) -> bool:
-    body = _STRING.sub('""', expr)
+    body = STRING_LITERAL.sub('""', expr)
     return ".dims" in body or ".numel" in body or bool(free_names(body) & strict_lets)
