@@ -31,7 +31,7 @@ _SIMPLE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*|\d[\w.]*")  # needs no parentheses
 
 
 def _substitute(text: str, mapping: dict[str, str]) -> str:
-    if not mapping:
+    if not mapping or not any(name in text for name in mapping):
         return text
 
     def repl(found: re.Match[str]) -> str:
@@ -41,11 +41,16 @@ def _substitute(text: str, mapping: dict[str, str]) -> str:
         value = mapping[name].strip()
         return value if _SIMPLE.fullmatch(value) else f"({value})"
 
-    pattern = r"(?<![\w.:])(?:" + "|".join(re.escape(n) for n in mapping) + r")(?![\w(]|\s*::)"
     out = []
-    for part in re.split(r'("(?:[^"\\]|\\.)*")', text):
-        out.append(part if part.startswith('"') else re.sub(pattern, repl, part))
+    for part in _QUOTED.split(text):
+        out.append(part if part.startswith('"') else _NAME.sub(repl, part))
     return "".join(out)
+
+
+_QUOTED = re.compile(r'("(?:[^"\\]|\\.)*")')
+# a whole name: not a field, a path's part or a call's name (one pattern for every mapping:
+# one per mapping was compiled again and again, `re`'s cache of 512 thrashing)
+_NAME = re.compile(r"(?<![\w.:])[A-Za-z_]\w*(?![\w(]|\s*::)")
 
 
 def _subst_item(item: tuple[str, ...], mapping: dict[str, str]) -> tuple[str, ...]:
