@@ -121,7 +121,7 @@ def _writes(data: bytes, marked: bytes) -> bool:
     )
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=None)  # one per marked word of the rules in use: a few hundred
 def _form_of(marked: bytes) -> re.Pattern[bytes]:
     # a literal first (no leading \b, checked by hand) lets `re` jump between candidates
     if marked.endswith(QUALIFIER):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from panic_lens.rust.lexical import WORD_BYTES
 from panic_lens.rust.locals import LocalBinding, find_binding
 from panic_lens.rust.syntax import Node
 
@@ -48,27 +49,45 @@ def _mutable(found: LocalBinding) -> bool:
     return decl.type == "mut_pattern"
 
 
-def _changes(name: bytes) -> re.Pattern[bytes]:
-    word = re.escape(name)
-    return re.compile(
-        rb"&\s*mut\s+" + word + rb"\b"  # lent mutably
-        rb"|(?<![\w.])" + word + rb"\s*(?:\.\s*\w+\s*(?:::<[^>]*>)?\s*\(|\[|\.\s*\w+\s*=[^=])"
-        rb"|(?<![\w.])" + word + rb"\s*(?:<<|>>|[-+*/%&|^])?=(?!=)"  # assigned
-    )
+# what makes a use of a name a change: lent mutably before it (`&mut x`), or after it a method
+# call (`x.push(..)`, `x.len()`: unknown is the safe answer), an index, a field assignment
+# or an assignment (`x = `, `x += `). One pattern for every name (one per name was compiled
+# again and again).
+_CHANGED_AFTER = re.compile(
+    rb"\s*(?:\.\s*\w+\s*(?:::<[^>]*>)?\s*\(|\[|\.\s*\w+\s*=[^=]|(?:<<|>>|[-+*/%&|^])?=(?!=))"
+)
+_SPACE = frozenset(b" \t\n\r\f\v")
 
 
-_CACHE: dict[bytes, re.Pattern[bytes]] = {}
+def _lent_mutably(text: bytes, at: int) -> bool:
+    """`&mut` (spaces allowed) right before bytes `at`."""
+    i = at
+    while i > 0 and text[i - 1] in _SPACE:
+        i -= 1
+    if i == at or not text.endswith(b"mut", 0, i):
+        return False
+    i -= 3
+    while i > 0 and text[i - 1] in _SPACE:
+        i -= 1
+    return i > 0 and text[i - 1] == ord("&")
 
 
 def _may_change(text: bytes, name: bytes) -> bool:
     """Whether `text` (the code between a binding and a read, or a loop around the read) may
-    change `name` (a read like `x.len()` counts too: unknown is the safe answer)."""
-    pattern = _CACHE.get(name)
-    if pattern is None:
-        if len(_CACHE) > 512:
-            _CACHE.clear()
-        pattern = _CACHE[name] = _changes(name)
-    return pattern.search(text) is not None
+    change `name`."""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if end == len(text) or text[end] not in WORD_BYTES:  # the whole name
+            if _lent_mutably(text, at):
+                return True
+            before = text[at - 1] if at else None
+            if (before is None or (before not in WORD_BYTES and before != ord("."))) and (
+                _CHANGED_AFTER.match(text, end)
+            ):
+                return True
+        at = text.find(name, end)
+    return False
 
 
 def _loop_around(ident: Node, after: int, root: Node) -> Node | None:

@@ -15,7 +15,7 @@ from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
 from panic_lens.rules.language import configs, structs  # noqa: F401 (registers the structs)
 from panic_lens.rules.language import values as V
 from panic_lens.rules.language.call_sites import renamed_wheres, rule_sites, sites
-from panic_lens.rules.language.conditions import Failed, evaluate, holds
+from panic_lens.rules.language.conditions import Failed, evaluate, holds, with_lengths
 from panic_lens.rules.language.plan import Plan, plan_of
 from panic_lens.rules.language.spec import HOLE, RuleSpec, Where, version_matches
 from panic_lens.rules.language.variants import variant_fields
@@ -132,20 +132,26 @@ def _may_fire(wheres: Sequence[Where], site: CallSite, plan: Plan, facts: FileFa
 def _may_hold(
     where: Where, args: Sequence[Node], plan: Plan, facts: FileFacts, frame: Frame | None
 ) -> bool:
-    """`viable.may_hold` with the `where`'s arguments that are neither a plain value nor a
-    list of known length at this call as the unknowns; an argument the condition reads a
-    field of (a tensor's `.dims`) is not evaluated here, and counts as maybe known."""
+    """`viable.may_hold` with the `where`'s arguments that are not a plain value at this call
+    as the unknowns (a list of known length answers `size()` still); an argument the
+    condition reads a field of (a tensor's `.dims`) is not evaluated here, and counts as
+    maybe known."""
     condition = plan.unfolded[where]
     if condition is None:
         return True
-    unknown = set()
+    unknown: set[str] = set()
+    lengths: dict[str, int] = {}
     for at, name in enumerate(where.args):
         if name == "_" or reads_fields(condition, name):
             continue
-        if at >= len(args) or (
-            value_of(args[at], facts, frame) is None and V.list_length(args[at], facts) is None
-        ):
+        if at >= len(args):
             unknown.add(name)
+        elif value_of(args[at], facts, frame) is None:
+            unknown.add(name)
+            if (length := V.list_length(args[at], facts)) is not None:
+                lengths[name] = length
+    if lengths:
+        condition = with_lengths(condition, lengths)
     return may_hold(condition, frozenset(unknown))
 
 
@@ -260,8 +266,8 @@ def _bind(
     _add_args(where, args, [a for a in where.args if a in plan.reads], facts, bound, frame)
     condition = plan.unfolded[where]
     if facts.findings_only and not _RECORDERS and condition is not None:
-        unknown = {a for a in where.args if a != "_" and a not in data and a not in lengths}
-        if not may_hold(condition, frozenset(unknown)):
+        unknown = frozenset(a for a in where.args if a != "_" and a not in data)
+        if not may_hold(with_lengths(condition, lengths) if lengths else condition, unknown):
             return RULED_OUT  # the receiver, the result and the lets cannot make it true
     if receiver is not None and "receiver" in plan.reads:
         tensor = V.tensor_value(receiver, facts, frame)

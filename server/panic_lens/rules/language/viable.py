@@ -9,7 +9,7 @@ no receiver can make the condition true there, and `detect` need not evaluate it
 The condition is read as a tree of `?:`, `||`, `&&` and `!` over atoms (the rest). An atom
 is strict unless it contains something that may absorb an unknown (a nested `||`, `&&` or
 `?:`, `has()`, or a macro: `exists`, `all`, `map`, `filter`); a strict atom that names an
-unknown argument is neither true nor false. Each node says whether it *may* be true and
+unknown argument is neither true nor false, and so is a macro call over an unknown range. Each node says whether it *may* be true and
 whether it *may* be false, whatever the other inputs are; the answer is the root's "may be
 true". Anything this reading does not follow counts as "may be either": the check only ever
 skips calls the condition cannot hold at.
@@ -51,15 +51,14 @@ def may_hold(condition: str, unknown: frozenset[str]) -> bool:
     return _judge(_tree(condition), unknown)[0]
 
 
-_Tree = tuple  # ("or"|"and", [trees]) | ("not", tree) | ("if", c, a, b) | ("atom", text, strict)
+_Tree = tuple  # ("or"|"and", [trees]) | ("not", tree) | ("if", c, a, b) | ("atom", names needed)
 
 
 def _judge(tree: _Tree, unknown: frozenset[str]) -> tuple[bool, bool]:
     """(may be true, may be false)."""
     kind = tree[0]
     if kind == "atom":
-        _, names, strict = tree
-        if strict and names & unknown:
+        if tree[1] & unknown:
             return False, False
         return True, True
     if kind == "not":
@@ -92,7 +91,24 @@ def _tree(text: str) -> _Tree:
         return ("not", _tree(text[1:]))
     if _wrapped(text):
         return _tree(text[1:-1])
-    return ("atom", frozenset(free_names(text)), not _ABSORBS.search(text))
+    return ("atom", _needed(text))
+
+
+# `range.macro(..)` as a whole: CEL's comprehension over an unknown range is unknown
+_MACRO_CALL = re.compile(
+    r"((?:[A-Za-z_]\w*\s*\(\s*)?[A-Za-z_][\w.]*(?:\s*\))?)\s*\.\s*"
+    r"(?:exists_one|exists|all|map|filter)\s*\(.*\)", re.S
+)
+
+
+def _needed(atom: str) -> frozenset[str]:
+    """The names without which `atom` is unknown: all it reads when it is strict; of an
+    atom that may absorb an unknown, those of a macro's range when it is the macro call
+    (`shape.all(d, d > 0)`, `indices(axes).exists(..)`), else none."""
+    if not _ABSORBS.search(atom):
+        return frozenset(free_names(atom))
+    macro = _MACRO_CALL.fullmatch(atom)
+    return frozenset(free_names(macro.group(1))) if macro else frozenset()
 
 
 def _depths(text: str) -> Iterable[tuple[int, int]]:
@@ -158,7 +174,8 @@ def _wrapped(text: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def reads_fields(condition: str, name: str) -> bool:
-    """Whether `condition` reads a field of `name` (`other.dims`) or its `shape()`: the value
-    of a tensor (or of a struct), which a plain value cannot stand in for."""
+    """Whether `condition` reads `name` through a `.` (a tensor's `.dims`, a struct's field, a
+    list's `.all(..)`) or its `shape()`: a value that costs as much to work out as the
+    receiver, or more, which `detect` leaves to after the receiver is known to fit."""
     word = re.escape(name)
     return bool(re.search(rf"(?<![\w.]){word}\s*\.|\bshape\s*\(\s*{word}\s*\)", condition))

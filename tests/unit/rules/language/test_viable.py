@@ -22,6 +22,7 @@ NAMES = ("a", "b", "receiver", "config", "result", "context")
         ("a < 3 && receiver.rank > 2", {"a"}, False),
         ("a < 3 || receiver.rank > 2", {"a"}, True),  # the other side may decide
         ("a < 3 || b > 2", {"a", "b"}, False),
+        ("a.all(x, x > 0) && receiver.rank > 1", {"a"}, False),
         ("!(a < receiver.rank)", {"a"}, False),
         ("!(a < 3 && receiver.rank > 2)", {"a"}, True),  # false by its other side: true
         ("!(a < 3 || receiver.rank > 2)", {"a"}, False),
@@ -31,7 +32,7 @@ NAMES = ("a", "b", "receiver", "config", "result", "context")
         ("has(a.x) || receiver.rank > 2", {"a"}, True),
         ("size(a) > 0", {"a"}, False),
         ("[a, 1].exists(x, x == 0)", {"a"}, True),  # a macro may absorb the unknown
-        ("a.all(x, x > 0)", {"a"}, True),
+        ("a.all(x, x > 0)", {"b"}, True),
         ("(a) < receiver.rank", {"a"}, False),
         ("(a < 1) && (receiver.rank > 2)", {"a"}, False),
         ("a != receiver.rank", {"a"}, False),
@@ -57,6 +58,7 @@ def test_reads_fields() -> None:
     assert reads_fields("size(shape(data)) != 2", "data")
     assert not reads_fields("dim < receiver.rank", "dim")
     assert not reads_fields("x.other > 1", "other")
+    assert reads_fields("s.all(d, d > 0)", "s")
 
 
 SAMPLES = {"a": [0, 1, 5], "b": [0, 2], "receiver": [{"rank": 1}, {"rank": 3}, {"rank": 4}]}
@@ -70,6 +72,8 @@ CONDITIONS = [
     "receiver.rank > 2 ? a > 0 : b == 0",
     "!(-receiver.rank <= a && a < receiver.rank) || b > 1",
     "(a + b) * 2 >= receiver.rank && !(b == 0)",
+    "[a].all(x, x > b) && receiver.rank > 2",
+    "[0, 1].exists(i, i == a || receiver.rank > 3)",
 ]
 
 
@@ -86,3 +90,18 @@ def test_never_rules_out_a_condition_that_holds(condition: str) -> None:
             for values in itertools.product(*(SAMPLES[n] for n in known)):
                 data = dict(zip(known, values, strict=True))
                 assert holds(condition, NAMES, data) is not True, (condition, unknown, data)
+
+
+def test_a_macro_over_an_unknown_range_is_unknown() -> None:
+    assert not may_hold("a.all(d, d > receiver.rank)", frozenset({"a"}))
+    assert not may_hold("indices(a).exists(i, a[i] > 0)", frozenset({"a"}))
+    assert may_hold("a.all(d, d > b)", frozenset({"b"}))  # the body may never run
+    assert may_hold("[a, 1].exists(x, x == 1)", frozenset({"a"}))  # the range is a list
+
+
+def test_lengths_answer_size_only() -> None:
+    from panic_lens.rules.language.conditions import with_lengths
+
+    condition = with_lets("type(s) == list && s.all(d, type(d) == int) && size(s) > 2", ())
+    assert not may_hold(with_lengths(condition, {"s": 3}), frozenset({"s"}))
+    assert may_hold(with_lengths("size(s) > receiver.rank", {"s": 3}), frozenset({"s"}))
