@@ -100,8 +100,32 @@ def own_words(data: bytes) -> frozenset[bytes]:
 def _with_forms(data: bytes, found: frozenset[bytes]) -> frozenset[bytes]:
     """`found` (the group words `data` mentions) and each marked form of them it writes."""
     forms = _tables()[2]
-    written = [m for w in found if w in forms for m in forms[w] if _writes(data, m)]
+    wanted = [w for w in found if w in forms]
+    if not wanted:
+        return found
+    starts = _form_word_starts()(data)
+    written = [m for w in wanted for m in forms[w] if _writes(data, m, starts.get(w, ()))]
     return found.union(written) if written else found
+
+
+@per_rule_set
+def _form_word_starts() -> Callable[[bytes], dict[bytes, list[int]]]:
+    """Where each group word that has marked forms is written in a text (overlapping, by
+    one Aho-Corasick pass): the forms are looked for there only."""
+    import ahocorasick_rs
+
+    words = sorted(_tables()[2])
+    if not words:
+        return lambda data: {}
+    automaton = ahocorasick_rs.BytesAhoCorasick(words, matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
+
+    def starts(data: bytes) -> dict[bytes, list[int]]:
+        out: dict[bytes, list[int]] = {}
+        for i, start, _ in automaton.find_matches_as_indexes(data, overlapping=True):
+            out.setdefault(words[i], []).append(start)
+        return out
+
+    return starts
 
 
 def _every_form(found: frozenset[bytes]) -> frozenset[bytes]:
@@ -112,24 +136,36 @@ def _every_form(found: frozenset[bytes]) -> frozenset[bytes]:
     return found.union(marked) if marked else found
 
 
-def _writes(data: bytes, marked: bytes) -> bool:
-    """`data` writes the marked form: the word, not inside a longer one, as its marks say."""
-    method = marked.startswith(METHOD)  # its pattern starts at the `.`
-    return any(
-        method or at.start() == 0 or data[at.start() - 1] not in WORD_BYTES
-        for at in _form_of(marked).finditer(data)
-    )
+def _writes(data: bytes, marked: bytes, starts: Iterable[int]) -> bool:
+    """`data` writes the marked form at one of `starts` (where its word is written): the
+    word, not inside a longer one, as its marks say (a method's after a `.`)."""
+    method = marked.startswith(METHOD)
+    form = _form_of(marked)
+    for start in starts:
+        if form.match(data, start) is None:
+            continue
+        if method:
+            while start > 0 and data[start - 1] in _SPACE:
+                start -= 1
+            if start > 0 and data[start - 1] == _DOT:
+                return True
+        elif start == 0 or data[start - 1] not in WORD_BYTES:
+            return True
+    return False
+
+
+_SPACE = frozenset(b" \t\n\r\f\v")
+_DOT = ord(".")
 
 
 @lru_cache(maxsize=None)  # one per marked word of the rules in use: a few hundred
 def _form_of(marked: bytes) -> re.Pattern[bytes]:
-    # a literal first (no leading \b, checked by hand) lets `re` jump between candidates
+    # matched where the word is written; what comes before it is checked by hand
     if marked.endswith(QUALIFIER):
         name = re.escape(marked.removesuffix(QUALIFIER))
         return re.compile(name + rb"(?:\s*(?:::|<|>\s*::)|\s+as\b)")
     name = re.escape(marked.removeprefix(METHOD).removesuffix(CALL))
-    call = rb"\s*(?:\(|::\s*<)"
-    return re.compile(rb"\.\s*" + name + call if marked.startswith(METHOD) else name + call)
+    return re.compile(name + rb"\s*(?:\(|::\s*<)")
 
 
 @per_rule_set
