@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import flow, literals, loops, tensors, values
+from panic_lens.evaluate import callers, flow, literals, loops, tensors, values
 from panic_lens.evaluate.shapes import Shape
 from panic_lens.evaluate.state import Frame, OutOfBudget, Value, state_of
 from panic_lens.rust.syntax import Node
 
-__all__ = ["Shape", "Value", "dim_of", "int_of", "shape_of", "tensor_of", "value_of"]
+__all__ = [
+    "Shape", "Value", "dim_of", "frames_at", "int_of", "loop_frames", "shape_of", "tensor_of",
+    "value_of",
+]  # fmt: skip
 
 TOP = Frame()  # the frame of a question asked at a point (no call followed, no loop)
 
@@ -56,6 +59,16 @@ def loop_frames(node: Node, facts: Any) -> list[Frame]:
     """The frames of the literal `for` loops around `node` (one per element, labelled
     "for k = 4"); [] when none."""
     return _ask(lambda n, st, top: loops.frames_at(n, st, top), node, facts) or []
+
+
+def frames_at(node: Node, facts: Any) -> list[Frame]:
+    """The frames `node` may be asked about in besides its own: one per element of the
+    literal `for` loops around it (`loop_frames`), then one per call of its function in the
+    file that gives a parameter a known value (labelled "when called as norm(3, ..) at line
+    12")."""
+    return loop_frames(node, facts) + (
+        _ask(lambda n, st, top: callers.frames_at(n, st, top), node, facts) or []
+    )
 
 
 def int_of(node: Node | None, facts: Any) -> Value | None:

@@ -69,9 +69,13 @@ def _method(unit: scope.Unit, type_node: Node | None, name: str) -> scope.Item |
     return found[0] if len(found) == 1 else None
 
 
-def frame_for(call: Node, fn: scope.Item, st: State, frame: Frame, depth: int) -> Frame | None:
-    """The frame `fn` runs in at `call`: its parameters' values where they are known; None
-    when the call may not be followed (too deep, recursive)."""
+def frame_for(
+    call: Node, fn: scope.Item, st: State, frame: Frame, depth: int,
+    only: frozenset[str] | None = None,
+) -> Frame | None:  # fmt: skip
+    """The frame `fn` runs in at `call`: its parameters' values where they are known (of the
+    parameters `only` names, when given); None when the call may not be followed (too deep,
+    recursive)."""
     if fn.node.id in frame.calls or len(frame.calls) >= MAX_CALL_DEPTH:
         return None
     params = child_by_field(fn.node, "parameters")
@@ -94,6 +98,8 @@ def frame_for(call: Node, fn: scope.Item, st: State, frame: Frame, depth: int) -
         if pattern is None or pattern.type != "identifier":
             continue
         name = fn.unit.text(pattern)
+        if only is not None and name not in only:
+            continue
         found = st.value(arg, frame, depth + 1)
         if found is None:
             shape = st.shape(arg, frame, depth + 1)

@@ -61,6 +61,7 @@ class Frame:
     calls: tuple[int, ...] = ()
     label: str = ""
     parent: Frame | None = None  # an outer loop's frame, whose element is also known
+    call: Node | None = None  # the call a caller's frame is of (`evaluate.callers`)
 
 
 @dataclass(slots=True)

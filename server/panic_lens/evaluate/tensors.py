@@ -120,6 +120,7 @@ def _array(array: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     """Dims of a nested array literal: `[[1, 2], [3, 4]]` -> [2, 2]; `[[0; 9]; 2]` -> [2, 9]."""
     dims: list[shapes.Dim] = []
     node: Node | None = array
+    items: list[Node] = []
     while node is not None and node.type == "array_expression" and len(dims) < _MAX_ARRAY_RANK:
         length = child_by_field(node, "length")
         elems = [c for c in node.named_children if c != length and "comment" not in c.type]
@@ -129,7 +130,34 @@ def _array(array: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         else:
             dims.append(len(elems))
         node = elems[0] if elems else None
+        items = elems
+    # arrays are homogeneous: one element that is never an array makes them all scalars
+    scalar = node is not None and any(_a_scalar(item, st) for item in items)
+    if node is not None and node.type != "array_expression" and not scalar:
+        # an element that may itself be an array (`[[image]]`, `[row(0), row(1)]`): the
+        # rank is known only when its value is
+        inner = st.value(node, frame, depth + 1)
+        if inner is None:
+            return None
+        nested = inner.value
+        while isinstance(nested, list) and len(dims) < _MAX_ARRAY_RANK:
+            dims.append(len(nested))
+            nested = nested[0] if nested else None
     return Shape(tuple(dims), (f"array literal {shapes.format_dims(dims)} at {at(array)}",))
+
+
+def _a_scalar(node: Node, st: State) -> bool:
+    return node.type in _SCALARS or (
+        node.type == "unary_expression" and st.unit.text(node)[:1] in ("-", "!")
+    )
+
+
+# elements that are never an array: a number, a bool, arithmetic (no array has any), a cast
+# (and a negation, `-x` or `!x`, but not a dereference)
+_SCALARS = frozenset(
+    {"integer_literal", "float_literal", "boolean_literal", "binary_expression",
+     "type_cast_expression"}
+)  # fmt: skip
 
 
 def _dims_arg(

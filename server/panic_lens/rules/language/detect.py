@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
-from panic_lens.evaluate import loop_frames, never_reached, shape_of, value_of
+from panic_lens.evaluate import frames_at, never_reached, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
 from panic_lens.rules.language import configs, structs  # noqa: F401 (registers the structs)
 from panic_lens.rules.language import values as V
@@ -112,7 +112,7 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
             if bound is None:
                 continue
             if bound is RULED_OUT or not _fires(spec, plan, bound):
-                bound = _in_loops(spec, where, site, plan, facts) or bound
+                bound = _in_frames(spec, where, site, plan, facts) or bound
             if bound is not RULED_OUT:
                 yield from _judge(spec, where, site, bound, plan, facts)
             break
@@ -120,13 +120,24 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
 
 def _may_fire(wheres: Sequence[Where], site: CallSite, plan: Plan, facts: FileFacts) -> bool:
     """Whether the condition may be true at a method call, from its plain arguments alone
-    (`viable.may_hold`), in no loop or at one element of the literal loops around it: when it
+    (`viable.may_hold`), in its own frame or one of `evaluate.frames_at` (a loop's element, a
+    caller's arguments): when it
     cannot, nothing the receiver is changes that, and the receiver is not worked out."""
     methods = [where for where in wheres if where.method_like]
     if any(_may_hold(where, site.args, plan, facts, None) for where in methods):
         return True
-    frames = loop_frames(site.node, facts) if methods else []
+    frames = _frames(site, facts) if methods else []
     return any(_may_hold(w, site.args, plan, facts, f) for f in frames for w in methods)
+
+
+def _frames(site: CallSite, facts: FileFacts) -> list[Frame]:
+    """`evaluate.frames_at` the call, without the frames of callers in test code when the
+    call itself is not in test code: a test that passes values that panic expects it (or
+    fails where its author sees it); the code it calls is not wrong for that."""
+    frames = frames_at(site.node, facts)
+    if not any(f.call is not None for f in frames) or in_test_code(site.node, facts):
+        return frames
+    return [f for f in frames if f.call is None or not in_test_code(f.call, facts)]
 
 
 def _may_hold(
@@ -160,12 +171,13 @@ def _fires(spec: RuleSpec, plan: Plan, bound: _Bound) -> bool:
                                            bound.lengths) is True  # fmt: skip
 
 
-def _in_loops(
+def _in_frames(
     spec: RuleSpec, where: Where, site: CallSite, plan: Plan, facts: FileFacts
 ) -> _Bound | None:
-    """The call's values for the first element of the literal `for` loops around it (one per
-    element: `for k in [2, 4]`) at which the condition is true; None when there is none."""
-    for frame in loop_frames(site.node, facts):
+    """The call's values in the first of `evaluate.frames_at` (an element of the literal
+    `for` loops around it, a call of its function with known arguments) at which the
+    condition is true; None when there is none."""
+    for frame in _frames(site, facts):
         bound = _bind(where, site, plan, facts, frame)
         if bound is None or bound is RULED_OUT or not _fires(spec, plan, bound):
             continue
@@ -220,11 +232,11 @@ def _bind(
             return None
         receiver = site.receiver
         if config_info is not None:
-            config = V.config_value(receiver, facts)
+            config = V.config_value(receiver, facts, frame=frame)
             if config is None or config.info.path != config_info.path:
                 return None
         elif module_of is not None:
-            config = V.module_config(receiver, facts)
+            config = V.module_config(receiver, facts, frame=frame)
             if config is None or config.info.path != module_of:
                 return None
         else:
@@ -239,15 +251,15 @@ def _bind(
         if site.kind == "qualified" and not (set(qualified) & plan.owners[where]):
             return None  # `<T as Trait>::name(..)`: T or Trait must be the `where`'s owner
         if config_info is not None and where.name == "new":
-            config = V.config_value(site.node, facts)  # `XConfig::new(..)` itself
+            config = V.config_value(site.node, facts, frame=frame)  # `XConfig::new(..)` itself
         elif where.method_like and (config_info or module_of or len(args) == len(where.args) + 1):
             if not args:
                 return None
             receiver, args = args[0], args[1:]
             if config_info is not None:
-                config = V.config_value(receiver, facts)
+                config = V.config_value(receiver, facts, frame=frame)
             elif module_of is not None:
-                config = V.module_config(receiver, facts)
+                config = V.module_config(receiver, facts, frame=frame)
     else:
         return None
     bound = _Bound({}, {}, where.call, {})
@@ -400,6 +412,8 @@ def _evidence(bound: _Bound, plan: Plan, facts: FileFacts) -> tuple[Related, ...
 
 
 def _fixes(spec: RuleSpec, plan: Plan, bound: _Bound, facts: FileFacts) -> Iterator[Fix]:
+    if bound.label:
+        return  # the values of one loop element or one caller: an edit here changes them all
     for index, fix in enumerate(spec.fixes):
         value = bound.origins.get(fix.replace)
         if value is None or value.written is None:

@@ -329,22 +329,27 @@ def _memo(kind: object, node: Node, facts: FileFacts, compute: Any) -> Any:
     return facts.memo[key]
 
 
-def config_value(expr: Node | None, facts: FileFacts, depth: int = 0) -> ConfigValue | None:
-    """The fields of the burn config `expr` builds, as far as the file shows them."""
-    if depth == 0 and expr is not None:
-        return _memo("config", expr, facts, lambda: _config_value(expr, facts, 0))
-    return _config_value(expr, facts, depth)
+def config_value(
+    expr: Node | None, facts: FileFacts, depth: int = 0, frame: Frame | None = None
+) -> ConfigValue | None:
+    """The fields of the burn config `expr` builds, as far as the file shows them; in `frame`
+    (one of `evaluate.loop_frames`), with the loop's element or the caller's arguments."""
+    if depth == 0 and expr is not None and frame is None:
+        return _memo("config", expr, facts, lambda: _config_value(expr, facts, 0, None))
+    return _config_value(expr, facts, depth, frame)
 
 
-def _config_value(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValue | None:
+def _config_value(
+    expr: Node | None, facts: FileFacts, depth: int, frame: Frame | None
+) -> ConfigValue | None:
     expr = strip_wrappers(expr)
     if expr is None or depth > _MAX_DEPTH:
         return None
     if expr.type == "identifier":
         bound = _bound_value(expr, facts)
-        return config_value(bound, facts, depth + 1) if bound is not None else None
+        return config_value(bound, facts, depth + 1, frame) if bound is not None else None
     if expr.type == "struct_expression":
-        return _config_literal(expr, facts, depth)
+        return _config_literal(expr, facts, depth, frame)
     if expr.type != "call_expression":
         return None
     parts = method_call(expr)
@@ -352,21 +357,21 @@ def _config_value(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValu
         receiver, name_node, args = parts
         name = facts.text(name_node)
         if name == "clone" and not args:
-            return config_value(receiver, facts, depth + 1)
-        inner = config_value(receiver, facts, depth + 1)
+            return config_value(receiver, facts, depth + 1, frame)
+        inner = config_value(receiver, facts, depth + 1, frame)
         if inner is None or not name.startswith("with_") or len(args) != 1:
             return None
         field = inner.info.field(name.removeprefix("with_"))
         if field is None:
             return None
-        value = evaluate.value_of(args[0], facts)
+        value = evaluate.value_of(args[0], facts, frame)
         fields = dict(inner.fields)
         if value is None:
             fields.pop(field.name, None)
         else:
             fields[field.name] = _written(value, args[0])
         return ConfigValue(inner.info, fields, inner.origin)
-    return _config_new(expr, facts)
+    return _config_new(expr, facts, frame)
 
 
 def config_path(expr: Node | None, facts: FileFacts) -> str | None:
@@ -435,7 +440,7 @@ def _new_config(call: Node, facts: FileFacts) -> ConfigInfo | None:
     return info if info is not None and len(info.required) == len(args) else None
 
 
-def _config_new(call: Node, facts: FileFacts) -> ConfigValue | None:
+def _config_new(call: Node, facts: FileFacts, frame: Frame | None) -> ConfigValue | None:
     """`XConfig::new(a, b)`: the required fields in order, the others their defaults."""
     info = _new_config(call, facts)
     if info is None:
@@ -450,13 +455,15 @@ def _config_new(call: Node, facts: FileFacts) -> ConfigValue | None:
         if parsed is not _UNKNOWN:
             fields[field.name] = Value(parsed, None, note=f"default {field.default}")
     for field, arg in zip(info.required, args, strict=True):
-        value = evaluate.value_of(arg, facts)
+        value = evaluate.value_of(arg, facts, frame)
         if value is not None:
             fields[field.name] = _written(value, arg)
     return ConfigValue(info, fields, span_of(call))
 
 
-def _config_literal(expr: Node, facts: FileFacts, depth: int) -> ConfigValue | None:
+def _config_literal(
+    expr: Node, facts: FileFacts, depth: int, frame: Frame | None
+) -> ConfigValue | None:
     info = config_named(child_by_field(expr, "name"), facts)
     body = child_by_field(expr, "body")
     if info is None or body is None:
@@ -466,7 +473,7 @@ def _config_literal(expr: Node, facts: FileFacts, depth: int) -> ConfigValue | N
     for item in body.named_children:
         if item.type == "base_field_initializer":
             base = config_value(item.named_children[0] if item.named_children else None, facts,
-                                depth + 1)  # fmt: skip
+                                depth + 1, frame)  # fmt: skip
             if base is None:
                 return None
         elif item.type == "field_initializer":
@@ -477,7 +484,7 @@ def _config_literal(expr: Node, facts: FileFacts, depth: int) -> ConfigValue | N
             given[facts.text(item)] = item.named_children[0] if item.named_children else item
     fields = dict(base.fields) if base is not None else {}
     for name, node in given.items():
-        value = evaluate.value_of(node, facts) if node is not None else None
+        value = evaluate.value_of(node, facts, frame) if node is not None else None
         if value is None:
             fields.pop(name, None)
         else:
@@ -499,16 +506,21 @@ def config_named(type_node: Node | None, facts: FileFacts) -> ConfigInfo | None:
     return configs.table().config(bindings.type_of_type(type_node, facts))
 
 
-def module_config(expr: Node | None, facts: FileFacts, depth: int = 0) -> ConfigValue | None:
-    """The config a burn module was made from: `cfg.init(&device)`, through `let`s."""
-    if depth == 0 and expr is not None:
-        return _memo("module", expr, facts, lambda: _module_config(expr, facts, 0))
-    return _module_config(expr, facts, depth)
+def module_config(
+    expr: Node | None, facts: FileFacts, depth: int = 0, frame: Frame | None = None
+) -> ConfigValue | None:
+    """The config a burn module was made from: `cfg.init(&device)`, through `let`s (in
+    `frame`, as `config_value`)."""
+    if depth == 0 and expr is not None and frame is None:
+        return _memo("module", expr, facts, lambda: _module_config(expr, facts, 0, None))
+    return _module_config(expr, facts, depth, frame)
 
 
-def _module_config(expr: Node | None, facts: FileFacts, depth: int) -> ConfigValue | None:
+def _module_config(
+    expr: Node | None, facts: FileFacts, depth: int, frame: Frame | None
+) -> ConfigValue | None:
     found = _init_receiver(expr, facts, depth)
-    return config_value(found[0], facts, found[1]) if found is not None else None
+    return config_value(found[0], facts, found[1], frame) if found is not None else None
 
 
 def _init_receiver(expr: Node | None, facts: FileFacts, depth: int) -> tuple[Node, int] | None:

@@ -4,7 +4,7 @@ use burn::nn::{GroupNorm, GroupNormConfig};
 use burn::prelude::*;
 
 fn group_norm(groups: usize, channels: usize, device: &Device) -> GroupNorm {
-    GroupNormConfig::new(groups, channels).init(device) // expect: group-norm-groups-divide-channels (miss: a helper's parameter, from a call with constants)
+    GroupNormConfig::new(groups, channels).init(device) // expect: group-norm-groups-divide-channels
 }
 
 fn safe_norm(groups: usize, channels: usize, device: &Device) -> GroupNorm {
@@ -16,7 +16,7 @@ fn runtime_norm(groups: usize, channels: usize, device: &Device) -> GroupNorm {
 }
 
 fn crop(x: Tensor<2>, width: usize) -> Tensor<2> {
-    x.narrow(1, 0, width) // expect: narrow-out-of-range (miss: a helper's parameter, from a call with constants)
+    x.narrow(1, 0, width) // expect: narrow-out-of-range
 }
 
 fn trimmed(x: Tensor<2>, mut width: usize) -> Tensor<2> {
@@ -52,7 +52,7 @@ pub struct Blocks {
 
 impl Blocks {
     fn norm(&self, groups: usize, device: &Device) -> GroupNorm {
-        GroupNormConfig::new(groups, 40).init(device) // expect: group-norm-groups-divide-channels (miss: a method's parameter, from `self.norm(3, ..)`)
+        GroupNormConfig::new(groups, 40).init(device) // expect: group-norm-groups-divide-channels
     }
 
     fn head(rows: usize, device: &Device) -> Tensor<2> {

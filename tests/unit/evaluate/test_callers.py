@@ -1,0 +1,106 @@
+"""evaluate.callers: a call inside a function is asked about once per call of that function in
+the file whose arguments are known; a finding names the call. Config rules see values from a
+loop's element or a caller too. A frame's values get no edit (one edit would change them all)."""
+
+from __future__ import annotations
+
+from panic_lens.engine import analyze
+
+HEAD = "use burn::prelude::*;\nuse burn::nn::{GroupNorm, GroupNormConfig};\n"
+
+
+def found(src: str, rule: str) -> list[tuple[int, str]]:
+    """(line in `src`, message) of each finding of `rule`; messages quote lines of the file,
+    which has HEAD's two lines above `src`."""
+    analysis = analyze(HEAD + src, "src/lib.rs")
+    return [(f.span.start.row + 1 - 2, f.message) for f in analysis.findings if f.rule == rule]
+
+
+NARROW = """
+fn crop(x: Tensor<2>, width: usize) -> Tensor<2> {
+    x.narrow(1, 0, width)
+}
+pub fn run(d: &Device, n: usize) {
+    let t = Tensor::<2>::zeros([4, 10], d);
+    let _a = crop(t.clone(), 8);
+    let _b = crop(t.clone(), n);
+    let _c = crop(t, CALL);
+}
+"""
+
+
+def test_a_caller_with_a_value_that_panics_is_named() -> None:
+    (hit,) = found(NARROW.replace("CALL", "12"), "narrow-out-of-range")
+    assert hit[0] == 3
+    assert hit[1].endswith("(when called as crop(t, 12) at line 11)")
+
+
+def test_callers_whose_values_fit_or_are_unknown_give_nothing() -> None:
+    assert found(NARROW.replace("CALL", "10"), "narrow-out-of-range") == []
+
+
+def test_a_function_nobody_calls_and_recursion_give_nothing() -> None:
+    src = """
+pub fn crop(x: Tensor<2>, width: usize) -> Tensor<2> {
+    if width > 100 { return crop(x, 12); }
+    x.narrow(1, 0, width)
+}
+"""
+    assert found(src, "narrow-out-of-range") == []
+
+
+METHOD = """
+pub struct Blocks;
+impl Blocks {
+    fn norm(&self, groups: usize, d: &Device) -> GroupNorm {
+        GroupNormConfig::new(groups, 40).init(d)
+    }
+    pub fn build(&self, d: &Device) {
+        let _ok = self.norm(8, d);
+        let _bad = self.norm(3, d);
+    }
+}
+"""
+
+
+def test_a_methods_caller_gives_a_config_its_value() -> None:
+    (hit,) = found(METHOD, "group-norm-groups-divide-channels")
+    assert hit[0] == 5 and hit[1].endswith("(when called as self.norm(3, d) at line 11)")
+
+
+def test_a_config_in_a_loop_is_checked_per_element_without_an_edit() -> None:
+    src = """
+pub fn sweep(d: &Device) -> Vec<GroupNorm> {
+    let mut out = Vec::new();
+    for groups in [2, 4, 6] {
+        out.push(GroupNormConfig::new(groups, 20).init(d));
+    }
+    out
+}
+"""
+    analysis = analyze(HEAD + src, "src/lib.rs")
+    (hit,) = [f for f in analysis.findings if f.rule == "group-norm-groups-divide-channels"]
+    assert hit.message.endswith("(for groups = 6)")
+    assert all(not fix.edits for fix in hit.fixes)  # `groups` is 2 and 4 too
+
+
+def test_a_callers_in_test_code_do_not_flag_the_code_they_call() -> None:
+    src = NARROW.replace("pub fn run", "#[test]\nfn run").replace("CALL", "12")
+    assert found(src, "narrow-out-of-range") == []
+    # a test helper called by a test is test code itself: it is flagged, as test code is
+    helper = src.replace("fn crop", "#[cfg(test)]\nfn crop")
+    assert [line for line, _ in found(helper, "narrow-out-of-range")] == [4]
+
+
+def test_an_array_of_unknown_items_has_no_known_rank() -> None:
+    src = """
+pub fn f(d: &Device, v: f32) {
+    let mut image = [[1.0; 3]; 3];
+    image[1][1] = 0.0;
+    let t = Tensor::<4>::from_data([[image]], d);
+    let _a = t.clone().narrow(3, 2, 2);
+    let u = Tensor::<2>::from_data([[v, -v], [1.0, 2.0]], d);
+    let _b = u.narrow(1, 1, 2);
+}
+"""
+    assert [line for line, _ in found(src, "narrow-out-of-range")] == [8]
