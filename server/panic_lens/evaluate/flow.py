@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from panic_lens.evaluate.state import Frame, State, Value
-from panic_lens.rust.locals import LocalBinding
+from panic_lens.evaluate.locals import bound_value
+from panic_lens.rust.locals import LocalBinding, find_binding
 from panic_lens.rust.syntax import Node, child_by_field, span_of
 
 
@@ -42,6 +43,9 @@ def value_of_expression(node: Node, st: State, frame: Frame, depth: int) -> Valu
     if node.type == "field_expression":
         base = child_by_field(node, "value")
         field = child_by_field(node, "field")
+        if field is not None and field.type == "field_identifier":
+            init = literal_field(base, st.unit.text(field), st)
+            return st.value(init, frame, depth + 1) if init is not None else None
         if field is None or field.type != "integer_literal":
             return None
         inner = st.value(base, frame, depth + 1)
@@ -50,6 +54,38 @@ def value_of_expression(node: Node, st: State, frame: Frame, depth: int) -> Valu
             return None
         return Value(inner.value[at], span_of(node), None, inner.note, inner.path)
     return None
+
+
+def literal_field(base: Node | None, name: str, st: State) -> Node | None:
+    """The expression a struct literal gives the field `name`, when `base` is that literal or a
+    local bound to it that nothing changed since (`let d = Dims { groups: 5, .. }; d.groups`),
+    through `..rest` for a field the literal does not set; None otherwise."""
+    unit = st.unit
+    for _ in range(_MAX_HOPS):
+        while base is not None and base.type == "parenthesized_expression":
+            base = base.named_children[0] if base.named_children else None
+        if base is not None and base.type == "identifier":
+            found = find_binding(base, unit.src, unit.root)
+            base = bound_value(base, found, unit.src, unit.root) if found is not None else None
+            continue
+        body = child_by_field(base, "body") if base is not None else None
+        if base is None or base.type != "struct_expression" or body is None:
+            return None
+        rest = None
+        for item in body.named_children:
+            if item.type == "field_initializer":
+                written = child_by_field(item, "field")
+                if written is not None and unit.text(written) == name:
+                    return child_by_field(item, "value")
+            elif item.type == "shorthand_field_initializer" and unit.text(item) == name:
+                return item.named_children[0] if item.named_children else None
+            elif item.type == "base_field_initializer" and item.named_children:
+                rest = item.named_children[0]
+        base = rest
+    return None
+
+
+_MAX_HOPS = 8  # locals and `..rest` followed to find one field's literal
 
 
 def _if(node: Node, st: State, frame: Frame, depth: int) -> Value | None:

@@ -104,3 +104,31 @@ pub fn f(d: &Device, v: f32) {
 }
 """
     assert [line for line, _ in found(src, "narrow-out-of-range")] == [8]
+
+
+FIELDS = """
+struct Dims { groups: usize, channels: usize }
+pub fn f(d: &Device, n: usize, flag: bool) {
+    let a = Dims { groups: 5, channels: 48 };
+    let _ = GroupNormConfig::new(a.groups, a.channels).init(d);
+    let b = Dims { channels: 50, ..Dims { groups: 6, channels: 48 } };
+    let _ = GroupNormConfig::new(b.groups, b.channels).init(d);
+    let groups = 7;
+    let c = Dims { groups, channels: 48 };
+    let _ = GroupNormConfig::new(c.groups, c.channels).init(d);
+    let e = Dims { groups: n, channels: 48 };
+    let _ = GroupNormConfig::new(e.groups, e.channels).init(d);
+    let mut m = Dims { groups: 5, channels: 48 };
+    if flag { m.groups = 6; }
+    let _ = GroupNormConfig::new(m.groups, m.channels).init(d);
+    let ok = Dims { groups: 6, channels: 48 };
+    let _ = GroupNormConfig::new(ok.groups, ok.channels).init(d);
+}
+"""
+
+
+def test_a_field_of_a_struct_literal_in_the_function() -> None:
+    """Set by the literal (or its `..rest`, or a shorthand); unknown when set at run time or
+    changed since (then no finding)."""
+    lines = [line for line, _ in found(FIELDS, "group-norm-groups-divide-channels")]
+    assert lines == [5, 7, 10]
