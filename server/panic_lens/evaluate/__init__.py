@@ -10,6 +10,7 @@ file and call context; anything not followed is unknown (None), never a default.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from panic_lens.evaluate import callers, flow, literals, loops, tensors, values
@@ -61,13 +62,14 @@ def loop_frames(node: Node, facts: Any) -> list[Frame]:
     return _ask(lambda n, st, top: loops.frames_at(n, st, top), node, facts) or []
 
 
-def frames_at(node: Node, facts: Any) -> list[Frame]:
+def frames_at(node: Node, facts: Any, about: Sequence[Node] | None = None) -> list[Frame]:
     """The frames `node` may be asked about in besides its own: one per element of the
     literal `for` loops around it (`loop_frames`), then one per call of its function in the
-    file that gives a parameter a known value (labelled "when called as norm(3, ..) at line
-    12")."""
+    file that gives the parameters `node` names known values (labelled "when called as
+    norm(3, ..) at line 12"), when one of the `about` nodes (if given: the parts of `node`
+    whose values decide) names a parameter."""
     return loop_frames(node, facts) + (
-        _ask(lambda n, st, top: callers.frames_at(n, st, top), node, facts) or []
+        _ask(lambda n, st, top: callers.frames_at(n, st, top, about), node, facts) or []
     )
 
 

@@ -12,6 +12,7 @@ itself (recursion) is not one of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from panic_lens.evaluate import scope
 from panic_lens.evaluate.calls import callee_fn, frame_for
@@ -22,15 +23,22 @@ from panic_lens.rust.syntax import Node, ancestors, child_by_field
 MAX_CALLERS = 8
 
 
-def frames_at(node: Node, st: State, top: Frame) -> list[Frame]:
-    """The frames of the calls in the file of the function around `node` that give one of
-    its parameters a known value; [] when there is none."""
+def frames_at(
+    node: Node, st: State, top: Frame, about: Sequence[Node] | None = None
+) -> list[Frame]:
+    """The frames of the calls in the file of the function around `node` that give the
+    parameters `node` names known values; [] when there is none, or when none of the `about`
+    nodes (the parts of `node` whose values decide, when given) names a parameter."""
     fn = next((a for a in ancestors(node, st.unit.root) if a.type == "function_item"), None)
     params = child_by_field(fn, "parameters") if fn is not None else None
     name = child_by_field(fn, "name") if fn is not None else None
     if params is None or name is None:
         return []
-    named = frozenset(_param_names(params, st) & set(_WORD.findall(st.unit.text(node))))
+    params_named = _param_names(params, st)
+    if about is not None and not any(params_named & set(_WORD.findall(st.unit.text(n)))
+                                     for n in about):  # fmt: skip
+        return []  # the parts asked about name no parameter: the callers change nothing
+    named = frozenset(params_named & set(_WORD.findall(st.unit.text(node))))
     if not named:
         return []  # the expression names no parameter: its callers change nothing in it
     key = ("evaluate", "caller-frames", fn.id, named)
@@ -39,10 +47,15 @@ def frames_at(node: Node, st: State, top: Frame) -> list[Frame]:
     found: list[Frame] = []
     item = scope.Item(st.unit, fn)
     method = any(p.type == "self_parameter" for p in params.named_children)
+    holder = fn.parent.parent if fn.parent is not None else None  # impl > declaration_list > fn
+    associated = holder is not None and holder.type in ("impl_item", "trait_item")
+    owner = None
+    if associated:  # `impl Model { fn new(..) }`: called as `Self::new` or `Model::new`
+        owner = scope._base_name(child_by_field(holder, "type"), st.unit) or "Self"
     for call in _calls_named(st, st.unit.text(name)):
         if fn.start_byte <= call.start_byte < fn.end_byte:
             continue  # recursion
-        if not _may_call(call, method, st):
+        if not _may_call(call, method, owner, st):
             continue
         callee = callee_fn(call, st)
         if callee is None or callee.node.id != fn.id:
@@ -70,17 +83,26 @@ def _param_names(params: Node, st: State) -> set[str]:
     return out
 
 
-def _may_call(call: Node, method: bool, st: State) -> bool:
-    """Whether `call` is written as `callee_fn` may find the function: a method (one with
-    `self`) as `self.f(..)` or by path, a free function by path; a method call on another
-    receiver is another type's method."""
+def _may_call(call: Node, method: bool, owner: str | None, st: State) -> bool:
+    """Whether `call` is written as a call of the function may be: a method (one with `self`)
+    as `self.f(..)`, an associated function by a path through `Self` or its type (`owner`), a
+    free function by its name or a path. A method call on another receiver, or `Vec::new(..)`
+    for `Model::new`, is another type's."""
     function = child_by_field(call, "function")
+    if function is not None and function.type == "generic_function":
+        function = child_by_field(function, "function")
     if function is None:
         return False
     if function.type == "field_expression":
         receiver = child_by_field(function, "value")
         return method and receiver is not None and receiver.type == "self"
-    return True
+    if owner is None:
+        return True
+    path = child_by_field(function, "path") if function.type == "scoped_identifier" else None
+    if path is None:
+        return False  # an associated function is never called by its bare name
+    last = st.unit.text(path).replace(" ", "").split("::")[-1].split("<")[0]
+    return last in ("Self", owner)
 
 
 def _calls_named(st: State, name: str) -> list[Node]:

@@ -76,6 +76,8 @@ def _binding_in(node: Node, child: Node, name: str, pos: int, src: bytes) -> Loc
 def _in_block(block: Node, child: Node, name: str, pos: int, src: bytes) -> LocalBinding | None:
     """Scan the statements before `child` backwards for the latest binding of `name`."""
     needle = name.encode()
+    if src.find(needle, block.start_byte, min(child.start_byte, pos)) < 0:
+        return None  # not written before the use: nothing in the block binds it
     for stmt in reversed(block.named_children):
         if stmt.start_byte >= child.start_byte or stmt.end_byte > pos:
             continue

@@ -126,15 +126,16 @@ def _may_fire(wheres: Sequence[Where], site: CallSite, plan: Plan, facts: FileFa
     methods = [where for where in wheres if where.method_like]
     if any(_may_hold(where, site.args, plan, facts, None) for where in methods):
         return True
-    frames = _frames(site, facts) if methods else []
+    frames = _frames(site, facts, site.args) if methods else []
     return any(_may_hold(w, site.args, plan, facts, f) for f in frames for w in methods)
 
 
-def _frames(site: CallSite, facts: FileFacts) -> list[Frame]:
-    """`evaluate.frames_at` the call, without the frames of callers in test code when the
-    call itself is not in test code: a test that passes values that panic expects it (or
-    fails where its author sees it); the code it calls is not wrong for that."""
-    frames = frames_at(site.node, facts)
+def _frames(site: CallSite, facts: FileFacts, about: Sequence[Node]) -> list[Frame]:
+    """`evaluate.frames_at` the call (its callers' frames when one of the `about` nodes
+    names a parameter), without the frames of callers in test code when the call itself is
+    not in test code: a test that passes values that panic expects it (or fails where its
+    author sees it); the code it calls is not wrong for that."""
+    frames = frames_at(site.node, facts, about)
     if not any(f.call is not None for f in frames) or in_test_code(site.node, facts):
         return frames
     return [f for f in frames if f.call is None or not in_test_code(f.call, facts)]
@@ -177,7 +178,11 @@ def _in_frames(
     """The call's values in the first of `evaluate.frames_at` (an element of the literal
     `for` loops around it, a call of its function with known arguments) at which the
     condition is true; None when there is none."""
-    for frame in _frames(site, facts):
+    # the parts whose values a frame may give: the arguments, and a config's builder chain
+    about = list(site.args)
+    if site.receiver is not None and plan.receivers.get(where, ("type",))[0] != "type":
+        about.append(site.receiver)
+    for frame in _frames(site, facts, about):
         bound = _bind(where, site, plan, facts, frame)
         if bound is None or bound is RULED_OUT or not _fires(spec, plan, bound):
             continue
