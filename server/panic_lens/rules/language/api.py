@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from panic_lens.rules.language import configs
-from panic_lens.rules.language.configs import guards_files, read_guards
+from panic_lens.rules.language.configs import guards_files, read_guards, shipped_guards
 from panic_lens.rules.language.spec import did_you_mean
 from panic_lens.rust import burn_api, tensors
 
@@ -42,10 +42,14 @@ def _close(name: str, known: Iterable[str]) -> str:
 @lru_cache(maxsize=1)
 def known_api() -> KnownApi:
     """What the shipped guards index knows (nothing but the tensor methods when none is
-    shipped). Read apart from `shipped_guards`, whose cache holds the whole index: the
-    server keeps only this summary (a start that derives records reads the file twice)."""
+    shipped): the deriver's parse of it while the deriver holds one (a start that derives
+    records parses the file once), else a parse of its own, dropped once summarised (the
+    server keeps only this summary)."""
     files = guards_files()
-    return api_of(read_guards(files[-1]) if files else {"functions": {}})
+    if not files:
+        return api_of({"functions": {}})
+    held = shipped_guards.cache_info().currsize > 0
+    return api_of(shipped_guards() if held else read_guards(files[-1]))
 
 
 def api_of(guards: dict[str, Any]) -> KnownApi:
