@@ -210,5 +210,7 @@ def register_derived(
     set_derived_rules(tuple(infos.values()))
     # the parsed index is the deriver's (the checker above read its summary from it); a
     # server holding it would hold the whole index for good: a later derivation reads it again
-    shipped_guards.cache_clear()
+    from panic_lens.rules.language import configs
+
+    configs.shipped_guards.cache_clear()
     return outcomes
