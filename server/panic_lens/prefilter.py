@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from panic_lens.model import ALLOW_WORD
@@ -158,7 +158,7 @@ _SPACE = frozenset(b" \t\n\r\f\v")
 _DOT = ord(".")
 
 
-@lru_cache(maxsize=None)  # one per marked word of the rules in use: a few hundred
+@cache  # one per marked word of the rules in use: a few hundred
 def _form_of(marked: bytes) -> re.Pattern[bytes]:
     # matched where the word is written; what comes before it is checked by hand
     if marked.endswith(QUALIFIER):

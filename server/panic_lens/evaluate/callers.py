@@ -30,8 +30,9 @@ def frames_at(
     parameters `node` names known values; [] when there is none, or when none of the `about`
     nodes (the parts of `node` whose values decide, when given) names a parameter."""
     fn = next((a for a in ancestors(node, st.unit.root) if a.type == "function_item"), None)
-    params = child_by_field(fn, "parameters") if fn is not None else None
-    name = child_by_field(fn, "name") if fn is not None else None
+    if fn is None:
+        return []
+    params, name = child_by_field(fn, "parameters"), child_by_field(fn, "name")
     if params is None or name is None:
         return []
     params_named = _param_names(params, st)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.evaluate.locals import bound_value
-from panic_lens.rust.locals import LocalBinding, find_binding
+from panic_lens.evaluate.state import Frame, State, Value
+from panic_lens.rust.locals import LocalBinding
 from panic_lens.rust.syntax import Node, child_by_field, span_of
 
 
@@ -65,7 +65,7 @@ def literal_field(base: Node | None, name: str, st: State) -> Node | None:
         while base is not None and base.type == "parenthesized_expression":
             base = base.named_children[0] if base.named_children else None
         if base is not None and base.type == "identifier":
-            found = find_binding(base, unit.src, unit.root)
+            found = st.binding(base)
             base = bound_value(base, found, unit.src, unit.root) if found is not None else None
             continue
         body = child_by_field(base, "body") if base is not None else None

@@ -15,6 +15,7 @@ from typing import Any
 
 from panic_lens.evaluate.scope import Unit, register_unit, unit_of
 from panic_lens.model import Span
+from panic_lens.rust.locals import LocalBinding, find_binding
 from panic_lens.rust.syntax import Node
 
 MAX_DEPTH = 48  # nested expressions, let-to-let and const-to-const chains
@@ -102,6 +103,10 @@ class State:
     def shape(self, node: Node | None, frame: Frame, depth: int) -> Any:
         """`evaluate.tensors.shape` of `node` in `frame`."""
         return _EVALUATORS["shape"](node, self, frame, depth)
+
+    def binding(self, ident: Node) -> LocalBinding | None:
+        """`rust.locals.find_binding` of `ident` in this file, looked up once."""
+        return find_binding(ident, self.unit.src, self.unit.root, self.memo)
 
     def tick(self) -> None:
         self.steps += 1

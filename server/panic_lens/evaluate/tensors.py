@@ -17,7 +17,6 @@ from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.shapes import Shape, Sym
 from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register
 from panic_lens.rust.burn_api import TENSOR_CONSTRUCTORS, TENSOR_FROM, tensor_type_args
-from panic_lens.rust.locals import find_binding
 from panic_lens.rust.syntax import (
     Node,
     call_parts,
@@ -91,7 +90,7 @@ def _scalar(node: Node | None, st: State, frame: Frame, depth: int) -> Any:
 
 def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     unit = st.unit
-    found = find_binding(ident, unit.src, unit.root)
+    found = st.binding(ident)
     if found is None:
         return None
     if found.kind in ("param", "closure-param", "pattern"):
@@ -170,7 +169,7 @@ def _dims_arg(
         if arg is None:
             return None
         if arg.type == "identifier":
-            found = find_binding(arg, st.unit.src, st.unit.root)
+            found = st.binding(arg)
             if found is None:
                 return None
             arg = strip(bound_value(arg, found, st.unit.src, st.unit.root))
@@ -224,7 +223,7 @@ def _dim_of(item: Node, st: State, frame: Frame, depth: int) -> shapes.Dim:
     """A dim written as `x.dims()[i]` (or through a `let` of one): that dim of x's shape."""
     node = strip(item)
     if node is not None and node.type == "identifier":
-        found = find_binding(node, st.unit.src, st.unit.root)
+        found = st.binding(node)
         bound = bound_value(node, found, st.unit.src, st.unit.root) if found else None
         node = strip(bound)
     if node is None or node.type != "index_expression" or len(node.named_children) != 2:
@@ -293,7 +292,7 @@ def _may_be_tensor(receiver: Node, st: State) -> bool:
     if node is None:
         return False
     if node.type == "identifier":
-        found = find_binding(node, st.unit.src, st.unit.root)
+        found = st.binding(node)
         if found is None:
             return scope.item_at(node, st.unit) is None
         if found.type_node is not None:
@@ -337,7 +336,7 @@ def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
     (an unknown item None)."""
     node = strip(node) or node
     if node.type == "identifier":
-        found_binding = find_binding(node, st.unit.src, st.unit.root)
+        found_binding = st.binding(node)
         bound = (
             bound_value(node, found_binding, st.unit.src, st.unit.root) if found_binding else None
         )
@@ -405,7 +404,7 @@ def _module(module: Node, st: State, depth: int) -> tuple[str, dict[str, Any]] |
     if node.type == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
         return fields.agreed([st.module_of(v) for v, _ in sites], key=repr)
     if node.type == "identifier":
-        found = find_binding(node, st.unit.src, st.unit.root)
+        found = st.binding(node)
         bound = bound_value(node, found, st.unit.src, st.unit.root) if found else None
         if bound is not None and depth < MAX_DEPTH:
             return _module(bound, st, depth + 1)

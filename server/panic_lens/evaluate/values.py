@@ -21,7 +21,6 @@ from panic_lens.evaluate.literals import (
 )
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register, state_for
-from panic_lens.rust.locals import find_binding
 from panic_lens.rust.syntax import Node, call_parts, child_by_field, method_call, span_of
 
 # calls that give back their receiver's value
@@ -104,7 +103,7 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
     written = unit.text(ident)
     if written == "None":
         return Value(None, span_of(ident), path=unit.path)
-    found = find_binding(ident, unit.src, unit.root)
+    found = st.binding(ident)
     if found is not None:
         if found.kind in ("param", "closure-param", "pattern"):
             return flow.bound_elsewhere(ident, found, st, frame, depth)

@@ -7,7 +7,7 @@ chains (`XConfig::new().with_a(..).init()`), shadowing and type aliases. Unknown
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from panic_lens.model import Span
 from panic_lens.rust.burn_api import TENSOR_SELF_METHODS
@@ -80,14 +80,21 @@ class BuilderChain:
         return next((c for c in reversed(self.calls) if c.name == name), None)
 
 
+def _memo(facts: FileView) -> dict[Any, Any] | None:
+    """The facts' memo, when they keep one (a FileFacts does, for as long as its tree)."""
+    return getattr(facts, "memo", None)
+
+
 def binding_of(ident: Node, facts: FileView) -> LocalBinding | None:
-    return find_binding(ident, facts.src, facts.tree.root_node)
+    return find_binding(ident, facts.src, facts.tree.root_node, _memo(facts))
 
 
 def value_origin(ident: Node, facts: FileView) -> Node | None:
     """The expression the local `ident` was last bound to before this use, if known."""
     binding = (
-        find_binding(ident, facts.src, facts.tree.root_node) if ident.type == "identifier" else None
+        find_binding(ident, facts.src, facts.tree.root_node, _memo(facts))
+        if ident.type == "identifier"
+        else None
     )
     return binding.value if binding is not None else None
 
@@ -146,7 +153,7 @@ def local_struct(expr: Node | None, facts: FileView) -> Node | None:
         impl = enclosing(expr, {"impl_item"}, facts.tree.root_node)
         type_node = child_by_field(impl, "type")
     elif expr is not None and expr.type == "identifier":
-        binding = find_binding(expr, facts.src, facts.tree.root_node)
+        binding = find_binding(expr, facts.src, facts.tree.root_node, _memo(facts))
         if binding is not None and binding.type_node is None:
             return _struct_of_value(binding.value, facts)
         type_node = binding.type_node if binding is not None else None
@@ -221,7 +228,7 @@ def _type_of_local(ident: Node, facts: FileView, depth: int) -> TypeFact | None:
         impl = enclosing(ident, {"impl_item"}, facts.tree.root_node)
         path = type_of_type(child_by_field(impl, "type"), facts)
         return _fact(path, impl, facts, "self") if path and impl is not None else None
-    binding = find_binding(ident, facts.src, facts.tree.root_node)
+    binding = find_binding(ident, facts.src, facts.tree.root_node, _memo(facts))
     if binding is None:
         return _type_of_const(ident, facts)
     if binding.type_node is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from panic_lens.rust.lexical import WORD_BYTES
 from panic_lens.rust.syntax import Node, ancestors, child_by_field, walk
@@ -32,11 +33,28 @@ class LocalBinding:
     value: Node | None = None
 
 
-def find_binding(ident: Node, src: bytes, root: Node | None = None) -> LocalBinding | None:
+def find_binding(
+    ident: Node, src: bytes, root: Node | None = None, memo: dict[Any, Any] | None = None
+) -> LocalBinding | None:
     """The binding of the identifier `ident` (or `self`) in force where it is used.
 
-    Pass the tree's `root` so deep expressions stay linear (see `syntax.ancestors`).
+    Pass the tree's `root` so deep expressions stay linear (see `syntax.ancestors`), and a
+    `memo` that lives as long as the tree (a file's facts' or evaluator's) to look each
+    identifier up once: the evaluator, the types and the values all ask about the same ones.
     """
+    if memo is None:
+        return _find_binding(ident, src, root)
+    key = ("binding", ident.id)
+    found = memo.get(key, _UNSET)
+    if found is _UNSET:
+        found = memo[key] = _find_binding(ident, src, root)
+    return found
+
+
+_UNSET = object()
+
+
+def _find_binding(ident: Node, src: bytes, root: Node | None) -> LocalBinding | None:
     name = src[ident.start_byte : ident.end_byte].decode("utf-8", errors="replace")
     child = ident
     for cur in ancestors(ident, root):

@@ -602,7 +602,9 @@ def needs_tensor_shape(spec: RuleSpec, where: Where) -> bool:
         return False
     strict_lets: set[str] = set()
     for name, expr in where.lets:
-        if not _ABSORBING.search(STRING_LITERAL.sub('""', expr)) and _reads_shape(expr, strict_lets):
+        if not _ABSORBING.search(STRING_LITERAL.sub('""', expr)) and _reads_shape(
+            expr, strict_lets
+        ):
             strict_lets.add(name)
     disjuncts = _top_level(spec.condition, "||")
     if disjuncts is None:

@@ -9,10 +9,10 @@ no receiver can make the condition true there, and `detect` need not evaluate it
 The condition is read as a tree of `?:`, `||`, `&&` and `!` over atoms (the rest). An atom
 is strict unless it contains something that may absorb an unknown (a nested `||`, `&&` or
 `?:`, `has()`, or a macro: `exists`, `all`, `map`, `filter`); a strict atom that names an
-unknown argument is neither true nor false, and so is a macro call over an unknown range. Each node says whether it *may* be true and
-whether it *may* be false, whatever the other inputs are; the answer is the root's "may be
-true". Anything this reading does not follow counts as "may be either": the check only ever
-skips calls the condition cannot hold at.
+unknown argument is neither true nor false, and so is a macro call over an unknown range.
+Each node says whether it *may* be true and whether it *may* be false, whatever the other
+inputs are; the answer is the root's "may be true". Anything this reading does not follow
+counts as "may be either": the check only ever skips calls the condition cannot hold at.
 """
 
 from __future__ import annotations
@@ -25,9 +25,7 @@ from panic_lens.rules.language.spec import STRING_LITERAL, free_names
 
 __all__ = ["may_hold", "with_lets"]
 
-_ABSORBS = re.compile(
-    r"\|\||&&|\?|\bhas\s*\(|\.\s*(?:exists|exists_one|all|map|filter)\s*\("
-)
+_ABSORBS = re.compile(r"\|\||&&|\?|\bhas\s*\(|\.\s*(?:exists|exists_one|all|map|filter)\s*\(")
 _OPEN, _CLOSE = "([{", ")]}"
 
 
@@ -37,8 +35,13 @@ def with_lets(condition: str, lets: Iterable[tuple[str, str]]) -> str:
     by `may_hold`, never evaluated."""
     text = STRING_LITERAL.sub('""', condition)
     for name, expr in reversed(tuple(lets)):
-        body = STRING_LITERAL.sub('""', expr)
-        text = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", lambda _: f"({body})", text)
+        before, text = text, ""
+        unfolded = "(" + STRING_LITERAL.sub('""', expr) + ")"
+        start = 0
+        for found in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", before):
+            text += before[start : found.start()] + unfolded
+            start = found.end()
+        text += before[start:]
     return text
 
 
@@ -97,7 +100,8 @@ def _tree(text: str) -> _Tree:
 # `range.macro(..)` as a whole: CEL's comprehension over an unknown range is unknown
 _MACRO_CALL = re.compile(
     r"((?:[A-Za-z_]\w*\s*\(\s*)?[A-Za-z_][\w.]*(?:\s*\))?)\s*\.\s*"
-    r"(?:exists_one|exists|all|map|filter)\s*\(.*\)", re.S
+    r"(?:exists_one|exists|all|map|filter)\s*\(.*\)",
+    re.S,
 )
 
 

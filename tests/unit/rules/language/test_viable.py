@@ -36,7 +36,7 @@ NAMES = ("a", "b", "receiver", "config", "result", "context")
         ("(a) < receiver.rank", {"a"}, False),
         ("(a < 1) && (receiver.rank > 2)", {"a"}, False),
         ("a != receiver.rank", {"a"}, False),
-        ("\"a\" == receiver.name", {"a"}, True),  # a string is no name (blanked by with_lets)
+        ('"a" == receiver.name', {"a"}, True),  # a string is no name (blanked by with_lets)
         ("receiver.a > 2", {"a"}, True),  # a field is no name
     ],
 )
