@@ -14,7 +14,7 @@ from typing import Any
 
 from panic_lens.evaluate import scope
 from panic_lens.evaluate.state import State
-from panic_lens.rust.syntax import Node, child_by_field
+from panic_lens.rust.syntax import Node, child_by_field, nodes_of_kinds
 
 _MAX_SITES = 16  # struct literals of one type read for one field
 
@@ -55,24 +55,24 @@ def _private_field(unit: scope.Unit, type_name: str, name: str, at: Node) -> boo
 
 def _literals(unit: scope.Unit, type_name: str, st: State) -> list[Node]:
     """The struct literals of the type in the file: `Type { .. }`, and `Self { .. }` inside an
-    impl of it. Found in one walk of the file, when first asked."""
+    impl of it. Found by one query of the file, when first asked."""
     key = ("evaluate", "literals")
     found: dict[str, list[Node]] | None = st.memo.get(key)
     if found is None:
         found = st.memo[key] = {}
-        stack = [unit.root]
-        while stack:
-            node = stack.pop()
-            if node.type == "struct_expression":
-                name = child_by_field(node, "name")
-                text = unit.text(name).rsplit("::", 1)[-1] if name is not None else ""
-                if text == "Self":
-                    impl = scope._enclosing_impl(node, unit)
-                    owner = child_by_field(impl, "type") if impl is not None else None
-                    text = scope._base_name(owner, unit) or ""
-                found.setdefault(text, []).append(node)
-            stack.extend(node.named_children)
+        root = unit.root
+        for node in nodes_of_kinds(root, _STRUCT_LITERAL, root.start_byte, root.end_byte):
+            name = child_by_field(node, "name")
+            text = unit.text(name).rsplit("::", 1)[-1] if name is not None else ""
+            if text == "Self":
+                impl = scope._enclosing_impl(node, unit)
+                owner = child_by_field(impl, "type") if impl is not None else None
+                text = scope._base_name(owner, unit) or ""
+            found.setdefault(text, []).append(node)
     return found.get(type_name, [])
+
+
+_STRUCT_LITERAL = frozenset({"struct_expression"})
 
 
 def _initializer(literal: Node, name: str, unit: scope.Unit) -> Node | None:

@@ -90,6 +90,7 @@ class Imports:
         # (scope id, glob) -> the glob's module: each glob path is resolved once, and a glob
         # whose own path leads back to it ends there instead of fanning out through every glob
         self._glob_modules: dict[tuple[int, tuple[str, ...]], str | None] = {}
+        self._spans_of: tuple[dict[int, ScopeNames], list[_Span]] | None = None
 
     @classmethod
     def from_tree(
@@ -383,17 +384,26 @@ class Imports:
     def _scopes_around(self, at: Node, inclusive: bool) -> list[ScopeNames]:
         """Every scope containing `at`, innermost first, found by byte range (no parent climbing:
         that is quadratic in tree-sitter for deep expressions)."""
-        start, end = at.start_byte, at.end_byte
-        found = [
-            s
-            for s in self._scopes.values()
-            if s.node.start_byte <= start and end <= s.node.end_byte
-            and (inclusive or s.node.id != at.id)
-        ]  # fmt: skip
-        return sorted(found, key=lambda s: s.node.end_byte - s.node.start_byte)
+        start, end, at_id = at.start_byte, at.end_byte, at.id
+        return [
+            scope
+            for low, high, node_id, scope in self._spans()
+            if low <= start and end <= high and (inclusive or node_id != at_id)
+        ]
+
+    def _spans(self) -> list[_Span]:
+        """(start, end, node id, scope) of every scope, smallest first (ties in the scopes'
+        order), read once per scope map: `_scopes_around` is asked for most names."""
+        scopes = self._scopes
+        if self._spans_of is None or self._spans_of[0] is not scopes:
+            spans = [(s.node.start_byte, s.node.end_byte, s.node.id, s) for s in scopes.values()]
+            spans.sort(key=lambda span: span[1] - span[0])
+            self._spans_of = (scopes, spans)
+        return self._spans_of[1]
 
 
 _MISSING = object()
+_Span = tuple[int, int, int, "ScopeNames"]  # a scope's start and end bytes, node id, names
 ModuleRef = tuple["Imports", Node]  # a module: the file's Imports and the module's body node
 ModuleLoader = Callable[[tuple[str, ...]], "Imports | None"]
 
