@@ -5,6 +5,7 @@ A missing editor skips its test locally and fails it under CI=true, where .ci/ru
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -39,9 +40,16 @@ def require(path: Path | str | None, what: str) -> Path:
 
 
 def build_vsix() -> Path:
-    """The .vsix for this machine's platform, built (or found up to date) by `make vsix`."""
+    """The .vsix for this machine's platform, built (or found up to date) by `make vsix`.
+
+    One build at a time: test workers asking at once would each rebuild it after a change to
+    the server, one reading the file while another writes it."""
     require(TOOLS / "npm" / "node_modules" / ".bin" / "vsce", "@vscode/vsce")
-    proc = subprocess.run(["make", "vsix"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    with open(TOOLS / "vsix.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        proc = subprocess.run(
+            ["make", "vsix"], cwd=ROOT, capture_output=True, text=True, timeout=900
+        )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     path = subprocess.run(
         ["make", "-s", "vsix-path"], cwd=ROOT, capture_output=True, text=True, check=True

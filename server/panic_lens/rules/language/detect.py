@@ -87,7 +87,7 @@ class _Bound:
     origins: dict[str, V.Value]
     api: str
     lengths: dict[str, int]  # lists not in `data` whose length is known (`[batch, 3]`)
-    label: str = ""  # the loop elements the values are for ("for k = 4"), when in a loop
+    label: str = ""  # the frame the values are of ("for k = 4", "when called as f(3) at ..")
 
 
 def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
@@ -121,8 +121,8 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
 def _may_fire(wheres: Sequence[Where], site: CallSite, plan: Plan, facts: FileFacts) -> bool:
     """Whether the condition may be true at a method call, from its plain arguments alone
     (`viable.may_hold`), in its own frame or one of `evaluate.frames_at` (a loop's element, a
-    caller's arguments): when it
-    cannot, nothing the receiver is changes that, and the receiver is not worked out."""
+    caller's arguments): when it cannot, nothing the receiver is changes that, and the
+    receiver is not worked out."""
     methods = [where for where in wheres if where.method_like]
     if any(_may_hold(where, site.args, plan, facts, None) for where in methods):
         return True
