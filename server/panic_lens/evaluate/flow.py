@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from panic_lens.evaluate import scope
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.locals import LocalBinding
-from panic_lens.rust.syntax import Node, child_by_field, span_of
+from panic_lens.rust.syntax import Node, call_parts, child_by_field, span_of
 
 
 def bound_elsewhere(
@@ -48,12 +49,34 @@ def value_of_expression(node: Node, st: State, frame: Frame, depth: int) -> Valu
             return st.value(init, frame, depth + 1) if init is not None else None
         if field is None or field.type != "integer_literal":
             return None
-        inner = st.value(base, frame, depth + 1)
         at = int(st.unit.text(field))
+        init = tuple_struct_field(base, at, st)  # `w.0` of `let w = Width(11)`
+        if init is not None:
+            return st.value(init, frame, depth + 1)
+        inner = st.value(base, frame, depth + 1)
         if inner is None or not isinstance(inner.value, list) or at >= len(inner.value):
             return None
         return Value(inner.value[at], span_of(node), None, inner.note, inner.path)
     return None
+
+
+def tuple_struct_field(base: Node | None, at: int, st: State) -> Node | None:
+    """The argument a tuple struct's constructor gives its field `at`, when `base` is that
+    call (`Width(11)`) or a local bound to it that nothing changed since; None otherwise (a
+    function's call is no constructor: its callee must name a struct of the crate)."""
+    unit = st.unit
+    for _ in range(_MAX_HOPS):
+        if base is None or base.type != "identifier":
+            break
+        found = st.binding(base)
+        base = bound_value(base, found, unit.src, unit.root) if found is not None else None
+    if base is None or base.type != "call_expression":
+        return None
+    callee, args = call_parts(base)
+    item = scope.item_at(callee, unit) if callee is not None else None
+    if item is None or item.node.type != "struct_item" or at >= len(args):
+        return None
+    return args[at]
 
 
 def literal_field(base: Node | None, name: str, st: State) -> Node | None:

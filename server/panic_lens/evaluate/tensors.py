@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import calls, fields, ops, scope, shapes
+from panic_lens.evaluate import calls, fields, flow, ops, scope, shapes
 from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, strip
 from panic_lens.evaluate.locals import bound_value
@@ -62,6 +62,14 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
             if found
             else None
         )
+    if kind == "field_expression":  # `batch.images` of `let batch = Batch { images: .., .. }`
+        field = child_by_field(node, "field")
+        init = (
+            flow.literal_field(child_by_field(node, "value"), st.unit.text(field), st)
+            if field is not None and field.type == "field_identifier"
+            else None
+        )
+        return shape(init, st, frame, depth + 1) if init is not None else None
     if kind == "binary_expression":
         op = child_by_field(node, "operator")
         left = _operand(child_by_field(node, "left"), st, frame, depth)

@@ -132,3 +132,24 @@ def test_a_field_of_a_struct_literal_in_the_function() -> None:
     changed since (then no finding)."""
     lines = [line for line, _ in found(FIELDS, "group-norm-groups-divide-channels")]
     assert lines == [5, 7, 10]
+
+
+def test_a_tensor_in_a_struct_literals_field_and_a_tuple_structs_field() -> None:
+    src = """
+struct Batch { images: Tensor<4>, labels: Tensor<1> }
+struct Width(usize);
+fn width(n: usize) -> usize { n }
+pub fn f(d: &Device, n: usize) {
+    let batch = Batch { images: Tensor::zeros([8, 3, 32, 32], d), labels: Tensor::zeros([8], d) };
+    let _a = batch.images.clone().narrow(1, 2, 2);
+    let _b = batch.images.narrow(1, 1, 2);
+    let x = Tensor::<2>::zeros([2, 10], d);
+    let w = Width(11);
+    let _c = x.clone().narrow(1, 0, w.0);
+    let v = Width(n);
+    let _d = x.clone().narrow(1, 0, v.0);
+    let pair = (11, 3);
+    let _e = x.narrow(1, 0, pair.0);
+}
+"""
+    assert [line for line, _ in found(src, "narrow-out-of-range")] == [7, 11, 15]
