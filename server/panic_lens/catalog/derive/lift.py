@@ -47,6 +47,7 @@ def _substitute(text: str, mapping: dict[str, str]) -> str:
     return "".join(out)
 
 
+_WORD = re.compile(r"\w+")
 _QUOTED = re.compile(r'("(?:[^"\\]|\\.)*")')
 # a whole name: not a field, a path's part or a call's name (one pattern for every mapping:
 # one per mapping was compiled again and again, `re`'s cache of 512 thrashing)
@@ -73,7 +74,7 @@ def _inline_lets(
             lets[name] = earlier[-1].removeprefix("&")
     for round_ in range(4):
         if round_ == 1:  # `let dim = wrap(dim)` is inlined once, never again
-            lets = {n: e for n, e in lets.items() if not re.search(rf"\b{n}\b", e)}
+            lets = {n: e for n, e in lets.items() if n not in _WORD.findall(e)}
         if not lets:
             return
         items[:] = [_subst_item(i, lets) for i in items]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 from panic_lens.catalog.derive.model import Entry
 from panic_lens.catalog.derive.translate import balanced
@@ -44,10 +45,15 @@ def _label(expr: str) -> str:
 
 def _values_of(entry: Entry) -> list[str]:
     """The values `entry`'s condition reads, in the order it reads them."""
-    names = "|".join(re.escape(p) for p in entry.params if re.fullmatch(r"[a-z_]\w*", p))
-    pattern = _VALUE.replace("{names}", names or r"(?!x)x")
     body = _STRINGS.sub('""', entry.condition)
-    return list(dict.fromkeys(re.findall(pattern, body)))
+    return list(dict.fromkeys(_values_pattern(tuple(entry.params)).findall(body)))
+
+
+@lru_cache(maxsize=1024)
+def _values_pattern(params: tuple[str, ...]) -> re.Pattern[str]:
+    """`_VALUE` for these parameters, compiled once (entries of one function share them)."""
+    names = "|".join(re.escape(p) for p in params if re.fullmatch(r"[a-z_]\w*", p))
+    return re.compile(_VALUE.replace("{names}", names or r"(?!x)x"))
 
 
 def read_values(entries: list[Entry], shown: set[str]) -> list[tuple[str, list[str]]]:
