@@ -70,6 +70,8 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
             else None
         )
         return shape(init, st, frame, depth + 1) if init is not None else None
+    if kind in ("block", "if_expression", "match_expression"):
+        return _branches(node, st, frame, depth)
     if kind == "binary_expression":
         op = child_by_field(node, "operator")
         left = _operand(child_by_field(node, "left"), st, frame, depth)
@@ -80,6 +82,66 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
             return None
         return ops.binary_shape(st.unit.text(op), left, right)
     return None
+
+
+def _branches(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
+    """A block's tail; the branch of an `if` whose condition is known; else the shape every
+    branch of an `if` or arm of a `match` agrees on (a branch that leaves, as `return` or
+    `panic!(..)` do, gives none to agree with)."""
+    if node.type == "block":
+        tail = _tail(node)
+        return shape(tail, st, frame, depth + 1) if tail is not None else None
+    if node.type == "if_expression":
+        cond = child_by_field(node, "condition")
+        other = child_by_field(node, "alternative")
+        then = child_by_field(node, "consequence")
+        other_body = other.named_children[0] if other is not None and other.named_children else None
+        if cond is None or then is None or other_body is None or cond.type == "let_condition":
+            return None
+        known = st.value(cond, frame, depth + 1)
+        if known is not None and type(known.value) is bool:
+            return shape(then if known.value else other_body, st, frame, depth + 1)
+        ways: list[Node | None] = [then, other_body]
+    else:
+        body = child_by_field(node, "body")
+        arms = [
+            a for a in (body.named_children if body is not None else ()) if a.type == "match_arm"
+        ]
+        ways = [child_by_field(arm, "value") for arm in arms]
+    if not ways or any(w is None for w in ways):
+        return None
+    found = [shape(w, st, frame, depth + 1) for w in ways if w is not None and not _leaves(w, st)]
+    agreed = fields.agreed(found, key=lambda s: repr(s.dims))
+    if agreed is None or agreed.dims is None:
+        return None
+    kind = "branch of the if" if node.type == "if_expression" else "arm of the match"
+    return agreed.then(f"every {kind} at {at(node)} gives {shapes.format_dims(agreed.dims)}")
+
+
+def _tail(block: Node) -> Node | None:
+    items = [c for c in block.named_children if "comment" not in c.type]
+    if not items or items[-1].type.endswith(("statement", "declaration", "_item")):
+        return None
+    return items[-1]
+
+
+_LEAVING_MACROS = ("panic!", "unreachable!", "todo!", "unimplemented!")
+
+
+def _leaves(way: Node, st: State) -> bool:
+    """A branch that never gives a value: `return ..`, `break`, `continue`, `panic!(..)` (also
+    as a block's tail)."""
+    while way.type == "block":
+        tail = _tail(way)
+        if tail is None:
+            return False
+        way = tail
+    if way.type in ("return_expression", "break_expression", "continue_expression"):
+        return True
+    # an expression macro's `!` is read as a space (`syntax.parse_code`): a call node then
+    return way.type in ("macro_invocation", "call_expression") and st.unit.text(way).replace(
+        " ", ""
+    ).startswith(_LEAVING_MACROS)
 
 
 def _operand(node: Node | None, st: State, frame: Frame, depth: int) -> Any:

@@ -153,3 +153,22 @@ pub fn f(d: &Device, n: usize) {
 }
 """
     assert [line for line, _ in found(src, "narrow-out-of-range")] == [7, 11, 15]
+
+
+def test_a_shape_every_branch_agrees_on() -> None:
+    src = """
+pub fn f(d: &Device, flag: bool, mode: u8) {
+    let x = Tensor::<2>::zeros([4, 8], d);
+    let a = if flag { x.clone() } else { x.clone().exp() };
+    let _a = a.narrow(1, 5, 4);
+    let b = match mode { 0 => x.clone(), 1 => x.clone() * 2.0, _ => panic!("mode") };
+    let _b = b.narrow(0, 3, 2);
+    let c = if flag { x.clone() } else { x.clone().transpose() };
+    let _c = c.narrow(0, 3, 2);
+    let e = if true { x.clone().transpose() } else { x.clone() };
+    let _e = e.narrow(0, 7, 2);
+    let g = { let y = x.clone(); y.exp() };
+    let _g = g.narrow(1, 7, 2);
+}
+"""
+    assert [line for line, _ in found(src, "narrow-out-of-range")] == [5, 7, 11, 13]
