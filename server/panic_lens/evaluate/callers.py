@@ -1,7 +1,8 @@
-"""A function's parameters as its callers in the same file give them: a call inside a helper
-(`fn norm(groups: usize, ..) { GroupNormConfig::new(groups, 40).init(..) }`) is asked about
-once per call of the helper whose arguments are known (`norm(3, ..)`), each in the frame
-`calls.frame_for` makes for that call ("when called as norm(3, ..) at line 12").
+"""A function's (or a closure's) parameters as its callers in the same file give them: a call
+inside a helper (`fn norm(groups: usize, ..) { GroupNormConfig::new(groups, 40).init(..) }`)
+is asked about once per call of the helper whose arguments are known (`norm(3, ..)`), each in
+the frame `calls.frame_for` makes for that call ("when called as norm(3, ..) at line 12"); a
+call inside a closure bound by `let crop = |x, n| ..` once per later call `crop(t, 9)`.
 
 Only for an expression that names a parameter of its function (a value the parameter reaches
 through a `let` is not followed back). One level: the callers' own parameters stay unknown.
@@ -17,8 +18,8 @@ from collections.abc import Sequence
 from panic_lens.evaluate import scope
 from panic_lens.evaluate.calls import callee_fn, frame_for
 from panic_lens.evaluate.literals import at
-from panic_lens.evaluate.state import Frame, State
-from panic_lens.rust.syntax import Node, ancestors, child_by_field
+from panic_lens.evaluate.state import Frame, State, Value
+from panic_lens.rust.syntax import Node, ancestors, call_parts, child_by_field, span_of
 
 MAX_CALLERS = 8
 
@@ -29,7 +30,10 @@ def frames_at(
     """The frames of the calls in the file of the function around `node` that give the
     parameters `node` names known values; [] when there is none, or when none of the `about`
     nodes (the parts of `node` whose values decide, when given) names a parameter."""
-    fn = next((a for a in ancestors(node, st.unit.root) if a.type == "function_item"), None)
+    kinds = ("function_item", "closure_expression")
+    fn = next((a for a in ancestors(node, st.unit.root) if a.type in kinds), None)
+    if fn is not None and fn.type == "closure_expression":
+        return _closure_frames(fn, node, st, top, about)
     if fn is None:
         return []
     params, name = child_by_field(fn, "parameters"), child_by_field(fn, "name")
@@ -70,6 +74,70 @@ def frames_at(
             break
     st.memo[key] = found
     return found
+
+
+def _closure_frames(
+    closure: Node, node: Node, st: State, top: Frame, about: Sequence[Node] | None
+) -> list[Frame]:
+    """A closure bound by `let name = |..| ..`: one frame per call `name(..)` in the rest of
+    the block whose arguments give a parameter `node` names a known value."""
+    params = _closure_params(closure, st)
+    words = set(_WORD.findall(st.unit.text(node)))
+    if about is not None and not any(
+        set(params) & set(_WORD.findall(st.unit.text(n))) for n in about
+    ):
+        return []
+    named = frozenset(set(params) & words)
+    let = closure.parent
+    pattern = child_by_field(let, "pattern") if let is not None else None
+    block = let.parent if let is not None else None
+    if not named or let is None or let.type != "let_declaration" or pattern is None:
+        return []
+    if pattern.type != "identifier" or block is None:
+        return []
+    key = ("evaluate", "closure-frames", closure.id, named)
+    if key in st.memo:
+        return st.memo[key]
+    found: list[Frame] = []
+    name = st.unit.text(pattern)
+    for call in _calls_named(st, name):
+        function = child_by_field(call, "function")
+        after_let = let.end_byte <= call.start_byte < block.end_byte
+        if function is None or function.type != "identifier" or not after_let:
+            continue
+        binding = st.binding(function)
+        if binding is None or binding.decl.id != pattern.id:
+            continue  # another `name`: shadowed, or not this closure
+        args = call_parts(call)[1]
+        given = {}
+        for param, arg in zip(params, args, strict=False):
+            if param not in named:
+                continue
+            value = st.value(arg, top, 1)
+            if value is None:
+                shape = st.shape(arg, top, 1)
+                if shape is not None and shape.dims is not None:
+                    value = Value(None, span_of(arg), arg, shape=shape)
+            if value is not None:
+                given[param] = value
+        if given:
+            label = f"when called as {_shown(call, st)} at {at(call)}"
+            found.append(Frame(closure, given, top.calls, label, call=call))
+        if len(found) >= MAX_CALLERS:
+            break
+    st.memo[key] = found
+    return found
+
+
+def _closure_params(closure: Node, st: State) -> list[str]:
+    """The names of a closure's parameters in order (`|x: T, n|`); "" for a pattern."""
+    params = child_by_field(closure, "parameters")
+    out = []
+    for param in params.named_children if params is not None else ():
+        pattern = child_by_field(param, "pattern") if param.type == "parameter" else param
+        out.append(st.unit.text(pattern) if pattern is not None and pattern.type == "identifier"
+                   else "")  # fmt: skip
+    return out
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")

@@ -20,30 +20,35 @@ _STOP = frozenset({"function_item", "closure_expression"})
 
 
 def frames_at(node: Node, st: State, top: Frame) -> list[Frame]:
-    """The frames an expression inside literal `for` loops is evaluated in, outermost loop
-    first; [] when it is in no such loop."""
-    loops = []
+    """The frames an expression inside literal `for` loops (or a closure an iterator adapter
+    runs over known elements: `[2, 4].into_iter().map(|k| ..)`) is evaluated in, outermost
+    loop first; [] when it is in no such loop."""
+    loops: list[tuple[Node, Node | None, str]] = []  # (loop, its variable's pattern, label)
     for outer in ancestors(node, st.unit.root):
+        if outer.type == "closure_expression":
+            mapped = _mapped_closure(outer, st)
+            if mapped is not None:
+                loops.append(mapped)
+            break
         if outer.type in _STOP:
             break
         body = child_by_field(outer, "body") if outer.type == "for_expression" else None
         if body is not None and body.start_byte <= node.start_byte < body.end_byte:
-            loops.append(outer)
+            loops.append((outer, child_by_field(outer, "pattern"), "for"))
     if not loops:
         return []
-    key = ("evaluate", "loop-frames", tuple(loop.id for loop in loops))
+    key = ("evaluate", "loop-frames", tuple(loop.id for loop, _, _ in loops))
     if key in st.memo:
         return st.memo[key]
     frames = [top]
-    for loop in reversed(loops):
-        pattern = child_by_field(loop, "pattern")
+    for loop, pattern, word in reversed(loops):
         if pattern is None or pattern.type != "identifier":
             continue
         name = st.unit.text(pattern)
         grown = []
         for frame in frames:
-            for item in _elements(loop, st, frame) or ():
-                label = f"for {name} = {_show(item.value)}"
+            for item in _elements(_iterable(loop, st), st, frame) or ():
+                label = f"{word} {name} = {_show(item.value)}"
                 grown.append(Frame(loop, {name: item}, frame.calls,
                                    f"{frame.label}, {label}" if frame.label else label,
                                    frame))  # fmt: skip
@@ -55,9 +60,52 @@ def frames_at(node: Node, st: State, top: Frame) -> list[Frame]:
     return found
 
 
-def _elements(loop: Node, st: State, frame: Frame) -> list[Value] | None:
-    """The values a `for` loop's variable takes, when its iterable is known and small."""
-    value = strip(child_by_field(loop, "value"))
+# iterator adapters that call their closure once per element, with the element
+_ADAPTERS = frozenset({"map", "for_each", "flat_map", "filter_map", "inspect"})
+
+
+def _mapped_closure(closure: Node, st: State) -> tuple[Node, Node | None, str] | None:
+    """(closure, its one parameter's pattern, "map with") when the closure is the argument of
+    an adapter (`.map(|k| ..)`) on a receiver (`[..].into_iter()`, a range); else None."""
+    args = closure.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    function = child_by_field(call, "function") if call is not None else None
+    method = child_by_field(function, "field") if function is not None else None
+    if (
+        args is None
+        or function is None
+        or function.type != "field_expression"
+        or method is None
+        or st.unit.text(method) not in _ADAPTERS
+        or len(args.named_children) != 1
+    ):
+        return None
+    params = child_by_field(closure, "parameters")
+    found = [p for p in (params.named_children if params is not None else ())]
+    if len(found) != 1:
+        return None
+    pattern: Node | None = found[0]
+    if pattern is not None and pattern.type == "parameter":
+        pattern = child_by_field(pattern, "pattern")
+    elif (
+        pattern is not None and pattern.type == "reference_pattern" and pattern.named_children
+    ):  # `|&k|` over `.iter()`
+        pattern = pattern.named_children[0]
+    return closure, pattern, f"{st.unit.text(method)} with"
+
+
+def _iterable(loop: Node, st: State) -> Node | None:
+    """What a loop runs over: a `for`'s value, an adapter's receiver."""
+    if loop.type == "for_expression":
+        return child_by_field(loop, "value")
+    call = loop.parent.parent if loop.parent is not None else None
+    function = child_by_field(call, "function") if call is not None else None
+    return child_by_field(function, "value") if function is not None else None
+
+
+def _elements(value: Node | None, st: State, frame: Frame) -> list[Value] | None:
+    """The values a loop's variable takes, when what it runs over is known and small."""
+    value = strip(value)
     if value is None:
         return None
     if value.type == "range_expression":

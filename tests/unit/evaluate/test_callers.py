@@ -172,3 +172,25 @@ pub fn f(d: &Device, flag: bool, mode: u8) {
 }
 """
     assert [line for line, _ in found(src, "narrow-out-of-range")] == [5, 7, 11, 13]
+
+
+def test_closures_called_by_name_and_mapped_over_known_elements() -> None:
+    src = """
+pub fn f(d: &Device, w: usize, xs: Vec<usize>) {
+    let x = Tensor::<2>::zeros([4, 6], d);
+    let crop = |t: Tensor<2>, n: usize| t.narrow(1, 0, n);
+    let _a = crop(x.clone(), 4);
+    let _b = crop(x.clone(), 9);
+    let fine = |t: Tensor<2>, n: usize| t.narrow(1, 0, n);
+    let _c = fine(x.clone(), 2);
+    let late = |t: Tensor<2>| t.narrow(1, 0, w);
+    let _d = late(x.clone());
+    let _e: Vec<Tensor<2>> = [2, 7].into_iter().map(|k| x.clone().narrow(1, 0, k)).collect();
+    let _f: Vec<Tensor<2>> = [2, 6].iter().map(|&k| x.clone().narrow(1, 0, k)).collect();
+    let _g: Vec<Tensor<2>> = xs.into_iter().map(|k| x.clone().narrow(1, 0, k)).collect();
+}
+"""
+    hits = found(src, "narrow-out-of-range")
+    assert [line for line, _ in hits] == [4, 11]
+    assert hits[0][1].endswith("(when called as crop(x.clone(), 9) at line 8)")
+    assert hits[1][1].endswith("(map with k = 7)")
