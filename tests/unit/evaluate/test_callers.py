@@ -194,3 +194,23 @@ pub fn f(d: &Device, w: usize, xs: Vec<usize>) {
     assert [line for line, _ in hits] == [4, 11]
     assert hits[0][1].endswith("(when called as crop(x.clone(), 9) at line 8)")
     assert hits[1][1].endswith("(map with k = 7)")
+
+
+def test_a_module_built_with_an_explicit_padding_or_a_default_naming_a_field() -> None:
+    src = """
+use burn::nn::conv::Conv2dConfig;
+use burn::nn::pool::MaxPool2dConfig;
+use burn::nn::PaddingConfig2d;
+pub fn f(d: &Device) {
+    let x = Tensor::<4>::zeros([2, 3, 32, 32], d);
+    let conv = Conv2dConfig::new([3, 8], [3, 3])
+        .with_padding(PaddingConfig2d::Explicit(1, 1, 1, 1))
+        .init(d);
+    let _a = conv.forward(x.clone()).narrow(3, 31, 2);
+    let pool = MaxPool2dConfig::new([2, 2]).init();
+    let _b = pool.forward(x.clone()).narrow(3, 15, 2);
+    let wide = MaxPool2dConfig::new([2, 2]).with_strides([1, 1]).init();
+    let _c = wide.forward(x).narrow(3, 15, 2);
+}
+"""
+    assert [line for line, _ in found(src, "narrow-out-of-range")] == [10, 12]

@@ -458,6 +458,10 @@ def _config_new(call: Node, facts: FileFacts, frame: Frame | None) -> ConfigValu
         value = evaluate.value_of(arg, facts, frame)
         if value is not None:
             fields[field.name] = _written(value, arg)
+    for field in info.fields:  # `#[config(default = "kernel_size")]`: another field's value
+        same = fields.get(field.default or "") if field.name not in fields else None
+        if same is not None:
+            fields[field.name] = Value(same.value, same.origin, None, f"default {field.default}")
     return ConfigValue(info, fields, span_of(call))
 
 
@@ -555,11 +559,27 @@ def _module_of(node: Node, facts: FileFacts) -> tuple[str, dict[str, Any]] | Non
     `module.forward(x)` (`evaluate.tensors`)."""
     config = module_config(node, facts)
     if config is not None and config.info.init is not None:
-        return config.info.init, {name: v.value for name, v in config.fields.items()}
+        return config.info.init, {
+            name: _with_payload(v, facts) for name, v in config.fields.items()
+        }
     typed = facts.type_of(node)
     if typed is None or not typed.path.startswith("burn::") or "Config" in typed.path:
         return None
     return typed.path, {}
+
+
+def _with_payload(value: Value, facts: FileFacts) -> Any:
+    """A field's value, a tuple variant with its payload (`("Explicit", 1, 1, 1, 1)` for
+    `PaddingConfig2d::Explicit(1, 1, 1, 1)`) when every argument is known: the ops table
+    reads explicit paddings so; a condition reads the variant's name."""
+    written = value.written
+    if type(value.value) is not str or written is None or written.type != "call_expression":
+        return value.value
+    args = call_parts(written)[1]
+    known = [evaluate.value_of(arg, facts) for arg in args]
+    if not args or any(k is None for k in known):
+        return value.value
+    return (value.value, *(k.value for k in known if k is not None))
 
 
 register("module", _module_of)
