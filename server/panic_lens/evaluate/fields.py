@@ -76,17 +76,25 @@ _STRUCT_LITERAL = frozenset({"struct_expression"})
 
 
 def _initializer(literal: Node, name: str, unit: scope.Unit) -> Node | None:
+    """What the literal itself sets the field to (None under `..rest`: not read here)."""
+    found, rest = initializer(literal, name, unit)
+    return found if rest is None else None
+
+
+def initializer(literal: Node, name: str, unit: scope.Unit) -> tuple[Node | None, Node | None]:
+    """(the expression a struct literal gives the field `name`, its `..rest` when it sets no
+    such field); a shorthand field (`Dims { groups }`) gives its name's expression."""
     body = child_by_field(literal, "body")
     for item in body.named_children if body is not None else ():
-        if item.type == "base_field_initializer":
-            return None
         if item.type == "field_initializer":
             field = child_by_field(item, "field")
             if field is not None and unit.text(field) == name:
-                return child_by_field(item, "value")
+                return child_by_field(item, "value"), None
         elif item.type == "shorthand_field_initializer" and unit.text(item) == name:
-            return item.named_children[0] if item.named_children else None
-    return None
+            return (item.named_children[0] if item.named_children else None), None
+        elif item.type == "base_field_initializer" and item.named_children:
+            return None, item.named_children[0]  # `..rest` comes last
+    return None, None
 
 
 def agreed(results: list[Any], key: Any = lambda r: repr(getattr(r, "value", r))) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import scope
+from panic_lens.evaluate import fields, scope
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.locals import LocalBinding
@@ -88,22 +88,14 @@ def literal_field(base: Node | None, name: str, st: State) -> Node | None:
         while base is not None and base.type == "parenthesized_expression":
             base = base.named_children[0] if base.named_children else None
         if base is not None and base.type == "identifier":
-            found = st.binding(base)
-            base = bound_value(base, found, unit.src, unit.root) if found is not None else None
+            binding = st.binding(base)
+            base = bound_value(base, binding, unit.src, unit.root) if binding is not None else None
             continue
-        body = child_by_field(base, "body") if base is not None else None
-        if base is None or base.type != "struct_expression" or body is None:
+        if base is None or base.type != "struct_expression":
             return None
-        rest = None
-        for item in body.named_children:
-            if item.type == "field_initializer":
-                written = child_by_field(item, "field")
-                if written is not None and unit.text(written) == name:
-                    return child_by_field(item, "value")
-            elif item.type == "shorthand_field_initializer" and unit.text(item) == name:
-                return item.named_children[0] if item.named_children else None
-            elif item.type == "base_field_initializer" and item.named_children:
-                rest = item.named_children[0]
+        value, rest = fields.initializer(base, name, unit)
+        if value is not None:
+            return value
         base = rest
     return None
 
@@ -111,7 +103,9 @@ def literal_field(base: Node | None, name: str, st: State) -> Node | None:
 _MAX_HOPS = 8  # locals and `..rest` followed to find one field's literal
 
 
-def _if(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+def if_branches(node: Node, st: State, frame: Frame, depth: int) -> list[Node] | None:
+    """The branches an `if .. else ..` (no `if let`) may take: the one its condition picks
+    when that is known, else both; None for another `if`."""
     cond = child_by_field(node, "condition")
     then = child_by_field(node, "consequence")
     other = child_by_field(node, "alternative")
@@ -120,7 +114,17 @@ def _if(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         return None
     known = st.value(cond, frame, depth + 1)
     if known is not None and type(known.value) is bool:
-        return st.value(then if known.value else other_body, frame, depth + 1)
+        return [then if known.value else other_body]
+    return [then, other_body]
+
+
+def _if(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    ways = if_branches(node, st, frame, depth)
+    if ways is None:
+        return None
+    if len(ways) == 1:
+        return st.value(ways[0], frame, depth + 1)
+    then, other_body = ways
     a = st.value(then, frame, depth + 1)
     b = st.value(other_body, frame, depth + 1) if a is not None else None
     if a is None or b is None or not _same(a.value, b.value):

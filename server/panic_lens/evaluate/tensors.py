@@ -91,17 +91,14 @@ def _branches(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     if node.type == "block":
         tail = _tail(node)
         return shape(tail, st, frame, depth + 1) if tail is not None else None
+    ways: list[Node | None]
     if node.type == "if_expression":
-        cond = child_by_field(node, "condition")
-        other = child_by_field(node, "alternative")
-        then = child_by_field(node, "consequence")
-        other_body = other.named_children[0] if other is not None and other.named_children else None
-        if cond is None or then is None or other_body is None or cond.type == "let_condition":
+        branches = flow.if_branches(node, st, frame, depth)
+        if branches is None:
             return None
-        known = st.value(cond, frame, depth + 1)
-        if known is not None and type(known.value) is bool:
-            return shape(then if known.value else other_body, st, frame, depth + 1)
-        ways: list[Node | None] = [then, other_body]
+        if len(branches) == 1:  # the condition is known
+            return shape(branches[0], st, frame, depth + 1)
+        ways = list(branches)
     else:
         body = child_by_field(node, "body")
         arms = [
