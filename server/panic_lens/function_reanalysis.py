@@ -158,11 +158,21 @@ def _incremental(
         return None
     runs = [((lo, hi), (new_lo, new_hi), _run_in(facts, old.catalog, (new_lo, new_hi)))]
     try:
+        others: dict[tuple[int, int], tuple[int, int]] = {}
         if shift.rows:  # lines moved: re-run the functions whose messages quote a moved line
-            bodies = _requoting(old.run, shift, (lo, hi), (new_lo, new_hi), tree)
-            if bodies is None:
+            quoting = _requoting(old.run, shift, (lo, hi), (new_lo, new_hi), tree)
+            if quoting is None:
                 return None
-            runs += [(was, now, _run_in(facts, old.catalog, now)) for was, now in bodies]
+            others.update(quoting)
+        old_body = old.facts.tree.root_node.descendant_for_byte_range(lo, hi)
+        new_body = tree.root_node.descendant_for_byte_range(new_lo, new_hi)
+        if old_body is None or new_body is None:
+            return None
+        callees = _callee_bodies(old.facts.src, old_body, new_body, tree, src, shift)
+        if callees is None:
+            return None
+        others.update(callees)
+        runs += [(was, now, _run_in(facts, old.catalog, now)) for was, now in _outermost(others)]
         run = _merge(old.run, shift, runs)
     except Unmappable:
         return None
@@ -297,6 +307,81 @@ def _read_elsewhere(body: Node, src: bytes) -> bool:
     return False
 
 
+def _local_callees(body: Node, src: bytes) -> set[bytes]:
+    """The names of the functions the file declares that the body calls (`helper(..)`,
+    `self.norm(..)`, `Self::f(..)`, `Type::f(..)`)."""
+    names: set[bytes] = set()
+    for call in nodes_of_kinds(body, _CALL, body.start_byte, body.end_byte):
+        callee = call.child_by_field_name("function")
+        if callee is not None and callee.type == "generic_function":
+            callee = callee.child_by_field_name("function")
+        if callee is None:
+            continue
+        if callee.type == "field_expression":
+            receiver = callee.child_by_field_name("value")
+            if receiver is None or receiver.type != "self":
+                continue  # another value's method: not followed into
+            callee = callee.child_by_field_name("field")
+        elif callee.type == "scoped_identifier":
+            callee = callee.child_by_field_name("name")
+        elif callee.type != "identifier":
+            continue
+        name = src[callee.start_byte : callee.end_byte] if callee is not None else b""
+        if name and name not in names and _declares_fn(name, src):
+            names.add(name)
+    return names
+
+
+def _callee_bodies(
+    old_src: bytes, old_body: Node, new_body: Node, tree: Tree, src: bytes, shift: _Shift
+) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:
+    """The (old, new) byte ranges of the bodies of the file's functions that the edited body
+    calls, before or after the edit: the evaluator checks such a function's body once per
+    call with known arguments (`evaluate.callers`), so its findings may change with the
+    edit, and its rules run again. None: a callee around the edited body, or too many."""
+    names = _local_callees(old_body, old_src) | _local_callees(new_body, src)
+    bodies: dict[tuple[int, int], tuple[int, int]] = {}
+    for name in names:
+        needle = b"fn " + name
+        at = src.find(needle)
+        while at >= 0:
+            end = at + len(needle)
+            if (at == 0 or not _IDENT_BYTE.match(src, at - 1)) and _FN_TAIL.match(src, end):
+                node: Node | None = tree.root_node.descendant_for_byte_range(at, end)
+                while node is not None and node.type != "function_item":
+                    node = node.parent
+                body = node.child_by_field_name("body") if node is not None else None
+                if body is not None and body.type == "block":
+                    now = (body.start_byte, body.end_byte)
+                    if now[1] <= new_body.start_byte:
+                        bodies[now] = now
+                    elif now[0] >= new_body.end_byte:
+                        bodies[(now[0] - shift.delta, now[1] - shift.delta)] = now
+                    elif now != (new_body.start_byte, new_body.end_byte):
+                        return None  # around the edited function (or inside it)
+            at = src.find(needle, end)
+        if len(bodies) > MAX_REQUOTED:
+            return None
+    return list(bodies.items())
+
+
+def _declares_fn(name: bytes, src: bytes) -> bool:
+    """Whether the file writes `fn name` (followed by `(` or `<`), by bytes.find."""
+    needle = b"fn " + name
+    at = src.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        before = src[at - 1 : at] if at else b" "
+        if not _IDENT_BYTE.match(before) and _FN_TAIL.match(src, end):
+            return True
+        at = src.find(needle, end)
+    return False
+
+
+_CALL = frozenset({"call_expression"})
+_FN_TAIL = re.compile(rb"\s*[(<]")
+
+
 def _declared(type_name: bytes, src: bytes) -> bool:
     """Whether the file declares `struct type_name` or `enum type_name` (found by
     bytes.find: a regex over the whole file costs a keystroke a millisecond)."""
@@ -365,8 +450,8 @@ def _requoting(
 ) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:  # fmt: skip
     """After an edit that adds or removes lines: the (old, new) byte ranges of the other function
     bodies holding a finding or hover that quotes a line at or after the edit (its number may
-    have moved; re-running the rules there quotes it afresh), in source order; a body inside
-    another is left to it. None: one is in no function body, or there are too many."""
+    have moved; re-running the rules there quotes it afresh). None: one is in no function
+    body, or there are too many."""
     first = shift.start_point[0] + 1  # the first line number the edit may move
     own = os.path.basename(shift.path) if shift.path else None
     bodies: dict[tuple[int, int], tuple[int, int]] = {}
@@ -388,8 +473,15 @@ def _requoting(
         bodies[was] = now
         if len(bodies) > MAX_REQUOTED:
             return None
-    # A function nested in another's body is re-run with it: its calls would come twice.
-    # (Two bodies are nested or apart: they are nodes of one tree.)
+    return list(bodies.items())
+
+
+def _outermost(
+    bodies: dict[tuple[int, int], tuple[int, int]],
+) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The (old, new) body ranges in source order, a body inside another left out: it is
+    re-run with it (its calls would come twice). Two bodies are nested or apart: they are
+    nodes of one tree."""
     outermost: list[tuple[tuple[int, int], tuple[int, int]]] = []
     for was, now in sorted(bodies.items(), key=lambda b: (b[0][0], -b[0][1])):
         if not outermost or was[0] >= outermost[-1][0][1]:

@@ -579,3 +579,32 @@ def test_an_edit_in_a_function_others_read_is_analysed_in_full() -> None:
     at = int(0.3984375 * len(src))  # inside the struct literal of `init`
     _, partial = step(start(model), src[:at] + b"let q = 2;" + src[at:])
     assert not partial
+
+
+def test_an_edit_in_a_caller_runs_the_rules_of_the_functions_it_calls_again(
+    tmp_path: Path,
+) -> None:
+    """The evaluator checks a function's body once per call of it with known arguments
+    (`evaluate.callers`): an edit in a caller re-runs the rules in the functions it calls
+    (still per function), and the finding in `crop` comes and goes with the argument."""
+    lib = tmp_path / "src" / "lib.rs"
+    lib.parent.mkdir()
+    (tmp_path / "Cargo.toml").write_text(
+        '[package]\nname = "c"\nversion = "0.1.0"\n\n[dependencies]\nburn = "0.22"\n'
+    )
+    src = (
+        b"use burn::prelude::*;\n"
+        b"fn crop(x: Tensor<2>, width: usize) -> Tensor<2> {\n    x.narrow(1, 0, width)\n}\n"
+        b"pub fn run(d: &Device) -> Tensor<2> {\n"
+        b"    let t = Tensor::<2>::zeros([4, 10], d);\n    let w = 8;\n    crop(t, w)\n}\n"
+    )
+    lib.write_bytes(src)
+    snap = start(lib)
+    assert not [f for f in snap.analysis.findings if f.rule == "narrow-out-of-range"]
+    after, partial = step(snap, src.replace(b"let w = 8;", b"let w = 12;"))
+    assert partial and after is not None
+    (found,) = [f for f in after.analysis.findings if f.rule == "narrow-out-of-range"]
+    assert found.span.start.row == 2 and "when called as crop(t, w)" in found.message
+    back, partial = step(after, src)
+    assert partial and back is not None
+    assert not [f for f in back.analysis.findings if f.rule == "narrow-out-of-range"]

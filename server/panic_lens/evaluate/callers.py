@@ -19,6 +19,7 @@ from panic_lens.evaluate import scope
 from panic_lens.evaluate.calls import callee_fn, frame_for
 from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.state import Frame, State, Value
+from panic_lens.rust.search import calls_named
 from panic_lens.rust.syntax import Node, ancestors, call_parts, child_by_field, span_of
 
 MAX_CALLERS = 8
@@ -175,12 +176,17 @@ def _may_call(call: Node, method: bool, owner: str | None, st: State) -> bool:
 
 
 def _calls_named(st: State, name: str) -> list[Node]:
-    """The file's calls written with `name` (`name(..)`, `x.name(..)`, `T::name(..)`), as the
-    analysed file's facts find them (by the name's bytes first); [] in another file."""
+    """The analysed file's calls written with `name` (`name(..)`, `x.name(..)`, `T::name(..)`),
+    found by the name's bytes first, in the whole file (also while one function is
+    re-analysed), once per name."""
     facts = st.facts()
     if facts is None or facts.src is not st.unit.src:
-        return []
-    return [site.node for site in facts.calls(frozenset({name}))]
+        return []  # another file's evaluator: its callers are not looked for
+    key = ("evaluate", "calls-named", name)
+    found: list[Node] | None = st.memo.get(key)
+    if found is None:
+        found = st.memo[key] = calls_named(facts.tree, facts.src, (name,))
+    return found
 
 
 def _shown(call: Node, st: State) -> str:
