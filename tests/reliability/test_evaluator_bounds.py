@@ -4,8 +4,9 @@ other and a 50,000-line function are analysed within a budget, and the panicking
 each is still found (the file was analysed, not given up on). The bounds (evaluate/state.py,
 loops.py, calls.py): an expression deeper than 48 levels is unknown; one question takes at most
 20,000 evaluation steps; a loop of more than 64 elements is not unrolled; calls are followed 4
-deep and never into a function already on the way; answers are memoised per file and frame; a
-name of a scope is looked up once per lookup."""
+deep and never into a function already on the way; at most 8 callers of a function (or a
+closure) give it frames, and at most 64 of its calls are read for them; answers are memoised
+per file and frame; a name of a scope is looked up once per lookup."""
 
 from __future__ import annotations
 
@@ -48,6 +49,18 @@ CASES = {
     ) + "".join(f"use m{i}::*;\n" for i in range(12))
     + "fn f(d: &Device) {\n    Tensor::<2>::zeros([4, 8], d).narrow(1, UNKNOWN, 4);\n"
     + BAD + "}\n",
+    "10,000 callers of a helper": "fn crop(x: Tensor<2>, n: usize) -> Tensor<2> {\n"
+    "    x.narrow(1, 0, n)\n}\n"
+    "fn f(d: &Device, m: usize) {\n    let t = Tensor::<2>::zeros([4, 8], d);\n"
+    + lines(10_000, "    crop(t.clone(), m + {i});\n") + BAD + "}\n",
+    "a closure called 10,000 times": "fn f(d: &Device, m: usize) {\n"
+    "    let t = Tensor::<2>::zeros([4, 8], d);\n"
+    "    let crop = |x: Tensor<2>, n: usize| x.narrow(1, 0, n);\n"
+    + lines(10_000, "    crop(t.clone(), m + {i});\n") + BAD + "}\n",
+    "a 10,000-arm match": "fn f(d: &Device, m: usize) {\n"
+    "    let t = Tensor::<2>::zeros([4, 8], d);\n    let u = match m {\n"
+    + lines(10_000, "        {i} => t.clone().exp(),\n") + "        _ => t.clone(),\n    };\n"
+    "    u.narrow(1, m, 4);\n" + BAD + "}\n",
     "50,000-line function": "fn f(d: &Device) {\n    let a0 = 1;\n"
     + lines(50_000, "    let a{j} = a{i} + 1;\n")
     + "    Tensor::<2>::zeros([4, 8], d).narrow(1, a50000, 4);\n" + BAD + "}\n",

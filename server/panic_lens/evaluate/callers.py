@@ -6,8 +6,9 @@ call inside a closure bound by `let crop = |x, n| ..` once per later call `crop(
 
 Only for an expression that names a parameter of its function (a value the parameter reaches
 through a `let` is not followed back). One level: the callers' own parameters stay unknown.
-Bounded: at most `MAX_CALLERS` calls of one function are followed; a call inside the function
-itself (recursion) is not one of them.
+Bounded: at most `MAX_CALLERS` calls of one function give frames, found among the first
+`MAX_CALLS_READ` calls of its name; a call inside the function itself (recursion) is not one of
+them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.search import calls_named
 from panic_lens.rust.syntax import Node, ancestors, call_parts, child_by_field, span_of
 
-MAX_CALLERS = 8
+MAX_CALLERS = 8  # frames from the callers of one function
+MAX_CALLS_READ = 64  # calls of its name read to find them (a file may call it thousands of times)
 
 
 def frames_at(
@@ -58,7 +60,7 @@ def frames_at(
     owner = None
     if associated:  # `impl Model { fn new(..) }`: called as `Self::new` or `Model::new`
         owner = scope._base_name(child_by_field(holder, "type"), st.unit) or "Self"
-    for call in _calls_named(st, st.unit.text(name)):
+    for call in _calls_named(st, st.unit.text(name))[:MAX_CALLS_READ]:
         if fn.start_byte <= call.start_byte < fn.end_byte:
             continue  # recursion
         if not _may_call(call, method, owner, st):
@@ -101,7 +103,7 @@ def _closure_frames(
         return st.memo[key]
     found: list[Frame] = []
     name = st.unit.text(pattern)
-    for call in _calls_named(st, name):
+    for call in _calls_named(st, name)[:MAX_CALLS_READ]:
         function = child_by_field(call, "function")
         after_let = let.end_byte <= call.start_byte < block.end_byte
         if function is None or function.type != "identifier" or not after_let:
