@@ -20,7 +20,16 @@ MAX_CALL_DEPTH = 4
 
 
 def callee_fn(call: Node, st: State) -> scope.Item | None:
-    """The crate function a call expression calls, when its name resolves to one."""
+    """The crate function a call expression calls, when its name resolves to one (looked up
+    once per call: a call is evaluated in every frame it is asked about in)."""
+    key = ("evaluate", "callee", call.id)
+    if key not in st.memo:
+        st.memo[key] = _callee_fn(call, st)
+    found: scope.Item | None = st.memo[key]
+    return found
+
+
+def _callee_fn(call: Node, st: State) -> scope.Item | None:
     unit = st.unit
     parts = method_call(call)
     if parts is not None:
