@@ -49,13 +49,13 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
         impl = scope._enclosing_impl(call, unit)
         owner = child_by_field(impl, "type") if impl is not None else None
         return _method(unit, owner, text.split("::", 1)[1])
-    item = scope.item_at(callee, unit)
+    item = st.item_at(callee)
     if item is not None and item.node.type == "function_item":
         return item
     if callee.type == "scoped_identifier":  # `Type::f(..)`: an associated function
         path = child_by_field(callee, "path")
         name = child_by_field(callee, "name")
-        owner_item = scope.item_at(path, unit) if path is not None else None
+        owner_item = st.item_at(path) if path is not None else None
         if owner_item is not None and name is not None and owner_item.node.type == "struct_item":
             type_name = child_by_field(owner_item.node, "name")
             return _method(owner_item.unit, type_name, unit.text(name))

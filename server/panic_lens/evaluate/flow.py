@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import fields, scope
+from panic_lens.evaluate import fields
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.locals import LocalBinding
@@ -73,7 +73,7 @@ def tuple_struct_field(base: Node | None, at: int, st: State) -> Node | None:
     if base is None or base.type != "call_expression":
         return None
     callee, args = call_parts(base)
-    item = scope.item_at(callee, unit) if callee is not None else None
+    item = st.item_at(callee) if callee is not None else None
     if item is None or item.node.type != "struct_item" or at >= len(args):
         return None
     return args[at]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from panic_lens.evaluate import scope
 from panic_lens.evaluate.literals import parse_float_literal, parse_int_literal
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.syntax import Node, child_by_field, span_of
@@ -94,7 +93,7 @@ def _token(text: str, nodes: list[Node], st: State, frame: Frame) -> Any:
         found = st.value(nodes[0], frame, 1)
         return found.value if found is not None else _UNKNOWN
     if "::" in text and _IDENT.fullmatch(text.replace("::", "").replace(" ", "")):
-        item = scope.item_at(nodes[0], st.unit) if len(nodes) == 1 else None
+        item = st.item_at(nodes[0]) if len(nodes) == 1 else None
         if item is None:
             owner, _, variant = text.replace(" ", "").rpartition("::")
             if owner.rsplit("::", 1)[-1][:1].isupper() and variant[:1].isupper():

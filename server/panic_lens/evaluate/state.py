@@ -13,6 +13,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+from panic_lens.evaluate import scope
 from panic_lens.evaluate.scope import Unit, register_unit, unit_of
 from panic_lens.model import Span
 from panic_lens.rust.locals import LocalBinding, find_binding
@@ -103,6 +104,14 @@ class State:
     def shape(self, node: Node | None, frame: Frame, depth: int) -> Any:
         """`evaluate.tensors.shape` of `node` in `frame`."""
         return _EVALUATORS["shape"](node, self, frame, depth)
+
+    def item_at(self, node: Node) -> Any:
+        """`scope.item_at` of `node` in this file (the crate item a name or path names), looked
+        up once per node: a node is evaluated in every frame it is asked about in."""
+        key = ("item", node.id)
+        if key not in self.memo:
+            self.memo[key] = scope.item_at(node, self.unit)
+        return self.memo[key]
 
     def binding(self, ident: Node) -> LocalBinding | None:
         """`rust.locals.find_binding` of `ident` in this file, looked up once."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import calls, fields, flow, ops, scope, shapes
+from panic_lens.evaluate import calls, fields, flow, ops, shapes
 from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, strip
 from panic_lens.evaluate.locals import bound_value
@@ -361,7 +361,7 @@ def _may_be_tensor(receiver: Node, st: State) -> bool:
     if node.type == "identifier":
         found = st.binding(node)
         if found is None:
-            return scope.item_at(node, st.unit) is None
+            return st.item_at(node) is None
         if found.type_node is not None:
             path = st.resolve(_type_name(found.type_node))
             return path is not None and path.startswith("burn::tensor::Tensor")
@@ -390,7 +390,7 @@ def _burns(callee: Node, st: State) -> bool:
     owner = child_by_field(callee, "path")
     return (
         owner is not None
-        and scope.item_at(owner, st.unit) is None
+        and st.item_at(owner) is None
         and not any(
             "Tensor" in names.uses or "TensorData" in names.uses
             for names in st.unit.imports.scope_chain(callee)

@@ -62,7 +62,7 @@ def _value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if kind == "identifier":
         return _name(node, st, frame, depth)
     if kind == "type_identifier":  # a const generic argument (`::<RANK>`) names a const
-        return _item_value(scope.item_at(node, unit), st, depth)
+        return _item_value(st.item_at(node), st, depth)
     if kind in ("scoped_identifier", "scoped_type_identifier"):
         return _path(node, st, depth)
     if kind == "unary_expression":
@@ -114,7 +114,7 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
         note = inner.note or f"let {found.name}"
         return Value(inner.value, inner.origin, None, note, inner.path, inner.shape,
                      (*inner.steps, f"let {found.name} at {at(found.decl)}"))  # fmt: skip
-    return _item_value(scope.item_at(ident, unit), st, depth)
+    return _item_value(st.item_at(ident), st, depth)
 
 
 def _path(node: Node, st: State, depth: int) -> Value | None:
@@ -123,7 +123,7 @@ def _path(node: Node, st: State, depth: int) -> Value | None:
     parts = text.split("::")
     if len(parts) >= 2 and parts[-2] in _PRIMITIVES:
         return None  # `usize::MAX`, `f32::EPSILON`: never a width a rule reads
-    item = scope.item_at(node, unit)
+    item = st.item_at(node)
     if item is not None:
         return _item_value(item, st, depth)
     return variant(node, st)
@@ -308,7 +308,7 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if name.rsplit("::", 2)[-2:] in (["Shape", "new"], ["Shape", "from"]):
         found = value(args[0], st, frame, depth + 1) if len(args) == 1 else None
         return found if found is not None and isinstance(found.value, list) else None
-    if callee.type == "scoped_identifier" and scope.item_at(callee, unit) is None:
+    if callee.type == "scoped_identifier" and st.item_at(callee) is None:
         found = variant(callee, st)  # a tuple variant: `PaddingConfig2d::Explicit(1, 1)`
         if found is not None:
             return found
@@ -317,7 +317,7 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         receiver, method, margs = parts
         if unit.text(method) in TRANSPARENT and not margs:
             return value(receiver, st, frame, depth + 1)
-    elif callee.type == "scoped_identifier" and scope.item_at(callee, unit) is None:
+    elif callee.type == "scoped_identifier" and st.item_at(callee) is None:
         found = st.struct_value(node, frame, depth)  # a constructor: `StftOptions::new(512)`
         if found is not None:
             return found
