@@ -253,7 +253,14 @@ class FileFacts:
         return self.imports.resolve(path, at)
 
     def type_of(self, expr: Node | None) -> bindings.TypeFact | None:
-        return bindings.type_of(expr, self)
+        """`bindings.type_of`, once per node (most rules and the evaluator ask the same)."""
+        if expr is None:
+            return None
+        key = ("type_of", expr.id)
+        if key not in self.memo:
+            self.memo[key] = bindings.type_of(expr, self)
+        found: bindings.TypeFact | None = self.memo[key]
+        return found
 
     def binding(self, ident: Node) -> LocalBinding | None:
         return bindings.binding_of(ident, self)
