@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import engine
+from panic_lens.evaluate import framed_bodies
 from panic_lens.model import (
     ALLOW_WORD,
     Analysis,
@@ -68,6 +69,9 @@ class Snapshot:
     analysis: Analysis
     settings: Settings | None
     catalog: Catalog | None
+    # the function bodies whose findings read their callers' arguments (`evaluate.callers`):
+    # an edit of a function that calls one re-runs it
+    framed: frozenset[tuple[int, int]] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +119,11 @@ def analyze_full(
         return plain()
     run = engine.rule_run(facts, catalog)  # engine.analyze is finish(facts, rule_run(facts))
     analysis = engine.finish(facts, run)
-    keep = Snapshot(facts, run, analysis, settings, catalog) if not run.failures else None
+    keep = (
+        Snapshot(facts, run, analysis, settings, catalog, framed_bodies(facts))
+        if not run.failures
+        else None
+    )
     return analysis, keep
 
 
@@ -164,14 +172,12 @@ def _incremental(
             if quoting is None:
                 return None
             others.update(quoting)
-        old_body = old.facts.tree.root_node.descendant_for_byte_range(lo, hi)
-        new_body = tree.root_node.descendant_for_byte_range(new_lo, new_hi)
-        if old_body is None or new_body is None:
-            return None
-        callees = _callee_bodies(old.facts.src, old_body, new_body, tree, src, shift)
-        if callees is None:
-            return None
-        others.update(callees)
+        if old.framed:  # functions whose findings read their callers' arguments
+            edited = ((lo, hi), (new_lo, new_hi))
+            callees = _callee_bodies(old.facts, edited, src, shift, old.framed)
+            if callees is None:
+                return None
+            others.update(callees)
         runs += [(was, now, _run_in(facts, old.catalog, now)) for was, now in _outermost(others)]
         run = _merge(old.run, shift, runs)
     except Unmappable:
@@ -181,7 +187,13 @@ def _incremental(
     analysis = engine.finish(facts, run)
     if facts.lost:  # a rule read a declaration or name scope the new tree lacks
         return None
-    return analysis, Snapshot(facts, run, analysis, old.settings, old.catalog)
+    # the old framed bodies at their new places, but those re-run here, which say anew
+    rerun = {was for was, _, _ in runs}
+    kept = {_moved(body, shift) for body in old.framed if body not in rerun}
+    if None in kept:
+        return None
+    framed = frozenset({body for body in kept if body is not None} | framed_bodies(facts))
+    return analysis, Snapshot(facts, run, analysis, old.settings, old.catalog, framed)
 
 
 def _run_in(facts: FileFacts, catalog: Catalog | None, body: tuple[int, int]) -> engine.RuleRun:
@@ -307,79 +319,52 @@ def _read_elsewhere(body: Node, src: bytes) -> bool:
     return False
 
 
-def _local_callees(body: Node, src: bytes) -> set[bytes]:
-    """The names of the functions the file declares that the body calls (`helper(..)`,
-    `self.norm(..)`, `Self::f(..)`, `Type::f(..)`)."""
-    names: set[bytes] = set()
-    for call in nodes_of_kinds(body, _CALL, body.start_byte, body.end_byte):
-        callee = call.child_by_field_name("function")
-        if callee is not None and callee.type == "generic_function":
-            callee = callee.child_by_field_name("function")
-        if callee is None:
-            continue
-        if callee.type == "field_expression":
-            receiver = callee.child_by_field_name("value")
-            if receiver is None or receiver.type != "self":
-                continue  # another value's method: not followed into
-            callee = callee.child_by_field_name("field")
-        elif callee.type == "scoped_identifier":
-            callee = callee.child_by_field_name("name")
-        elif callee.type != "identifier":
-            continue
-        name = src[callee.start_byte : callee.end_byte] if callee is not None else b""
-        if name and name not in names and _declares_fn(name, src):
-            names.add(name)
-    return names
-
-
 def _callee_bodies(
-    old_src: bytes, old_body: Node, new_body: Node, tree: Tree, src: bytes, shift: _Shift
-) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:
-    """The (old, new) byte ranges of the bodies of the file's functions that the edited body
-    calls, before or after the edit: the evaluator checks such a function's body once per
-    call with known arguments (`evaluate.callers`), so its findings may change with the
-    edit, and its rules run again. None: a callee around the edited body, or too many."""
-    names = _local_callees(old_body, old_src) | _local_callees(new_body, src)
-    bodies: dict[tuple[int, int], tuple[int, int]] = {}
-    for name in names:
-        needle = b"fn " + name
-        at = src.find(needle)
-        while at >= 0:
-            end = at + len(needle)
-            if (at == 0 or not _IDENT_BYTE.match(src, at - 1)) and _FN_TAIL.match(src, end):
-                node: Node | None = tree.root_node.descendant_for_byte_range(at, end)
-                while node is not None and node.type != "function_item":
-                    node = node.parent
-                body = node.child_by_field_name("body") if node is not None else None
-                if body is not None and body.type == "block":
-                    now = (body.start_byte, body.end_byte)
-                    if now[1] <= new_body.start_byte:
-                        bodies[now] = now
-                    elif now[0] >= new_body.end_byte:
-                        bodies[(now[0] - shift.delta, now[1] - shift.delta)] = now
-                    elif now != (new_body.start_byte, new_body.end_byte):
-                        return None  # around the edited function (or inside it)
-            at = src.find(needle, end)
-        if len(bodies) > MAX_REQUOTED:
+    old: FileFacts, edited: tuple[tuple[int, int], tuple[int, int]], src: bytes, shift: _Shift,
+    framed: frozenset[tuple[int, int]],
+) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:  # fmt: skip
+    """The (old, new) byte ranges of the `framed` function bodies (whose findings read their
+    callers' arguments: `evaluate.callers`) of functions that the edited body calls, before
+    or after the edit (by name, as written: a look at the body's bytes): their findings may
+    change with the edit, and their rules run again. None: one the edit cuts across."""
+    (lo, hi), (new_lo, new_hi) = edited
+    old_text, new_text = old.src[lo:hi], src[new_lo:new_hi]
+    bodies: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for was in sorted(framed):
+        if was == (lo, hi):
+            continue  # the edited function: re-run already
+        name = _function_name(old, was)
+        if name is None:
             return None
-    return list(bodies.items())
+        if not (_calls_name(old_text, name) or _calls_name(new_text, name)):
+            continue
+        now = _moved(was, shift)
+        if now is None:
+            return None
+        bodies.append((was, now))
+    return bodies
 
 
-def _declares_fn(name: bytes, src: bytes) -> bool:
-    """Whether the file writes `fn name` (followed by `(` or `<`), by bytes.find."""
-    needle = b"fn " + name
-    at = src.find(needle)
+def _function_name(facts: FileFacts, body: tuple[int, int]) -> bytes | None:
+    """The name of the function whose body is bytes `body` of `facts`' text."""
+    node = facts.tree.root_node.descendant_for_byte_range(*body)
+    function = node.parent if node is not None else None
+    name = function.child_by_field_name("name") if function is not None else None
+    if function is None or function.type != "function_item" or name is None:
+        return None
+    return facts.src[name.start_byte : name.end_byte]
+
+
+def _calls_name(text: bytes, name: bytes) -> bool:
+    """Whether `text` writes `name` as a call's name (`name(`, `name::<..>(`, `.name(`)."""
+    at = text.find(name)
     while at >= 0:
-        end = at + len(needle)
-        before = src[at - 1 : at] if at else b" "
-        if not _IDENT_BYTE.match(before) and _FN_TAIL.match(src, end):
+        if (at == 0 or not _IDENT_BYTE.match(text, at - 1)) and _CALL_TAIL.match(
+            text, at + len(name)
+        ):
             return True
-        at = src.find(needle, end)
+        at = text.find(name, at + 1)
     return False
-
-
-_CALL = frozenset({"call_expression"})
-_FN_TAIL = re.compile(rb"\s*[(<]")
 
 
 def _declared(type_name: bytes, src: bytes) -> bool:
@@ -474,6 +459,18 @@ def _requoting(
         if len(bodies) > MAX_REQUOTED:
             return None
     return list(bodies.items())
+
+
+def _moved(body: tuple[int, int], shift: _Shift) -> tuple[int, int] | None:
+    """An old body range at its place in the new text (one around the edit grows with it);
+    None when the edit cuts across it."""
+    if body[1] <= shift.start:
+        return body
+    if body[0] >= shift.old_end:
+        return (body[0] + shift.delta, body[1] + shift.delta)
+    if body[0] <= shift.start and body[1] >= shift.old_end:
+        return (body[0], body[1] + shift.delta)
+    return None
 
 
 def _outermost(

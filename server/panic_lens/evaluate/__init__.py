@@ -15,12 +15,12 @@ from typing import Any
 
 from panic_lens.evaluate import callers, flow, literals, loops, tensors, values
 from panic_lens.evaluate.shapes import Shape
-from panic_lens.evaluate.state import Frame, OutOfBudget, Value, state_of
+from panic_lens.evaluate.state import Frame, OutOfBudget, Value, state_if_any, state_of
 from panic_lens.rust.syntax import Node
 
 __all__ = [
-    "Shape", "Value", "dim_of", "frames_at", "int_of", "loop_frames", "shape_of", "tensor_of",
-    "value_of",
+    "Shape", "Value", "dim_of", "framed_bodies", "frames_at", "int_of", "loop_frames",
+    "shape_of", "tensor_of", "value_of",
 ]  # fmt: skip
 
 TOP = Frame()  # the frame of a question asked at a point (no call followed, no loop)
@@ -71,6 +71,14 @@ def frames_at(node: Node, facts: Any, about: Sequence[Node] | None = None) -> li
     return loop_frames(node, facts) + (
         _ask(lambda n, st, top: callers.frames_at(n, st, top, about), node, facts) or []
     )
+
+
+def framed_bodies(facts: Any) -> frozenset[tuple[int, int]]:
+    """The byte ranges of the function bodies of `facts` whose findings read their callers'
+    arguments in this analysis (`frames_at`): an edit of another function re-runs them. An
+    analysis that never asked the evaluator anything has none (and makes no evaluator)."""
+    st = state_if_any(facts)
+    return frozenset(callers.framed(st)) if st is not None else frozenset()
 
 
 def int_of(node: Node | None, facts: Any) -> Value | None:

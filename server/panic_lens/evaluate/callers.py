@@ -52,6 +52,9 @@ def frames_at(
     key = ("evaluate", "caller-frames", fn.id, named)
     if key in st.memo:
         return st.memo[key]
+    body = child_by_field(fn, "body")
+    if body is not None:  # what a re-analysis of another function must re-run with it
+        framed(st).add((body.start_byte, body.end_byte))
     found: list[Frame] = []
     item = scope.Item(st.unit, fn)
     method = any(p.type == "self_parameter" for p in params.named_children)
@@ -76,6 +79,13 @@ def frames_at(
         if len(found) >= MAX_CALLERS:
             break
     st.memo[key] = found
+    return found
+
+
+def framed(st: State) -> set[tuple[int, int]]:
+    """The byte ranges of the function bodies whose calls asked for their callers' frames in
+    this analysis: their findings depend on the other functions' calls of them."""
+    found: set[tuple[int, int]] = st.memo.setdefault(("evaluate", "framed"), set())
     return found
 
 

@@ -143,6 +143,13 @@ def state_of(facts: Any) -> State:
     return found
 
 
+def state_if_any(facts: Any) -> State | None:
+    """The file's evaluator when an analysis of `facts` has made one (`state_of`), else None."""
+    memo = getattr(facts, "memo", None)
+    found = memo.get(_STATE_KEY) if isinstance(memo, dict) else None
+    return found if isinstance(found, State) else None
+
+
 def state_for(unit: Unit, own: State) -> State:
     """The evaluator of another file of the crate (a const's, a helper's), once per file and
     analysed file (`own`)."""
