@@ -135,7 +135,7 @@ def returned(fn: scope.Item, st: State, frame: Frame, depth: int, what: Any) -> 
         return None
     owner = state_for(fn.unit, st)
     owner.steps = st.steps
-    exits = _exits(body)
+    exits = body_exits(body)
     if not exits:
         return None
     results = [what(owner, e, frame, depth + 1) for e in exits]
@@ -151,7 +151,7 @@ def _key(result: Any) -> Any:
             repr(getattr(getattr(result, "shape", None), "dims", None)))  # fmt: skip
 
 
-def _exits(body: Node) -> list[Node]:
+def body_exits(body: Node) -> list[Node]:
     """The tail expression of a function body and the values of its `return`s (not those of
     closures or nested functions); [] when one `return` has no value or the body has no tail."""
     items = [c for c in body.named_children if "comment" not in c.type]

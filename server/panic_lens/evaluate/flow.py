@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import fields
+from panic_lens.evaluate import calls, fields
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.locals import LocalBinding
@@ -91,6 +91,9 @@ def literal_field(base: Node | None, name: str, st: State) -> Node | None:
             binding = st.binding(base)
             base = bound_value(base, binding, unit.src, unit.root) if binding is not None else None
             continue
+        if base is not None and base.type == "call_expression":
+            base = _constructed(base, st)  # `Dims::default()`, `Dims::new()`
+            continue
         if base is None or base.type != "struct_expression":
             return None
         value, rest = fields.initializer(base, name, unit)
@@ -100,7 +103,18 @@ def literal_field(base: Node | None, name: str, st: State) -> Node | None:
     return None
 
 
-_MAX_HOPS = 8  # locals and `..rest` followed to find one field's literal
+_MAX_HOPS = 8  # locals, constructors and `..rest` followed to find one field's literal
+
+
+def _constructed(call: Node, st: State) -> Node | None:
+    """The struct literal a function of this file returns when `call` calls it and that is its
+    one exit (`impl Default for Dims { fn default() -> Self { Self { groups: 5, .. } } }`);
+    None otherwise. Its fields are read where it is written: those set from the function's
+    parameters are unknown."""
+    fn = calls.callee_fn(call, st)
+    body = child_by_field(fn.node, "body") if fn is not None and fn.unit is st.unit else None
+    exits = calls.body_exits(body) if body is not None else []
+    return exits[0] if len(exits) == 1 and exits[0].type == "struct_expression" else None
 
 
 def if_branches(node: Node, st: State, frame: Frame, depth: int) -> list[Node] | None:

@@ -214,3 +214,29 @@ pub fn f(d: &Device) {
 }
 """
     assert [line for line, _ in found(src, "narrow-out-of-range")] == [10, 12]
+
+
+def test_a_field_of_a_struct_a_constructor_of_the_file_returns() -> None:
+    src = """
+struct Dims { groups: usize, channels: usize }
+impl Default for Dims {
+    fn default() -> Self { Self { groups: 5, channels: 48 } }
+}
+impl Dims {
+    fn with_groups(groups: usize) -> Self { Self { groups, channels: 48 } }
+    fn fine() -> Self { Dims { groups: 6, ..Default::default() } }
+}
+pub fn f(d: &Device) {
+    let a = Dims::default();
+    let _ = GroupNormConfig::new(a.groups, a.channels).init(d);
+    let b = Dims::with_groups(5);
+    let _ = GroupNormConfig::new(b.groups, b.channels).init(d);
+    let c = Dims::fine();
+    let _ = GroupNormConfig::new(c.groups, c.channels).init(d);
+    let e = Dims { channels: 50, ..Dims::fine() };
+    let _ = GroupNormConfig::new(e.groups, e.channels).init(d);
+}
+"""
+    # `with_groups` sets `groups` from its parameter: unknown where the literal is written
+    lines = [line for line, _ in found(src, "group-norm-groups-divide-channels")]
+    assert lines == [12, 18]
