@@ -1,42 +1,8 @@
 // Data augmentation: mirrored copies of images and sequences.
 use burn::prelude::*;
 
-mod local {
-    pub struct Grid(pub Vec<Vec<u8>>);
-
-    impl Grid {
-        pub fn flip(mut self, axes: [usize; 2]) -> Self {
-            if axes[0] == axes[1] {
-                self.0.reverse();
-            }
-            self
-        }
-    }
-}
-
-pub fn mirror(img: Tensor<2>) -> Tensor<2> {
-    img.flip([1, -1]) // expect: flip-duplicate-axes
-}
-
-pub fn augment(device: &Device) -> Vec<Tensor<3>> {
-    let x = Tensor::<3>::zeros([4, 32, 32], device);
-    let h = x.clone().flip([2]); // ok
-    let hv = x.clone().flip([1, 2]); // ok
-    let twice = x.clone().flip([2, 2]); // expect: flip-duplicate-axes
-    let all = x.clone().flip([0, -2, 2]); // ok
-    vec![h, hv, twice, all]
-}
-
-pub fn configured(x: Tensor<3>, a: usize, b: usize) -> Tensor<3> {
-    x.flip([a, b]) // ok
-}
-
-pub fn look_alikes(x: Tensor<2>) -> Tensor<2> {
-    let _g = local::Grid(vec![vec![1, 2]]).flip([1, 1]); // ok
-    x.permute([1, 0]) // ok
-}
-
-// Lines added with the rule file.
+// More of this panic: the corpus example tests/corpus/panics/flip-duplicate-axes/example.rs,
+// checked with the shipped rules (tests/corpus/test_panics_corpus.py).
 pub fn more(x: Tensor<3>, device: &Device) -> Tensor<3> {
     let _neg = x.clone().flip([-1, 2]); // expect: flip-duplicate-axes
     let _first = x.clone().flip([-3, 0]); // expect: flip-duplicate-axes

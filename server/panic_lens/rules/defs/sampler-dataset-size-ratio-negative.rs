@@ -4,34 +4,8 @@ use burn::data::dataset::InMemDataset;
 
 const VALID_SHARE: f64 = 1.2;
 
-mod local {
-    pub struct SamplerDatasetOptions {
-        pub ratio: f64,
-    }
-    impl SamplerDatasetOptions {
-        pub fn with_size_ratio(self, ratio: f64) -> Self {
-            Self { ratio }
-        }
-    }
-}
-
-pub fn samplers(ds: InMemDataset<u32>, ratio: f64) -> Vec<SamplerDataset<InMemDataset<u32>, u32>> {
-    vec![
-        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(0.5)), // ok
-        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(2.0)), // ok
-        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(-0.5)), // expect: sampler-dataset-size-ratio-negative
-        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size_ratio(ratio)), // ok
-        SamplerDataset::new(ds.clone(), SamplerDatasetOptions::default().with_size(1.0 - VALID_SHARE)), // expect: sampler-dataset-size-ratio-negative
-        SamplerDataset::new(ds, SamplerDatasetOptions::default().with_size(SizeConfig::Fixed(100))), // ok
-    ]
-}
-
-pub fn look_alikes() -> f64 {
-    let opts = local::SamplerDatasetOptions { ratio: 1.0 }.with_size_ratio(-1.0); // ok
-    opts.ratio
-}
-
-// Lines added with the rule file.
+// More of this panic: the corpus example tests/corpus/panics/sampler-dataset-size-ratio-negative/example.rs,
+// checked with the shipped rules (tests/corpus/test_panics_corpus.py).
 pub fn more(ds: InMemDataset<u32>) -> Vec<SamplerDataset<InMemDataset<u32>, u32>> {
     let shrink = SamplerDatasetOptions::default().without_replacement().with_size_ratio(-0.25); // todo-expect: sampler-dataset-size-ratio-negative (the receiver type is lost after without_replacement)
     let late = SamplerDatasetOptions::default().with_size_ratio(-0.25).without_replacement(); // expect: sampler-dataset-size-ratio-negative

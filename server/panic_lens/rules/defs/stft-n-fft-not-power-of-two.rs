@@ -2,41 +2,8 @@
 use burn::prelude::*;
 use burn::tensor::signal::{istft, stft, StftOptions};
 
-const N_FFT: usize = 400;
-const HOP: usize = 160;
-
-mod local {
-    pub struct StftOptions {
-        pub n_fft: usize,
-    }
-    impl StftOptions {
-        pub fn new(n_fft: usize) -> Self {
-            Self { n_fft }
-        }
-    }
-    pub fn stft(_signal: &[f32], options: StftOptions) -> usize {
-        options.n_fft
-    }
-}
-
-pub fn spectrogram(audio: Tensor<2>) -> Tensor<4> {
-    stft(audio, None, StftOptions::new(N_FFT)) // expect: stft-n-fft-not-power-of-two
-}
-
-pub fn features(audio: Tensor<2>, n_fft: usize) -> Vec<Tensor<4>> {
-    let a = stft(audio.clone(), None, StftOptions::new(512)); // ok
-    let opts = StftOptions { win_length: Some(400), hop_length: HOP, ..StftOptions::new(512) };
-    let b = stft(audio.clone(), None, opts); // ok
-    let c = stft(audio.clone(), None, StftOptions::new(n_fft)); // ok
-    let d = stft(audio, None, StftOptions::new(1000)); // expect: stft-n-fft-not-power-of-two
-    vec![a, b, c, d]
-}
-
-pub fn look_alikes() -> usize {
-    local::stft(&[0.0; 4], local::StftOptions::new(400)) // ok
-}
-
-// Lines added with the rule file.
+// More of this panic: the corpus example tests/corpus/panics/stft-n-fft-not-power-of-two/example.rs,
+// checked with the shipped rules (tests/corpus/test_panics_corpus.py).
 pub fn more(audio: Tensor<2>, spec: Tensor<4>) {
     let _a = stft(audio.clone(), None, StftOptions::default()); // expect: stft-n-fft-not-power-of-two
     let _b = istft(spec.clone(), None, None, StftOptions::new(600)); // expect: stft-n-fft-not-power-of-two
