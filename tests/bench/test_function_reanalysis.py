@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from bench import corpus
 from panic_lens.engine import analyze
-from panic_lens.function_reanalysis import LINE_QUOTE, Snapshot, analyze_edit, analyze_full
+from panic_lens.function_merge import LINE_QUOTE
+from panic_lens.function_reanalysis import Snapshot, analyze_edit, analyze_full
 from panic_lens.rust.incremental import reparse
 
 REPO = Path(__file__).resolve().parents[2]
@@ -554,15 +555,15 @@ def test_a_rule_language_finding_in_a_requoted_function_is_found_again(tmp_path:
 def test_only_quotes_of_this_files_lines_move() -> None:
     """A finding quoting a line of another file (a derived rule's burn panic site,
     `base.rs:243`) keeps its text when this file's lines move: its function is not re-run."""
-    from panic_lens.function_reanalysis import _quotes_from
+    from panic_lens.function_merge import quotes_from
 
     burn_site = "panics in burn (crates/burn-tensor/src/base.rs:243)"
-    assert _quotes_from(burn_site, 10, "lib.rs") is False
-    assert _quotes_from("set at lib.rs:243", 10, "lib.rs") is True
-    assert _quotes_from("set on line 243", 10, "lib.rs") is True
-    assert _quotes_from(("x", "base.rs:9, lib.rs:12"), 10, "lib.rs") is True
-    assert _quotes_from("set at lib.rs:9", 10, "lib.rs") is False  # above the edit
-    assert _quotes_from("base.rs:243", 10, None) is False  # an unsaved text: no file of its own
+    assert quotes_from(burn_site, 10, "lib.rs") is False
+    assert quotes_from("set at lib.rs:243", 10, "lib.rs") is True
+    assert quotes_from("set on line 243", 10, "lib.rs") is True
+    assert quotes_from(("x", "base.rs:9, lib.rs:12"), 10, "lib.rs") is True
+    assert quotes_from("set at lib.rs:9", 10, "lib.rs") is False  # above the edit
+    assert quotes_from("base.rs:243", 10, None) is False  # an unsaved text: no file of its own
 
 
 def test_an_edit_in_a_function_others_read_is_analysed_in_full() -> None:
