@@ -2,7 +2,8 @@
 that function's calls and reuse the other findings and hovers, shifted; else analyse in full.
 
 Never imports pygls. `analyze_edit` must equal `engine.analyze` exactly; it falls back whenever
-that is not certain (see `_function_edit`, `_relocated` and `_reuse` for the conditions). A
+that is not certain (see `_function_edit`, `_relocated` and `function_merge._reuse` for the
+conditions). A
 half-typed line inside the body is fine: tree-sitter keeps its error inside the body's braces
 (checked by the changed ranges), and no finding elsewhere depends on it (fixes are judged on
 their own function).

@@ -131,7 +131,7 @@ def _call_groups(spec: RuleSpec) -> tuple[tuple[str, ...], ...]:
     the file writes, or a crate alias of it, which the prefilter adds). The rule's calls and
     the tensor constructors that give a shape must be written as calls."""
     from panic_lens.rules.language.configs import config_of_module
-    from panic_lens.rules.language.spec import needs_tensor_shape
+    from panic_lens.rules.language.viable import needs_tensor_shape
     from panic_lens.rust.burn_api import SHAPE_CALLS, SHAPE_WORDS
 
     groups: set[tuple[str, ...]] = set()

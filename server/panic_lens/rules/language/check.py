@@ -21,9 +21,9 @@ import cel_expr_python.cel as cel
 
 from panic_lens.rules.language import api, types
 from panic_lens.rules.language.conditions import declared_functions
+from panic_lens.rules.language.expressions import STRING_LITERAL
 from panic_lens.rules.language.spec import (
     HOLE,
-    STRING_LITERAL,
     RuleFileError,
     RuleSpec,
     closest,

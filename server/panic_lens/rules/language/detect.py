@@ -17,8 +17,9 @@ from panic_lens.rules.language import values as V
 from panic_lens.rules.language.call_sites import renamed_wheres, rule_sites, sites
 from panic_lens.rules.language.conditions import Failed, evaluate, holds, with_lengths
 from panic_lens.rules.language.plan import Plan, plan_of
-from panic_lens.rules.language.spec import HOLE, RuleSpec, Where, version_matches
+from panic_lens.rules.language.spec import HOLE, RuleSpec, Where
 from panic_lens.rules.language.variants import variant_fields
+from panic_lens.rules.language.versions import version_matches
 from panic_lens.rules.language.viable import may_hold, reads_fields
 from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.testcode import in_should_panic_test, in_test_code

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from panic_lens.model import Severity
+from panic_lens.rules.language.expressions import free_names
+from panic_lens.rules.language.versions import VERSION_REQ
 
 RULE_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -166,7 +168,6 @@ _WHERE = {"call", "args", "let", "result_generic", "words", "external"}
 _WHEN = {"condition", "message"}
 _SEVERITY_WHEN = {"when", "severity"}
 _FIX = {"title", "replace", "with", "changes_behaviour"}
-VERSION_REQ = re.compile(r"\s*(>=|<=|>|<|=|==)?\s*(\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.]+)?)\s*")
 
 
 def read_rule_file(path: Path) -> RuleSpec:
@@ -496,28 +497,6 @@ class _Reader:
                 self.names_known(hole.group(1), names, key)
 
 
-STRING_LITERAL = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
-_CEL_WORDS = frozenset(
-    {"true", "false", "null", "in", "size", "has", "int", "uint", "double", "string", "bool",
-     "type", "exists", "all", "exists_one", "map", "filter", "matches", "startsWith",
-     "endsWith", "contains", "dyn", "list", "bytes", "max", "min"}
-)  # fmt: skip
-
-
-def free_names(expr: str) -> set[str]:
-    """The top-level identifiers an expression reads (not fields after `.`, not functions,
-    not the variables of `exists`/`all` macros)."""
-    body = STRING_LITERAL.sub('""', expr)
-    bound = set(re.findall(r"\.\s*(?:exists|all|exists_one|map|filter)\s*\(\s*(\w+)\s*,", body))
-    out: set[str] = set()
-    for found in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*(\()?", body):
-        name, call = found.group(1), found.group(2)
-        if call or name in _CEL_WORDS or name in bound:
-            continue
-        out.add(name)
-    return out
-
-
 def _names(wheres: tuple[Where, ...]) -> set[str]:
     """Names a condition may read: the builtins and the names every `[[where]]` binds (a name
     bound by some wheres only is allowed: it is unknown, hence absent, at the others)."""
@@ -525,99 +504,3 @@ def _names(wheres: tuple[Where, ...]) -> set[str]:
     for where in wheres:
         names |= {a for a in where.args if a != "_"} | {n for n, _ in where.lets}
     return names
-
-
-def version_matches(req: str, version: str) -> bool | None:
-    """Whether burn `version` satisfies `req` ('>=0.21, <0.23'); None when unreadable.
-    A pre-release counts as its release (0.22.0-pre.2 is 0.22.0) for ranges."""
-    have = _version_tuple(version)
-    if have is None:
-        return None
-    for part in req.split(","):
-        found = VERSION_REQ.fullmatch(part)
-        want = _version_tuple(found.group(2)) if found else None
-        if found is None or want is None:
-            return None
-        op = found.group(1) or ">="
-        if op in ("=", "=="):  # `=0.21`: any 0.21.x
-            given = len(found.group(2).split("-", 1)[0].split("."))
-            have_prefix, want = have[:given], want[:given]
-            if have_prefix != want:
-                return False
-            continue
-        ok = {
-            ">=": have >= want, "<=": have <= want, ">": have > want, "<": have < want,
-        }[op]  # fmt: skip
-        if not ok:
-            return False
-    return True
-
-
-def _version_tuple(text: str) -> tuple[int, ...] | None:
-    head = text.strip().split("-", 1)[0].split("+", 1)[0]
-    try:
-        parts = tuple(int(p) for p in head.split("."))
-    except ValueError:
-        return None
-    return (*parts, 0, 0, 0)[:3]
-
-
-# --- what a condition cannot be true without ------------------------------------------------
-
-# Constructs through which a condition may be true although one of its inputs is unknown:
-# `||` and `?:` (one side decides), the macros that absorb like them, `has()`, and `!` (the
-# negation of an `&&` made false by its other side). Anything else is strict: an unknown
-# input makes it unknown, never true.
-_ABSORBING = re.compile(r"\|\||\?|\bhas\s*\(|\bexists(?:_one)?\s*\(|\ball\s*\(|!(?!=)")
-
-
-def _top_level(expr: str, op: str) -> list[str] | None:
-    """`expr` split at `op` outside parentheses, brackets and strings; None when unbalanced."""
-    body = STRING_LITERAL.sub('""', expr)
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(body):
-        ch = body[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth < 0:
-                return None
-        elif depth == 0 and body.startswith(op, i):
-            parts.append(body[start:i])
-            start = i + len(op)
-            i += len(op)
-            continue
-        i += 1
-    parts.append(body[start:])
-    return parts if depth == 0 else None
-
-
-def needs_tensor_shape(spec: RuleSpec, where: Where) -> bool:
-    """Whether the condition can only be true at `where`'s calls when some tensor's shape is
-    known (it reads `.dims` or `.numel` through strict constructs only): then a file that
-    writes no word a shape comes from (`burn_api.SHAPE_WORDS`) cannot hold a finding. False
-    when unsure."""
-    if spec.condition is None:
-        return False
-    strict_lets: set[str] = set()
-    for name, expr in where.lets:
-        if not _ABSORBING.search(STRING_LITERAL.sub('""', expr)) and _reads_shape(
-            expr, strict_lets
-        ):
-            strict_lets.add(name)
-    disjuncts = _top_level(spec.condition, "||")
-    if disjuncts is None:
-        return False
-    for disjunct in disjuncts:
-        conjuncts = _top_level(disjunct, "&&")
-        if conjuncts is None or not any(
-            not _ABSORBING.search(c) and _reads_shape(c, strict_lets) for c in conjuncts
-        ):
-            return False
-    return True
-
-
-def _reads_shape(expr: str, strict_lets: set[str]) -> bool:
-    body = STRING_LITERAL.sub('""', expr)
-    return ".dims" in body or ".numel" in body or bool(free_names(body) & strict_lets)

@@ -13,6 +13,10 @@ unknown argument is neither true nor false, and so is a macro call over an unkno
 Each node says whether it *may* be true and whether it *may* be false, whatever the other
 inputs are; the answer is the root's "may be true". Anything this reading does not follow
 counts as "may be either": the check only ever skips calls the condition cannot hold at.
+
+`needs_tensor_shape` answers the prefilter's question, whether a condition can only be true
+where some tensor's shape is known, by an older and coarser reading (every `!` and `?:` counts
+as absorbing): the prefilter's words are computed from it.
 """
 
 from __future__ import annotations
@@ -20,10 +24,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from panic_lens.rules.language.spec import STRING_LITERAL, free_names
+from panic_lens.rules.language.expressions import STRING_LITERAL, free_names
 
-__all__ = ["may_hold", "with_lets"]
+if TYPE_CHECKING:
+    from panic_lens.rules.language.spec import RuleSpec, Where
+
+__all__ = ["may_hold", "needs_tensor_shape", "reads_fields", "with_lets"]
 
 _ABSORBS = re.compile(r"\|\||&&|\?|\bhas\s*\(|\.\s*(?:exists|exists_one|all|map|filter)\s*\(")
 _OPEN, _CLOSE = "([{", ")]}"
@@ -183,3 +191,64 @@ def reads_fields(condition: str, name: str) -> bool:
     receiver, or more, which `detect` leaves to after the receiver is known to fit."""
     word = re.escape(name)
     return bool(re.search(rf"(?<![\w.]){word}\s*\.|\bshape\s*\(\s*{word}\s*\)", condition))
+
+
+# --- whether a condition needs a known tensor shape (the prefilter's shape words) ----------
+
+# Constructs through which a condition may be true although one of its inputs is unknown:
+# `||` and `?:` (one side decides), the macros that absorb like them, `has()`, and `!` (the
+# negation of an `&&` made false by its other side). Anything else is strict: an unknown
+# input makes it unknown, never true.
+_ABSORBING = re.compile(r"\|\||\?|\bhas\s*\(|\bexists(?:_one)?\s*\(|\ball\s*\(|!(?!=)")
+
+
+def _top_level(expr: str, op: str) -> list[str] | None:
+    """`expr` split at `op` outside parentheses, brackets and strings; None when unbalanced."""
+    body = STRING_LITERAL.sub('""', expr)
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(body):
+        ch = body[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and body.startswith(op, i):
+            parts.append(body[start:i])
+            start = i + len(op)
+            i += len(op)
+            continue
+        i += 1
+    parts.append(body[start:])
+    return parts if depth == 0 else None
+
+
+def needs_tensor_shape(spec: RuleSpec, where: Where) -> bool:
+    """Whether the condition can only be true at `where`'s calls when some tensor's shape is
+    known (it reads `.dims` or `.numel` through strict constructs only): then a file that
+    writes no word a shape comes from (`burn_api.SHAPE_WORDS`) cannot hold a finding. False
+    when unsure."""
+    if spec.condition is None:
+        return False
+    strict_lets: set[str] = set()
+    for name, expr in where.lets:
+        if not _ABSORBING.search(STRING_LITERAL.sub('""', expr)) and _reads_shape(
+            expr, strict_lets
+        ):
+            strict_lets.add(name)
+    disjuncts = _top_level(spec.condition, "||")
+    if disjuncts is None:
+        return False
+    for disjunct in disjuncts:
+        conjuncts = _top_level(disjunct, "&&")
+        if conjuncts is None or not any(
+            not _ABSORBING.search(c) and _reads_shape(c, strict_lets) for c in conjuncts
+        ):
+            return False
+    return True
+
+
+def _reads_shape(expr: str, strict_lets: set[str]) -> bool:
+    body = STRING_LITERAL.sub('""', expr)
+    return ".dims" in body or ".numel" in body or bool(free_names(body) & strict_lets)

@@ -7,14 +7,9 @@ from pathlib import Path
 import pytest
 
 from panic_lens.model import Severity
-from panic_lens.rules.language.spec import (
-    RuleFileError,
-    free_names,
-    key_lines,
-    parse_rule,
-    read_rule_file,
-    version_matches,
-)
+from panic_lens.rules.language.expressions import free_names
+from panic_lens.rules.language.spec import RuleFileError, key_lines, parse_rule, read_rule_file
+from panic_lens.rules.language.versions import version_matches
 from panic_lens.rules.meta import SHIPPED_DIR
 
 GOOD = """\
