@@ -16,7 +16,8 @@ deterministic table:
         "panics": [{"kind", "line", "guard", "message", "path", "debug"?, "check"?, "args"?,
                     "generics"?,         # a check!'s call: its arguments and turbofish
                     "message_param"?}],  # `.expect(msg)`: which parameter is the message
-        "calls": [{"callee", "args", "line", "path", "via"?}],  # via: the field called through
+        "calls": [{"callee", "args", "line", "path", "via"?}],  # via: the field or parameter
+                                             # called through
         "bounds"?: [trait, ..],              # a blanket impl's method: what `self` implements
         "builds"?: {type: {field: expr}},    # a config's method: the struct it builds
     }},
@@ -30,7 +31,9 @@ may not run: a while loop, a loop, a closure, a loop after a break, code after a
 `["arm", scrutinee, pattern, *earlier arms' patterns]` (a catch-all arm holds when none of the
 earlier ones does).
 A call through a field (`self.padding.f(..)`) is a call of the field's type's method (the
-struct definition says the type; `rust/burn_types.py`), with `via` the field.
+struct definition says the type; `rust/burn_types.py`), with `via` the field; so is a call on a
+parameter of a named type (`options.assert_valid(..)` on `options: StftOptions`), with `via`
+the parameter.
 Only functions that can panic or call (by name) one that can are kept, and of their calls
 only those; the facts are short fragments (names, types, guards, messages), no bodies.
 """
@@ -331,11 +334,11 @@ def split_args(text: str) -> list[str]:
 
 
 # `#[cfg(test)]`, `#[test]`, `#[cfg(not(feature = "std"))]` (alone or in an all(..) or any(..))
-_LEFT_OUT = re.compile(
-    r"cfg\s*\(\s*test\s*\)|#\[\s*test\s*\]"
-    r'|#\[\s*cfg\s*\(.*not\s*\(\s*feature\s*=\s*"std"\s*\)',
-    re.S,
-)
+# code compiled only when a cargo feature is off (`#[cfg(not(feature = "autodiff"))]`): a
+# stand-in for the feature's code (`unimplemented!("Requires `autodiff` feature")`), whose
+# panic depends on the user's build, which no rule reads; a call of the real code is safe
+_FEATURE_OFF = re.compile(r"#\[\s*cfg\s*\(.*not\s*\(\s*feature\s*=", re.S)
+_LEFT_OUT = re.compile(r"cfg\s*\(\s*test\s*\)|#\[\s*test\s*\]|" + _FEATURE_OFF.pattern, re.S)
 
 
 # The receivers of a TensorCheck's `register` (a failure `check!` panics with): the check
@@ -344,7 +347,7 @@ _TENSOR_CHECK = re.compile(r"check|Self::Ok|(?:\w+::)*TensorCheck::Ok")
 
 
 def _is_left_out(node: Node, src: bytes) -> bool:
-    """A test item, or one only in builds without std (`_LEFT_OUT`)."""
+    """A test item, or one only in builds without a cargo feature (`_LEFT_OUT`)."""
     sibling = node.prev_named_sibling
     while sibling is not None and sibling.type in (
         "attribute_item",
@@ -355,6 +358,17 @@ def _is_left_out(node: Node, src: bytes) -> bool:
             text = src[sibling.start_byte : sibling.end_byte].decode("utf-8", "replace")
             if _LEFT_OUT.search(text):
                 return True
+        sibling = sibling.prev_named_sibling
+    return False
+
+
+def _is_feature_off(node: Node, src: bytes) -> bool:
+    """A statement under `#[cfg(not(feature = ..))]` (`_FEATURE_OFF`)."""
+    sibling = node.prev_named_sibling
+    while sibling is not None and sibling.type == "attribute_item":
+        text = src[sibling.start_byte : sibling.end_byte].decode("utf-8", "replace")
+        if _FEATURE_OFF.search(text):
+            return True
         sibling = sibling.prev_named_sibling
     return False
 
@@ -575,6 +589,10 @@ class _Reader:
     def block(self, node: Node, path: list[list[str]], fn: dict[str, Any], depth: int) -> None:
         current = list(path)
         for child in node.named_children:
+            if child.type != "attribute_item" and _is_feature_off(child, self.src):
+                off = [*current, ["opaque", "code compiled only without a cargo feature"]]
+                self.visit(child, off, fn, depth + 1)
+                continue
             self.visit(child, current, fn, depth + 1)
             target = child.named_children[0] if child.type == "expression_statement" else child
             leaves = self._leaves(target) if target is not None else None
@@ -730,6 +748,13 @@ class _Reader:
                      "path": [list(p) for p in path]}
                 )  # fmt: skip
                 return
+            typed = _parameter_type(receiver, fn)
+            if typed is not None:  # `options.assert_valid(..)` on `options: StftOptions`
+                fn["calls"].append(
+                    {"callee": f"{typed}::{method}", "via": receiver, "args": args,
+                     "line": line, "path": [list(p) for p in path]}
+                )  # fmt: skip
+                return
             built = _CONSTRUCTED.match(receiver)
             if built:  # `XConfig::new(..).with_f(..).init(..)`: the receiver's type is known
                 fn["calls"].append(
@@ -743,6 +768,22 @@ class _Reader:
             fn["calls"].append(
                 {"callee": callee, "args": args, "line": line, "path": [list(p) for p in path]}
             )
+
+
+# a parameter's type as a plain named type: `StftOptions`, `&PaddingConfig2d`, `&mut Foo<B>`
+_NAMED_TYPE = re.compile(r"&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:\w+::)*([A-Z]\w*)(?:<.*>)?", re.S)
+
+
+def _parameter_type(receiver: str, fn: dict[str, Any]) -> str | None:
+    """The type a method is called on when the receiver is a parameter of a named type (not
+    one of the function's generics: a trait's method, whose impl is not known here)."""
+    for name, type_ in fn["params"]:
+        if name == receiver:
+            found = _NAMED_TYPE.fullmatch(type_.strip())
+            if found is None or found.group(1) in fn.get("generics", ()):
+                return None
+            return found.group(1)
+    return None
 
 
 def _first_string(text: str) -> str | None:

@@ -123,6 +123,7 @@ fn f<const D: usize>(device: &Device, x: Tensor<3>, y: Tensor<D>) {
         ("xs.iter().product() > n", "product(xs) > n"),
         ("if o.is_some() { n } else { g } > 1", "((o != null) ? n : g) > 1"),
         ("x as f64 > usize::MAX as f64", "double(x) > 1.8446744073709552e+19"),
+        ("o.hop_length >= 1", "o.hop_length >= 1"),  # a struct argument's field
     ],
 )
 def test_rust_expressions_translate_exactly(rust: str, cel: str) -> None:
@@ -136,6 +137,7 @@ def test_rust_expressions_translate_exactly(rust: str, cel: str) -> None:
         ("x.is_nan()", "the method `.is_nan(..)`"),
         ("LIMIT > n", "the constant `LIMIT`"),
         ("other > n", "the local value `other`"),
+        ("other.len > n", "the local value `other`"),  # a field of no argument
         ("n << 2 > 1", "the operator `<<`"),
         ("if n > 1 { true } else if n > 0 { false } else { true }", "if expression"),
         ("if n > 1 { let m = n; m } else { n }", "if expression"),

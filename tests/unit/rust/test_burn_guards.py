@@ -401,6 +401,55 @@ pub fn f(w: Option<Vec<usize>>, d: usize, stride: [usize; 2], items: Vec<usize>)
     chained, other = found["f"]["panics"]
     assert chained["path"] == [["iflet", "Some(w)", "&w"], ["if", "d > 1"]]
     assert other["path"] == [["opaque", "the else of a let chain"]]
-    each, lazy = found["f"]["calls"]
+    each, lazy = [c for c in found["f"]["calls"] if c["callee"] == "check_nonzero"]
     assert each["path"] == [["for", "s", "stride"]]  # an array's map runs on every item
     assert lazy["path"] == [["opaque", "a closure"]]  # an iterator's may not run
+
+
+def test_a_method_called_on_a_parameter_of_a_named_type_is_a_call_of_that_type() -> None:
+    src = b"""
+pub fn stft(signal: Tensor<2>, options: StftOptions, pad: &mut PadConfig<B>, n: usize) {
+    options.assert_valid("stft");
+    pad.check();
+    n.max(1);
+}
+pub fn generic<P: IntoPadding>(padding: P) {
+    padding.into_padding();
+}
+"""
+    found = fns(src)
+    calls = {c["callee"]: c for c in found["stft"]["calls"]}
+    assert set(calls) == {"StftOptions::assert_valid", "PadConfig::check"}
+    assert calls["StftOptions::assert_valid"]["via"] == "options"  # the method's `self`
+    assert calls["StftOptions::assert_valid"]["args"] == ['"stft"']
+    assert calls["PadConfig::check"]["via"] == "pad"
+    assert found["generic"]["calls"] == []  # a generic's method: whose impl is not known
+
+
+def test_code_compiled_only_without_a_cargo_feature_is_left_out() -> None:
+    src = b"""
+#[cfg(not(feature = "autodiff"))]
+impl AutodiffBackend for Dispatch {
+    fn backward(t: T) -> G { unimplemented!("Requires `autodiff` feature") }
+}
+#[cfg(feature = "autodiff")]
+impl AutodiffBackend for Other {
+    fn backward(t: T) -> G { assert!(t.ok(), "real"); }
+}
+impl Default for RemoteDevice {
+    fn default() -> Self {
+        #[cfg(feature = "websocket")]
+        {
+            assert!(ready(), "on");
+        }
+        #[cfg(not(feature = "websocket"))]
+        panic!("needs websocket")
+    }
+}
+"""
+    found = {(f["owner"], f["name"]): f for f in fns(src).values()}
+    assert ("Dispatch", "backward") not in found  # a stand-in for the feature's code
+    assert found[("Other", "backward")]["panics"][0]["path"] == []
+    on, off = found[("RemoteDevice", "default")]["panics"]
+    assert on["path"] == []
+    assert off["path"] == [["opaque", "code compiled only without a cargo feature"]]

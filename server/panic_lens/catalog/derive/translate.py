@@ -183,6 +183,10 @@ class Translator:
                 # `data.into().shape`: the shape of the `TensorData` an argument becomes (a
                 # nested array's, or a tensor's whose shape is known)
                 return f"shape({_bare(base)})"
+            if value.type == "identifier" and base in self.scope.names.values():
+                # a field of a struct argument (`options.n_fft` of `options: StftOptions`): a
+                # map's field where the struct's value is known, else unknown
+                return f"{base}.{field_text}"
             raise Unmapped(
                 f"the field `.{field_text}` of `{src[value.start_byte : value.end_byte].decode()}`"
             )
