@@ -7,7 +7,7 @@ the figures are this code's, and prints a Markdown table: files, findings by sev
 finding at warning or above (rule, file:line, message) to be read by hand. Nothing in these trees
 is annotated: a warning+ finding is either a true panic or a false positive, which only reading
 the code can tell. A dev script: the trees are not in the repository, so no test runs it.
-`--json FILE` also writes the raw results.
+`--json FILE` also writes the raw results; `--records FILE` loads more records (repeatable).
 """
 
 from __future__ import annotations
@@ -43,11 +43,14 @@ class TreeResult:
         return [f for f in self.findings if f["severity"] in LOUD]
 
 
-def check_tree(tree: Path) -> TreeResult:
-    """One `check` run; exit codes 0/1 are results, anything else (a crash) is an error."""
+def check_tree(tree: Path, records: list[Path] = ()) -> TreeResult:  # type: ignore[assignment]
+    """One `check` run (with the shipped records and `records`); exit codes 0/1 are results,
+    anything else (a crash) is an error."""
     env = {**os.environ, "PANIC_LENS_NO_CACHE": "1"}
     cmd = [sys.executable, "-m", "panic_lens", "check", str(tree), "--format", "json"]
     cmd += ["--fail-on", "never"]
+    for extra in records:
+        cmd += ["--records", str(extra)]
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     seconds = time.perf_counter() - start
@@ -87,11 +90,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.precision", description=__doc__)
     parser.add_argument("trees", nargs="+", type=Path, help="folders to check")
     parser.add_argument("--json", type=Path, help="also write the raw results here")
+    parser.add_argument(
+        "--records", type=Path, action="append", default=[],
+        help="more records to load (`python -m bench.every_site` writes one per burn panic)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     missing = [t for t in args.trees if not t.is_dir()]
     if missing:
         parser.error(f"not a folder: {', '.join(map(str, missing))}")
-    results = [check_tree(t.resolve()) for t in args.trees]
+    results = [check_tree(t.resolve(), args.records) for t in args.trees]
     print(table(results))
     if args.json:
         raw = [
