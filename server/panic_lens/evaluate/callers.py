@@ -16,12 +16,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from panic_lens.evaluate import scope
-from panic_lens.evaluate.calls import callee_fn, frame_for
+from panic_lens.evaluate import fields, scope
+from panic_lens.evaluate.calls import _method, callee_fn, frame_for
 from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.search import calls_named
-from panic_lens.rust.syntax import Node, ancestors, call_parts, child_by_field, span_of
+from panic_lens.rust.syntax import (
+    Node,
+    ancestors,
+    call_parts,
+    child_by_field,
+    method_call,
+    span_of,
+)
+from panic_lens.rust.testcode import in_test_code
 
 MAX_CALLERS = 8  # frames from the callers of one function
 MAX_CALLS_READ = 64  # calls of its name read to find them (a file may call it thousands of times)
@@ -43,10 +51,15 @@ def frames_at(
     if params is None or name is None:
         return []
     params_named = _param_names(params, st)
+    words = set(_WORD.findall(st.unit.text(node)))
+    # a method of a config: `self` is its receiver's value
+    config = fields.method_owner(fn, st) if "self" in words else None
+    if config is not None:
+        params_named.add("self")
     if about is not None and not any(params_named & set(_WORD.findall(st.unit.text(n)))
                                      for n in about):  # fmt: skip
         return []  # the parts asked about name no parameter: the callers change nothing
-    named = frozenset(params_named & set(_WORD.findall(st.unit.text(node))))
+    named = frozenset(params_named & words)
     if not named:
         return []  # the expression names no parameter: its callers change nothing in it
     key = ("evaluate", "caller-frames", fn.id, named)
@@ -66,13 +79,20 @@ def frames_at(
     for call in _calls_named(st, st.unit.text(name))[:MAX_CALLS_READ]:
         if fn.start_byte <= call.start_byte < fn.end_byte:
             continue  # recursion
-        if not _may_call(call, method, owner, st):
+        if not _may_call(call, method, owner, st, config is not None):
             continue
-        callee = callee_fn(call, st)
-        if callee is None or callee.node.id != fn.id:
+        on_value = _on_value(call)  # `cfg.init(d)`: the receiver's value says which method
+        if on_value and (config is None or not _named_method(call, config, fn, st)):
+            continue
+        if on_value and config is not None and not _may_be_of(call, config, st):
+            continue  # `LinearConfig::new(..).init(d)`: another type's method
+        if on_value and _test_caller(call, fn, st):
+            continue  # a test building the config: its values flag no code outside tests
+        callee = None if on_value else callee_fn(call, st)
+        if not on_value and (callee is None or callee.node.id != fn.id):
             continue
         inner = frame_for(call, item, st, top, 0, named)
-        if inner is None or not inner.args:
+        if inner is None or not inner.args or (on_value and "self" not in inner.args):
             continue
         label = f"when called as {_shown(call, st)} at {at(call)}"
         found.append(Frame(inner.fn, inner.args, inner.calls, label, call=call))
@@ -165,9 +185,12 @@ def _param_names(params: Node, st: State) -> set[str]:
     return out
 
 
-def _may_call(call: Node, method: bool, owner: str | None, st: State) -> bool:
+def _may_call(
+    call: Node, method: bool, owner: str | None, st: State, on_values: bool = False
+) -> bool:
     """Whether `call` is written as a call of the function may be: a method (one with `self`)
-    as `self.f(..)`, an associated function by a path through `Self` or its type (`owner`), a
+    as `self.f(..)` (or on any receiver, for a method of a struct whose values are known:
+    `on_values`), an associated function by a path through `Self` or its type (`owner`), a
     free function by its name or a path. A method call on another receiver, or `Vec::new(..)`
     for `Model::new`, is another type's."""
     function = child_by_field(call, "function")
@@ -177,7 +200,7 @@ def _may_call(call: Node, method: bool, owner: str | None, st: State) -> bool:
         return False
     if function.type == "field_expression":
         receiver = child_by_field(function, "value")
-        return method and receiver is not None and receiver.type == "self"
+        return method and receiver is not None and (receiver.type == "self" or on_values)
     if owner is None:
         return True
     path = child_by_field(function, "path") if function.type == "scoped_identifier" else None
@@ -185,6 +208,65 @@ def _may_call(call: Node, method: bool, owner: str | None, st: State) -> bool:
         return False  # an associated function is never called by its bare name
     last = st.unit.text(path).replace(" ", "").split("::")[-1].split("<")[0]
     return last in ("Self", owner)
+
+
+def _on_value(call: Node) -> bool:
+    """A method call on a receiver other than `self` (`cfg.init(d)`)."""
+    parts = method_call(call)
+    return parts is not None and parts[0].type != "self"
+
+
+def _may_be_of(call: Node, owner: scope.Item, st: State) -> bool:
+    """Whether the receiver of a method call may be a value of the struct `owner`, by what
+    builds it: False when, under its method calls (`.with_x(..)`, `.clone()`), it is a call
+    of another type's function (`Other::new(..)`) or a literal of another struct."""
+    node: Node | None = call
+    for _ in range(_MAX_CHAIN):
+        parts = method_call(node) if node is not None else None
+        if parts is None:
+            break
+        node = parts[0]
+        while node is not None and node.type in (
+            "parenthesized_expression",
+            "reference_expression",
+        ):
+            node = node.named_children[-1] if node.named_children else None
+    if node is None:
+        return False
+    path = None
+    if node.type == "call_expression":
+        function = child_by_field(node, "function")
+        path = (
+            child_by_field(function, "path")
+            if function is not None and function.type == "scoped_identifier"
+            else None
+        )
+    elif node.type == "struct_expression":
+        path = child_by_field(node, "name")
+    if path is None or st.unit.text(path) == "Self":
+        return True
+    item = st.item_at(path)
+    return item is not None and item.node.id == owner.node.id and item.unit is owner.unit
+
+
+_MAX_CHAIN = 16  # method calls followed down a receiver
+
+
+def _test_caller(call: Node, fn: Node, st: State) -> bool:
+    """A call in test code of a method that is not (the rules show no finding from it)."""
+    facts = st.facts()
+    return facts is not None and in_test_code(call, facts) and not in_test_code(fn, facts)
+
+
+def _named_method(call: Node, owner: scope.Item, fn: Node, st: State) -> bool:
+    """Whether the method a call on a value of the struct `owner` names is `fn` (the one method
+    of that name in the impls of the struct's file)."""
+    parts = method_call(call)
+    name = child_by_field(owner.node, "name")
+    if parts is None or name is None:
+        return False
+    found = _method(owner.unit, name, st.unit.text(parts[1]))
+    return found is not None and found.node.id == fn.id
 
 
 def _calls_named(st: State, name: str) -> list[Node]:

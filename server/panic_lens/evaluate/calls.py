@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import scope
+from panic_lens.evaluate import fields, scope
 from panic_lens.evaluate.literals import at
-from panic_lens.evaluate.state import Frame, State, Value, state_for
+from panic_lens.evaluate.state import Fields, Frame, State, Value, state_for
 from panic_lens.rust.syntax import Node, call_parts, child_by_field, method_call, span_of
 
 MAX_CALL_DEPTH = 4
@@ -102,6 +102,11 @@ def frame_for(
         args = args[1:]  # `Self::f(self_value, ..)`
     given: dict[str, Any] = {}
     key: list[Any] = [fn.node.id]
+    if parts is not None and (only is None or "self" in only):
+        receiver = receiver_value(parts[0], fn, st, frame, depth)
+        if receiver is not None:  # `cfg.init(d)`: `self` is `cfg`'s value
+            given["self"] = receiver
+            key.append(("self", repr(receiver.value)))
     for param, arg in zip(names, args, strict=False):
         pattern = child_by_field(param, "pattern")
         if pattern is None or pattern.type != "identifier":
@@ -124,6 +129,21 @@ def frame_for(
         frames[memo_key] = Frame(fn.node, given, (*frame.calls, fn.node.id), label)
     found_frame: Frame = frames[memo_key]
     return found_frame
+
+
+def receiver_value(
+    receiver: Node, fn: scope.Item, st: State, frame: Frame, depth: int
+) -> Value | None:
+    """The value `self` has in the method `fn` called on `receiver`: the receiver's, when it is
+    a known struct value (`Fields`) of the type whose impl `fn` is in."""
+    owner = fields.method_owner(fn.node, state_for(fn.unit, st))
+    if owner is None:
+        return None
+    found = st.value(receiver, frame, depth + 1)
+    if found is None or not isinstance(found.value, Fields):
+        return None
+    mine = found.value.owner
+    return found if mine.node.id == owner.node.id and mine.unit is owner.unit else None
 
 
 def returned(fn: scope.Item, st: State, frame: Frame, depth: int, what: Any) -> Any:

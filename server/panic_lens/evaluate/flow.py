@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from panic_lens.evaluate import calls, fields
+from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.locals import bound_value
-from panic_lens.evaluate.state import Frame, State, Value
+from panic_lens.evaluate.state import Fields, Frame, State, Value
 from panic_lens.rust.locals import LocalBinding
-from panic_lens.rust.syntax import Node, call_parts, child_by_field, span_of
+from panic_lens.rust.syntax import Node, ancestors, call_parts, child_by_field, span_of
 
 
 def bound_elsewhere(
@@ -46,7 +47,9 @@ def value_of_expression(node: Node, st: State, frame: Frame, depth: int) -> Valu
         field = child_by_field(node, "field")
         if field is not None and field.type == "field_identifier":
             init = literal_field(base, st.unit.text(field), st)
-            return st.value(init, frame, depth + 1) if init is not None else None
+            if init is not None:
+                return st.value(init, frame, depth + 1)
+            return struct_field(node, base, st.unit.text(field), st, frame, depth)
         if field is None or field.type != "integer_literal":
             return None
         at = int(st.unit.text(field))
@@ -57,6 +60,36 @@ def value_of_expression(node: Node, st: State, frame: Frame, depth: int) -> Valu
         if inner is None or not isinstance(inner.value, list) or at >= len(inner.value):
             return None
         return Value(inner.value[at], span_of(node), None, inner.note, inner.path)
+    return None
+
+
+def struct_field(
+    node: Node, base: Node | None, name: str, st: State, frame: Frame, depth: int
+) -> Value | None:
+    """`cfg.groups` of a value that is a struct of the crate (`Fields`: a config built by
+    `X::new(..)` and its setters, `self` in a method called on one): the field's value where
+    it was set; None when the field is not known."""
+    inner = st.value(base, frame, depth + 1) if base is not None else None
+    if inner is None or not isinstance(inner.value, Fields):
+        return None
+    found = inner.value.sources.get(name)
+    if found is None:
+        return None
+    read = st.unit.text(node)
+    return Value(found.value, found.origin, None, found.note or read, found.path, found.shape,
+                 (*found.steps, f"{read} at {at(node)}"))  # fmt: skip
+
+
+def self_value(node: Node, st: State, frame: Frame) -> Value | None:
+    """`self` in a method whose caller is being followed (`evaluate.callers`, `calls`): the
+    value the call's receiver has, when the frame gives one for this very method."""
+    fn = next((a for a in ancestors(node, st.unit.root) if a.type == "function_item"), None)
+    here: Frame | None = frame
+    while fn is not None and here is not None:
+        given = here.args.get("self")
+        if given is not None and here.fn is not None and here.fn.id == fn.id:
+            return given if isinstance(given, Value) else None
+        here = here.parent
     return None
 
 

@@ -40,6 +40,25 @@ class Value:
     steps: tuple[str, ...] = ()
 
 
+class Fields(dict[str, Any]):
+    """The value of a struct of the user's crate (a `#[derive(Config)]` config built by
+    `X::new(..)`, its setters or a literal): a map of the fields whose values are known, which
+    is what a rule reads; `owner` is the struct (its `scope.Item`), `sources` each field's `Value`
+    (where it was set and how), so that `cfg.groups` reads the field with its origin and a
+    method called on the value (`cfg.init(d)`) knows its `self`."""
+
+    __slots__ = ("owner", "sources")
+
+    def __init__(self, owner: scope.Item, sources: dict[str, Value]) -> None:
+        super().__init__((name, v.value) for name, v in sources.items())
+        self.owner = owner
+        self.sources = sources
+
+    def __repr__(self) -> str:  # a memo key: two structs with the same fields differ
+        node = self.owner.node
+        return f"{self.owner.unit.path}:{node.start_byte}:{dict.__repr__(self)}"
+
+
 _EVALUATORS: dict[str, Any] = {}
 
 
@@ -95,11 +114,19 @@ class State:
         """`evaluate.values.value` of `node` in `frame`."""
         return _EVALUATORS["value"](node, self, frame, depth)
 
-    def struct_value(self, node: Node, frame: Frame, depth: int) -> Value | None:
+    def struct_value(
+        self, node: Node, frame: Frame, depth: int, method: bool = False
+    ) -> Value | None:
         """The value (a map of fields) of a struct `node` builds, as the layer that knows
-        burn's option structs registered (`register("struct", ..)`); None when unknown."""
-        fn = _EVALUATORS.get("struct")
-        return fn(node, self, frame, depth) if fn is not None else None
+        burn's option structs (`register("struct", ..)`) and the derive of the user's configs
+        (`register("config-struct", ..)`: `X::new(..)`, `.with_f(v)`, literals) registered;
+        None when unknown. A `method` call (`cfg.with_f(v)`) builds only the latter."""
+        for name in ("config-struct",) if method else ("struct", "config-struct"):
+            fn = _EVALUATORS.get(name)
+            found = fn(node, self, frame, depth) if fn is not None else None
+            if found is not None:
+                return found
+        return None
 
     def shape(self, node: Node | None, frame: Frame, depth: int) -> Any:
         """`evaluate.tensors.shape` of `node` in `frame`."""

@@ -61,6 +61,8 @@ def _value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         return Value(text[1:-1], span_of(node), path=unit.path)
     if kind == "identifier":
         return _name(node, st, frame, depth)
+    if kind == "self":  # in a method whose caller is followed: the call's receiver
+        return flow.self_value(node, st, frame)
     if kind == "type_identifier":  # a const generic argument (`::<RANK>`) names a const
         return _item_value(st.item_at(node), st, depth)
     if kind in ("scoped_identifier", "scoped_type_identifier"):
@@ -317,6 +319,9 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         receiver, method, margs = parts
         if unit.text(method) in TRANSPARENT and not margs:
             return value(receiver, st, frame, depth + 1)
+        found = st.struct_value(node, frame, depth, True)  # a setter: `cfg.with_groups(3)`
+        if found is not None:
+            return found
     elif callee.type == "scoped_identifier" and st.item_at(callee) is None:
         found = st.struct_value(node, frame, depth)  # a constructor: `StftOptions::new(512)`
         if found is not None:

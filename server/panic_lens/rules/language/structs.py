@@ -204,3 +204,5 @@ def _literal(expr: Node, st: State, frame: Frame, depth: int) -> dict[str, Any] 
 
 
 register("struct", struct_value)
+
+from panic_lens.rules.language import own_configs  # noqa: E402, F401 (the user's own configs)
