@@ -21,3 +21,11 @@ pub mod vision {
     pub const CHANNELS: usize = 30;
     pub const GROUPS: usize = 4;
 }
+
+/// The model's own config, declared here and read by `user_configs.rs`.
+#[derive(burn::config::Config, Debug)]
+pub struct NormConfig {
+    pub channels: usize,
+    #[config(default = "6")]
+    pub groups: usize,
+}

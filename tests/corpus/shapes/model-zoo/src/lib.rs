@@ -16,3 +16,4 @@ pub mod own_types;
 pub mod partial;
 pub mod reshaping;
 pub mod scoping;
+pub mod user_configs;
