@@ -265,7 +265,11 @@ def _named_method(call: Node, owner: scope.Item, fn: Node, st: State) -> bool:
     name = child_by_field(owner.node, "name")
     if parts is None or name is None:
         return False
-    found = _method(owner.unit, name, st.unit.text(parts[1]))
+    method = st.unit.text(parts[1])
+    key = ("evaluate", "method-of", id(owner.unit), owner.node.id, method)
+    if key not in st.memo:
+        st.memo[key] = _method(owner.unit, name, method)
+    found = st.memo[key]
     return found is not None and found.node.id == fn.id
 
 

@@ -83,8 +83,12 @@ def struct_field(
 def self_value(node: Node, st: State, frame: Frame) -> Value | None:
     """`self` in a method whose caller is being followed (`evaluate.callers`, `calls`): the
     value the call's receiver has, when the frame gives one for this very method."""
-    fn = next((a for a in ancestors(node, st.unit.root) if a.type == "function_item"), None)
     here: Frame | None = frame
+    while here is not None and "self" not in here.args:
+        here = here.parent
+    if here is None:
+        return None  # no call of a method is being followed
+    fn = next((a for a in ancestors(node, st.unit.root) if a.type == "function_item"), None)
     while fn is not None and here is not None:
         given = here.args.get("self")
         if given is not None and here.fn is not None and here.fn.id == fn.id:

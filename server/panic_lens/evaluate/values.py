@@ -317,11 +317,13 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     parts = method_call(node)
     if parts is not None:
         receiver, method, margs = parts
-        if unit.text(method) in TRANSPARENT and not margs:
+        called = unit.text(method)
+        if called in TRANSPARENT and not margs:
             return value(receiver, st, frame, depth + 1)
-        found = st.struct_value(node, frame, depth, True)  # a setter: `cfg.with_groups(3)`
-        if found is not None:
-            return found
+        if called.startswith("with_") and len(margs) == 1:  # a setter: `cfg.with_groups(3)`
+            found = st.struct_value(node, frame, depth, True)
+            if found is not None:
+                return found
     elif callee.type == "scoped_identifier" and st.item_at(callee) is None:
         found = st.struct_value(node, frame, depth)  # a constructor: `StftOptions::new(512)`
         if found is not None:
