@@ -20,7 +20,7 @@ INFO, ERROR = types.DiagnosticSeverity.Information, types.DiagnosticSeverity.Err
 DERIVABLE_SITE = "crates/burn-backend/src/backend/ops/int_tensor.rs:224"
 UNREACHABLE_WHY = (
     "crates/burn-autodiff/src/checkpoint/builder.rs:230:"
-    " CheckpointerBuilder::build (pub(crate)) has no caller that is public"
+    " AutodiffServer::backward (pub) has no caller that is public"
 )
 
 
