@@ -35,3 +35,13 @@ pub fn runtime(x: Tensor<2>) -> Tensor<2> {
 pub fn look_alikes() -> local::Grid {
     local::Grid(vec![2, 3]).expand([2, 4]) // ok
 }
+
+pub fn partly_known(device: &Device, x: Tensor<3>) -> Tensor<3> {
+    let [batch, _, _] = x.dims();
+    let t = Tensor::<3>::zeros([batch, 3, 4], device);
+    let _rows = t.clone().expand([2, 3, 4]); // ok: the batch may be 1 or 2
+    let _other = t.clone().expand([2, 5, 4]); // expect: expand-incompatible-shape
+    let _kept = t.clone().expand([-1, 3, 4]); // ok
+    let _wider = t.clone().expand([2, batch, 3, 4]); // ok: a new leading dim takes any size
+    t.expand([3, 3, 8]) // expect: expand-incompatible-shape
+}
