@@ -1,5 +1,6 @@
 //! A model crate written the way burn 0.22 users write one; each module is one code shape.
 
+pub mod attention;
 pub mod branches;
 pub mod consts;
 pub mod elementwise;
@@ -9,6 +10,7 @@ pub mod helpers;
 pub mod hparams;
 pub mod lookalike;
 pub mod loops;
+pub mod mnist;
 pub mod module_shapes;
 pub mod modules;
 pub mod own_new;
@@ -16,4 +18,5 @@ pub mod own_types;
 pub mod partial;
 pub mod reshaping;
 pub mod scoping;
+pub mod training;
 pub mod user_configs;
