@@ -247,7 +247,10 @@ def _dims_arg(
             if segments and segments[-2:] in (["Shape", "new"], ["Shape", "from"]) and inner:
                 arg = strip(inner[0])
                 continue
-            of = shape(arg, st, frame, depth + 1)  # `x.dims()` / `x.shape()` of a tensor
+            read = dims_read(arg, st, frame, depth)  # `x.dims()` / `x.shape()` of a tensor
+            if read is not None:
+                return read
+            of = shape(arg, st, frame, depth + 1)
             return None if of is None else of.dims
         break
     if arg is None or arg.type != "array_expression" or child_by_field(arg, "length"):
@@ -287,20 +290,63 @@ def dim_value(found: Shape, index: int, st: State) -> Value | None:
 
 
 def _dim_of(item: Node, st: State, frame: Frame, depth: int) -> shapes.Dim:
-    """A dim written as `x.dims()[i]` (or through a `let` of one): that dim of x's shape."""
+    """A dim written as `x.dims()[i]` (or through a `let` of one), or a name a slice pattern
+    binds from `x.dims()`: that dim of x's shape."""
     node = strip(item)
     if node is not None and node.type == "identifier":
         found = st.binding(node)
+        if found is not None and found.kind == "pattern":
+            return pattern_dim(node, found, st, frame, depth)
         bound = bound_value(node, found, st.unit.src, st.unit.root) if found else None
         node = strip(bound)
     if node is None or node.type != "index_expression" or len(node.named_children) != 2:
         return None
     base, index = node.named_children
     at = st.value(index, frame, depth + 1)
-    dims = shape(base, st, frame, depth + 1)
+    read = dims_read(base, st, frame, depth)
+    dims = Shape(read, ()) if read is not None else shape(base, st, frame, depth + 1)
     if at is None or type(at.value) is not int or dims is None:
         return None
     return dims.dim(at.value)
+
+
+def dims_read(
+    node: Node | None, st: State, frame: Frame, depth: int
+) -> tuple[shapes.Dim, ...] | None:
+    """The dims a tensor's `x.dims()`, `x.shape()` or `x.shape().dims()` returns, each an int,
+    a `Sym` or None; None when `node` is none of those or x's rank is unknown."""
+    parts = method_call(node) if (node := strip(node)) is not None else None
+    if parts is None or parts[2] or st.unit.text(parts[1]) not in ("dims", "shape"):
+        return None
+    receiver = parts[0]
+    if st.unit.text(parts[1]) == "dims":  # `x.shape().dims()`
+        inner = method_call(strip(receiver) or receiver)
+        if inner is not None and not inner[2] and st.unit.text(inner[1]) == "shape":
+            receiver = inner[0]
+    found = shape(receiver, st, frame, depth + 1)
+    return found.dims if found is not None else None
+
+
+def pattern_dim(ident: Node, found: Any, st: State, frame: Frame, depth: int) -> shapes.Dim:
+    """A name bound by a slice pattern from a tensor's dims (`let [batch, _, width] =
+    x.dims();`, `let [.., h, w] = x.shape().dims();`): that dim of x's shape in `frame` (an
+    int, a `Sym` or None). A `mut` name is not one: it may change."""
+    pattern = found.decl
+    let = pattern.parent
+    if pattern.type != "slice_pattern" or let is None or let.type != "let_declaration":
+        return None
+    elems = [
+        c for c in pattern.children if c.type not in ("[", ",", "]") and "comment" not in c.type
+    ]
+    name = st.unit.text(ident)
+    at = next((i for i, e in enumerate(elems)
+               if e.type == "identifier" and st.unit.text(e) == name), None)  # fmt: skip
+    rest = next((i for i, e in enumerate(elems) if e.type == "remaining_field_pattern"), None)
+    dims = dims_read(child_by_field(let, "value"), st, frame, depth) if at is not None else None
+    if at is None or dims is None or (rest is None and len(elems) != len(dims)):
+        return None
+    index = at if rest is None or at < rest else len(dims) - (len(elems) - at)
+    return dims[index] if 0 <= index < len(dims) else None
 
 
 def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:

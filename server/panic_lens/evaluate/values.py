@@ -88,6 +88,8 @@ def _value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         return slices.macro_value(node, st, frame, depth)
     if kind == "call_expression":
         return _call(node, st, frame, depth)
+    if kind == "index_expression":
+        return _index(node, st, frame, depth)
     if kind == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
         found = fields.agreed([value(v, st, _MODULE_FRAME, depth + 1) for v, _ in sites])
         if found is None:
@@ -108,7 +110,10 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
     found = st.binding(ident)
     if found is not None:
         if found.kind in ("param", "closure-param", "pattern"):
-            return flow.bound_elsewhere(ident, found, st, frame, depth)
+            given = flow.bound_elsewhere(ident, found, st, frame, depth)
+            if given is None and found.kind == "pattern":
+                return _pattern_dim(ident, found, st, frame, depth)
+            return given
         bound = bound_value(ident, found, unit.src, unit.root)
         inner = value(bound, st, frame, depth + 1) if bound is not None else None
         if inner is None:
@@ -117,6 +122,38 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
         return Value(inner.value, inner.origin, None, note, inner.path, inner.shape,
                      (*inner.steps, f"let {found.name} at {at(found.decl)}"))  # fmt: skip
     return _item_value(st.item_at(ident), st, depth)
+
+
+def _pattern_dim(ident: Node, found: Any, st: State, frame: Frame, depth: int) -> Value | None:
+    """A name a slice pattern binds from a tensor's dims (`let [batch, _, width] = x.dims();`),
+    when that dim is a known int."""
+    dim = tensors.pattern_dim(ident, found, st, frame, depth)
+    if type(dim) is not int:
+        return None
+    let = found.decl.parent
+    bound = child_by_field(let, "value")
+    read = st.unit.text(bound) if bound is not None else "?"
+    step = f"let {st.unit.text(found.decl)} = {read} at {at(let)}"
+    return Value(dim, span_of(found.decl), None, f"{found.name}, a dim", st.unit.path, None,
+                 (step,))  # fmt: skip
+
+
+def _index(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    """`list[i]` of a known list (`x.dims()[1]`: a tensor's dim), when `i` is in range."""
+    if len(node.named_children) != 2:
+        return None
+    base, index = node.named_children
+    at_ = value(index, st, frame, depth + 1)
+    if at_ is None or type(at_.value) is not int:
+        return None
+    listed = value(base, st, frame, depth + 1)
+    if (
+        listed is None
+        or not isinstance(listed.value, list)
+        or not 0 <= at_.value < len(listed.value)
+    ):
+        return None
+    return _derived(listed.value[at_.value], node, listed, at_)
 
 
 def _path(node: Node, st: State, depth: int) -> Value | None:
@@ -320,6 +357,11 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         called = unit.text(method)
         if called in TRANSPARENT and not margs:
             return value(receiver, st, frame, depth + 1)
+        if called in ("dims", "shape") and not margs:  # a tensor's dims, when all are known
+            dims = tensors.dims_read(node, st, frame, depth)
+            if dims is not None and all(type(d) is int for d in dims):
+                return Value(list(dims), span_of(node), None, f"{unit.text(receiver)}'s dims",
+                             unit.path)  # fmt: skip
         if called.startswith("with_") and len(margs) == 1:  # a setter: `cfg.with_groups(3)`
             found = st.struct_value(node, frame, depth, True)
             if found is not None:

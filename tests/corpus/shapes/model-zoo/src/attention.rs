@@ -80,7 +80,7 @@ impl SelfAttention {
 /// A head split written as a free function; its callers give the tensor and the head count.
 fn split(x: Tensor<3>, n_heads: usize) -> Tensor<4> {
     let [batch_size, seq_len, d_model] = x.dims();
-    x.reshape([batch_size, seq_len, n_heads, d_model / n_heads]) // expect: reshape-incompatible-shape (miss: the dims of a parameter tensor destructured by `let [..] = x.dims()` are not each caller's)
+    x.reshape([batch_size, seq_len, n_heads, d_model / n_heads]) // expect: reshape-incompatible-shape
 }
 
 pub fn heads(device: &Device) -> Vec<Tensor<4>> {
@@ -114,7 +114,7 @@ impl BlockConfig {
     pub fn init(&self, device: &Device) -> Block {
         let head_dim = self.d_model / self.n_heads;
         Block {
-            rope: RotaryEncodingConfig::new(self.max_seq_len, head_dim).init(device), // expect: rotary-encoding-d-model-even (miss: self is a config built by another config's init, itself called with known values: two levels of callers)
+            rope: RotaryEncodingConfig::new(self.max_seq_len, head_dim).init(device), // expect: rotary-encoding-d-model-even (miss: self reaches the call through `let head_dim`, which the callers' frames do not follow, and self is a config another config's init builds: two levels of callers)
             norm: LayerNormConfig::new(self.d_model).init(device),
             dropout: DropoutConfig::new(self.dropout).init(), // ok
         }
