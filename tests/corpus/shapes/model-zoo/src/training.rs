@@ -48,7 +48,7 @@ pub fn batch_transposed(items: &[SpectrogramItem], device: &Device) -> Tensor<3>
     let frames: Vec<Tensor<3>> = items
         .iter()
         .map(|item| Tensor::<2>::from_data(TensorData::new(item.frames.clone(), [N_MELS, N_FRAMES]), device))
-        .map(|tensor| tensor.reshape([1, N_MELS, N_FRAMES + 1])) // expect: reshape-incompatible-shape (miss: a closure's parameter in an iterator chain is not the previous closure's result)
+        .map(|tensor| tensor.reshape([1, N_MELS, N_FRAMES + 1])) // expect: reshape-incompatible-shape (miss: a closure's parameter in an iterator chain over run-time items is not the previous `map`'s result)
         .collect();
     Tensor::cat(frames, 0)
 }
@@ -137,7 +137,7 @@ pub fn regression_step(model: &Classifier, batch: SpectrogramBatch) -> Tensor<1>
     let one_hot: Tensor<2> = batch.targets.clone().one_hot(N_CLASSES).float();
     let wide: Tensor<2> = batch.targets.one_hot(N_CLASSES + 2).float();
     let loss = MseLoss::new().forward(logits.clone(), one_hot, Reduction::Mean); // ok
-    let wrong = MseLoss::new().forward(logits.clone(), wide, Reduction::Mean); // expect: binary-op-incompatible-shapes (miss: one_hot's shape, or MseLoss's two tensors)
+    let wrong = MseLoss::new().forward(logits.clone(), wide, Reduction::Mean); // expect: binary-op-incompatible-shapes (miss: the logits' shape: `model.forward(..)` on a parameter `model: &Classifier` is not followed into the crate's own method, and `batch.frames` gets no rank from the field's declared `Tensor<3>`)
     let total = loss + wrong;
     let _grads = total.backward();
     total
