@@ -7,7 +7,7 @@ One module-level Language and Parser, built once. Every traversal here is iterat
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 
 import tree_sitter_rust
@@ -78,6 +78,7 @@ __all__ = [
     "starts_between",
     "statement_of",
     "strip_wrappers",
+    "struct_literal_parts",
     "walk",
 ]
 
@@ -361,6 +362,27 @@ def walk(node: Node) -> Iterator[Node]:
 
 def child_by_field(node: Node | None, name: str) -> Node | None:
     return node.child_by_field_name(name) if node is not None else None
+
+
+def struct_literal_parts(
+    literal: Node, text: Callable[[Node], str]
+) -> tuple[dict[str, Node | None], Node | None]:
+    """A struct literal's fields as written (name -> value expression; a shorthand field
+    `T { groups }` gives its own name; None: no value to read, as in half-typed code) and its
+    `..base` expression (None without one; a `..` with nothing after it is itself)."""
+    written: dict[str, Node | None] = {}
+    base = None
+    body = child_by_field(literal, "body")
+    for item in body.named_children if body is not None else ():
+        if item.type == "base_field_initializer":
+            base = item.named_children[0] if item.named_children else item
+        elif item.type == "field_initializer":
+            field = child_by_field(item, "field")
+            if field is not None:
+                written[text(field)] = child_by_field(item, "value")
+        elif item.type == "shorthand_field_initializer":
+            written[text(item)] = item.named_children[0] if item.named_children else item
+    return written, base
 
 
 def has_error(tree_or_node: Tree | Node) -> bool:

@@ -153,3 +153,23 @@ def test_calls_in_expression_macros_are_call_nodes() -> None:
     facts = FileFacts.build(src, "lib.rs")
     found = [(s.name, s.node.start_point[0]) for s in facts.calls(frozenset({"permute"}))]
     assert found == [("permute", 1), ("permute", 2)]  # `vec![..]` is read as its array
+
+
+def test_a_struct_literal_s_parts_are_its_written_fields_and_its_base() -> None:
+    from panic_lens.rust.syntax import nodes_of_kinds, parse_code, struct_literal_parts
+
+    src = b"fn f(g: usize) { let a = Dims { rows: 3, g, ..Dims::new(4) }; }"
+    tree = parse_code(src)
+    (literal,) = nodes_of_kinds(tree.root_node, frozenset({"struct_expression"}), 0, len(src))
+
+    def text(node):  # type: ignore[no-untyped-def]
+        return src[node.start_byte : node.end_byte].decode()
+
+    written, base = struct_literal_parts(literal, text)
+    assert {name: text(v) if v is not None else None for name, v in written.items()} == {
+        "rows": "3", "g": "g",
+    }  # fmt: skip
+    assert base is not None and text(base) == "Dims::new(4)"
+    plain = parse_code(b"fn f() { let a = P { x: 1 }; }")
+    (lit,) = nodes_of_kinds(plain.root_node, frozenset({"struct_expression"}), 0, 40)
+    assert struct_literal_parts(lit, lambda n: "x")[1] is None

@@ -25,7 +25,14 @@ from panic_lens.evaluate.scope import Item, _base_name, _enclosing_impl, _impls
 from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value, register
 from panic_lens.rules.language.defaults import constant_value
 from panic_lens.rules.language.values import _UNKNOWN, parse_default
-from panic_lens.rust.syntax import Node, call_parts, child_by_field, method_call, span_of
+from panic_lens.rust.syntax import (
+    Node,
+    call_parts,
+    child_by_field,
+    method_call,
+    span_of,
+    struct_literal_parts,
+)
 
 REQUIRED, OPTION, DEFAULT = "required", "option", "default"
 
@@ -257,21 +264,14 @@ def _literal(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if config is None:
         return None
     sources: dict[str, Value] = {}
-    written: dict[str, Node] = {}
-    for item in body.named_children:
-        if item.type == "base_field_initializer" and item.named_children:
-            base = st.value(item.named_children[0], frame, depth + 1)
-            fields = base.value if base is not None else None
-            if isinstance(fields, Fields) and fields.owner.node.id == config.item.node.id:
-                sources.update(fields.sources)
-        elif item.type == "field_initializer":
-            field, value = child_by_field(item, "field"), child_by_field(item, "value")
-            if field is not None and value is not None:
-                written[st.unit.text(field)] = value
-        elif item.type == "shorthand_field_initializer" and item.named_children:
-            written[st.unit.text(item)] = item.named_children[0]
+    written, base_node = struct_literal_parts(node, st.unit.text)
+    if base_node is not None:
+        base = st.value(base_node, frame, depth + 1)
+        fields = base.value if base is not None else None
+        if isinstance(fields, Fields) and fields.owner.node.id == config.item.node.id:
+            sources.update(fields.sources)
     for field_name, value in written.items():
-        known = st.value(value, frame, depth + 1)
+        known = st.value(value, frame, depth + 1) if value is not None else None
         if known is None:
             sources.pop(field_name, None)
         else:

@@ -21,7 +21,7 @@ import cel_expr_python.cel as cel
 from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register
 from panic_lens.rules.language.conditions import ConditionError, compile_expr
 from panic_lens.rust.burn_api import canonical
-from panic_lens.rust.syntax import Node, call_parts, child_by_field, span_of
+from panic_lens.rust.syntax import Node, call_parts, child_by_field, span_of, struct_literal_parts
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -175,27 +175,18 @@ def _ordered(value: Any) -> Any:
 def _literal(expr: Node, st: State, frame: Frame, depth: int) -> dict[str, Any] | None:
     """`T { f: v, ..base }`: the fields it writes whose value is known, over the base's."""
     info = _struct_named(child_by_field(expr, "name"), st)
-    body = child_by_field(expr, "body")
-    if info is None or body is None:
+    if info is None or child_by_field(expr, "body") is None:
         return None
     fields: dict[str, Any] = {}
-    written: dict[str, Node] = {}
-    for item in body.named_children:
-        if item.type == "base_field_initializer" and item.named_children:
-            base = item.named_children[0]
-            found = st.value(base, frame, depth + 1)
-            if found is not None and isinstance(found.value, dict):
-                fields.update(found.value)
-            elif base.type == "call_expression":  # `..Default::default()`
-                fields.update(_constructed(base, st, frame, depth + 1, info) or {})
-        elif item.type == "field_initializer":
-            field_node, value_node = child_by_field(item, "field"), child_by_field(item, "value")
-            if field_node is not None and value_node is not None:
-                written[st.unit.text(field_node)] = value_node
-        elif item.type == "shorthand_field_initializer" and item.named_children:
-            written[st.unit.text(item)] = item.named_children[0]
+    written, base = struct_literal_parts(expr, st.unit.text)
+    if base is not None:
+        found = st.value(base, frame, depth + 1)
+        if found is not None and isinstance(found.value, dict):
+            fields.update(found.value)
+        elif base.type == "call_expression":  # `..Default::default()`
+            fields.update(_constructed(base, st, frame, depth + 1, info) or {})
     for name, node in written.items():
-        known = st.value(node, frame, depth + 1)
+        known = st.value(node, frame, depth + 1) if node is not None else None
         if known is None:
             fields.pop(name, None)
         else:

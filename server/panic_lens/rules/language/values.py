@@ -28,6 +28,7 @@ from panic_lens.rust.syntax import (
     method_call,
     span_of,
     strip_wrappers,
+    struct_literal_parts,
 )
 
 if TYPE_CHECKING:
@@ -469,23 +470,14 @@ def _config_literal(
     expr: Node, facts: FileFacts, depth: int, frame: Frame | None
 ) -> ConfigValue | None:
     info = config_named(child_by_field(expr, "name"), facts)
-    body = child_by_field(expr, "body")
-    if info is None or body is None:
+    if info is None or child_by_field(expr, "body") is None:
         return None
+    given, base_node = struct_literal_parts(expr, facts.text)
     base: ConfigValue | None = None
-    given: dict[str, Node | None] = {}
-    for item in body.named_children:
-        if item.type == "base_field_initializer":
-            base = config_value(item.named_children[0] if item.named_children else None, facts,
-                                depth + 1, frame)  # fmt: skip
-            if base is None:
-                return None
-        elif item.type == "field_initializer":
-            field_node = child_by_field(item, "field")
-            if field_node is not None:
-                given[facts.text(field_node)] = child_by_field(item, "value")
-        elif item.type == "shorthand_field_initializer":
-            given[facts.text(item)] = item.named_children[0] if item.named_children else item
+    if base_node is not None:
+        base = config_value(base_node, facts, depth + 1, frame)
+        if base is None:
+            return None
     fields = dict(base.fields) if base is not None else {}
     for name, node in given.items():
         value = evaluate.value_of(node, facts, frame) if node is not None else None
