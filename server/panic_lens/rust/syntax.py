@@ -73,6 +73,7 @@ __all__ = [
     "nodes_of_kinds",
     "parse",
     "parse_code",
+    "path_call",
     "path_segments",
     "span_of",
     "starts_between",
@@ -442,6 +443,18 @@ def method_call(node: Node) -> tuple[Node, Node, list[Node]] | None:
     if receiver is None or name is None or name.type != "field_identifier":
         return None
     return receiver, name, args
+
+
+def path_call(node: Node) -> tuple[Node, Node, list[Node]] | None:
+    """(owner path, function name, args) of `Owner::name(args)` (`a::Owner::name`), else
+    None."""
+    callee, args = call_parts(node) if node.type == "call_expression" else (None, [])
+    if callee is None or callee.type != "scoped_identifier":
+        return None
+    owner, name = child_by_field(callee, "path"), child_by_field(callee, "name")
+    if owner is None or name is None:
+        return None
+    return owner, name, args
 
 
 def ancestors(node: Node, root: Node | None = None) -> list[Node]:

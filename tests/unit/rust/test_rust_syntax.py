@@ -173,3 +173,19 @@ def test_a_struct_literal_s_parts_are_its_written_fields_and_its_base() -> None:
     plain = parse_code(b"fn f() { let a = P { x: 1 }; }")
     (lit,) = nodes_of_kinds(plain.root_node, frozenset({"struct_expression"}), 0, 40)
     assert struct_literal_parts(lit, lambda n: "x")[1] is None
+
+
+def test_a_path_call_s_owner_name_and_args() -> None:
+    from panic_lens.rust.syntax import nodes_of_kinds, parse_code, path_call
+
+    src = b"fn f() { a::Cfg::new(3, 4); Cfg::new; x.new(1); new(2); }"
+    tree = parse_code(src)
+    calls = nodes_of_kinds(tree.root_node, frozenset({"call_expression"}), 0, len(src))
+
+    def text(node):  # type: ignore[no-untyped-def]
+        return src[node.start_byte : node.end_byte].decode()
+
+    found = [path_call(c) for c in calls]
+    owner, name, args = found[0]  # type: ignore[misc]
+    assert (text(owner), text(name), [text(a) for a in args]) == ("a::Cfg", "new", ["3", "4"])
+    assert found[1:] == [None, None]  # a method call and a free function's are not

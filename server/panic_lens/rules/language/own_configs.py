@@ -27,9 +27,9 @@ from panic_lens.rules.language.defaults import constant_value
 from panic_lens.rules.language.values import _UNKNOWN, parse_default
 from panic_lens.rust.syntax import (
     Node,
-    call_parts,
     child_by_field,
     method_call,
+    path_call,
     span_of,
     struct_literal_parts,
 )
@@ -181,12 +181,10 @@ def _default_value(field: OwnField, config: OwnConfig, given: dict[str, Value]) 
 
 def _new(call: Node, st: State, frame: Frame, depth: int) -> Value | None:
     """`X::new(a, b)`: the required fields in order, the others their defaults."""
-    callee, args = call_parts(call)
-    if callee is None or callee.type != "scoped_identifier":
+    parts = path_call(call)
+    if parts is None or st.unit.text(parts[1]) != "new":
         return None
-    owner, name = child_by_field(callee, "path"), child_by_field(callee, "name")
-    if owner is None or name is None or st.unit.text(name) != "new":
-        return None
+    owner, _, args = parts
     config = own_config(_type_item(owner, st), st)
     if config is None or len(config.required) != len(args):
         return None

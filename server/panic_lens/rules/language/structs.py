@@ -21,7 +21,7 @@ import cel_expr_python.cel as cel
 from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register
 from panic_lens.rules.language.conditions import ConditionError, compile_expr
 from panic_lens.rust.burn_api import canonical
-from panic_lens.rust.syntax import Node, call_parts, child_by_field, span_of, struct_literal_parts
+from panic_lens.rust.syntax import Node, child_by_field, path_call, span_of, struct_literal_parts
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -123,12 +123,10 @@ def _constructed(
 ) -> dict[str, Any] | None:
     """`T::new(a)`, `T::default()` of a struct of the table (`Default::default()` when the
     struct is known from the literal it is the base of: `of`)."""
-    callee, args = call_parts(call)
-    if callee is None or callee.type != "scoped_identifier":
+    parts = path_call(call)
+    if parts is None:
         return None
-    owner, name = child_by_field(callee, "path"), child_by_field(callee, "name")
-    if owner is None or name is None:
-        return None
+    owner, name, args = parts
     text = st.unit.text
     info = of if text(owner) == "Default" else _struct_named(owner, st)
     maker = info.constructors.get(text(name)) if info is not None else None

@@ -26,6 +26,7 @@ from panic_lens.rust.syntax import (
     call_parts,
     child_by_field,
     method_call,
+    path_call,
     span_of,
     strip_wrappers,
     struct_literal_parts,
@@ -431,12 +432,10 @@ def _written(value: Value, at: Node) -> Value:
 
 def _new_config(call: Node, facts: FileFacts) -> ConfigInfo | None:
     """The config of `XConfig::new(a, b)`, when its arguments are the required fields."""
-    callee, args = call_parts(call)
-    if callee is None or callee.type != "scoped_identifier":
+    parts = path_call(call)
+    if parts is None or facts.text(parts[1]) != "new":
         return None
-    owner, name = child_by_field(callee, "path"), child_by_field(callee, "name")
-    if owner is None or name is None or facts.text(name) != "new":
-        return None
+    owner, _, args = parts
     info = config_named(owner, facts)
     return info if info is not None and len(info.required) == len(args) else None
 
