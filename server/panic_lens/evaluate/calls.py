@@ -34,8 +34,9 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
     parts = method_call(call)
     if parts is not None:
         receiver, method, _ = parts
-        if receiver.type != "self":
-            return None  # a method of another value: its type is not followed here
+        if receiver.type != "self":  # `model.forward(x)` with `model: &Model<B>`
+            owner_item = fields.declared_struct(receiver, st)
+            return _method_of(owner_item, unit.text(method), st) if owner_item else None
         impl = scope._enclosing_impl(call, unit)
         owner = child_by_field(impl, "type") if impl is not None else None
         return _method(unit, owner, unit.text(method))
@@ -60,6 +61,20 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
             type_name = child_by_field(owner_item.node, "name")
             return _method(owner_item.unit, type_name, unit.text(name))
     return None
+
+
+def _method_of(owner: scope.Item, name: str, st: State) -> scope.Item | None:
+    """The method `name` of the crate's struct or enum `owner`: the one function of that name
+    in the impls of its file (inherent or of a trait); None when there is none or several.
+    Looked up once per type and name."""
+    key = ("evaluate", "method-of", id(owner.unit), owner.node.id, name)
+    if key not in st.memo:
+        st.memo[key] = _method(owner.unit, child_by_field(owner.node, "name"), name)
+    found: scope.Item | None = st.memo[key]
+    params = child_by_field(found.node, "parameters") if found is not None else None
+    if params is None or not any(p.type == "self_parameter" for p in params.named_children):
+        return None  # an associated function without `self` is not called on a value
+    return found
 
 
 def _method(unit: scope.Unit, type_node: Node | None, name: str) -> scope.Item | None:
@@ -154,10 +169,13 @@ def returned(fn: scope.Item, st: State, frame: Frame, depth: int, what: Any) -> 
     if body is None:
         return None
     owner = state_for(fn.unit, st)
-    owner.steps = st.steps
-    exits = body_exits(body)
+    exits_key = ("evaluate", "exits", body.id)
+    exits = owner.memo.get(exits_key)
+    if exits is None:  # once per function (a body's walk, not once per call of it)
+        exits = owner.memo[exits_key] = body_exits(body)
     if not exits:
         return None
+    owner.steps = st.steps
     results = [what(owner, e, frame, depth + 1) for e in exits]
     st.steps = max(st.steps, owner.steps)
     first = results[0]

@@ -31,8 +31,7 @@ def field_sites(expr: Node, st: State) -> list[tuple[Node, Node]] | None:
     type_name = scope._base_name(child_by_field(impl, "type"), unit) if impl is not None else None
     if impl is None or type_name is None or not _private_field(st, type_name, name, impl):
         return None
-    if re.search(rb"\.\s*" + re.escape(name.encode()) + rb"\s*(?:<<|>>|[-+*/%&|^])?=(?!=)",
-                 unit.src):  # fmt: skip
+    if assigned(name, st):
         return None  # assigned somewhere: not only what the literals gave
     out = []
     for literal in _literals(unit, type_name, st):
@@ -41,6 +40,17 @@ def field_sites(expr: Node, st: State) -> list[tuple[Node, Node]] | None:
             return None
         out.append((value, literal))
     return out if 0 < len(out) <= _MAX_SITES else None
+
+
+def assigned(name: str, st: State) -> bool:
+    """Whether the file assigns a field of that name anywhere (`x.name = ..`, `x.name += ..`);
+    looked for once per name."""
+    key = ("evaluate", "field-assigned", name)
+    found = st.memo.get(key)
+    if found is None:
+        pattern = rb"\.\s*" + re.escape(name.encode()) + rb"\s*(?:<<|>>|[-+*/%&|^])?=(?!=)"
+        found = st.memo[key] = re.search(pattern, st.unit.src) is not None
+    return bool(found)
 
 
 def _private_field(st: State, type_name: str, name: str, at: Node) -> bool:
@@ -168,3 +178,149 @@ def agreed(results: list[Any], key: Any = lambda r: repr(getattr(r, "value", r))
         return None
     first = key(results[0])
     return results[0] if all(key(r) == first for r in results[1:]) else None
+
+
+# What the code declares a value's type to be: a parameter's or a `let x: T`'s type, `self`'s
+# (the impl's type), a field's as its struct declares it; so that a method called on the value
+# is its type's and a field read through it has the field's type.
+
+_TYPED = ("identifier", "self", "field_expression")
+
+
+def declared_type(expr: Node | None, st: State) -> tuple[Node, scope.Unit] | None:
+    """(the type node, the file it is written in) the code declares for `expr`: a local or
+    parameter with a type (`m: &Model<B>`, `let m: Model<B> = ..`), `self` in an impl, a field
+    of a value whose type is a struct of the crate (`batch.frames`, `self.block.norm`); None
+    for anything else (an inferred `let`, a call, a field of a generic or another crate's
+    type)."""
+    while expr is not None and expr.type in ("parenthesized_expression", "reference_expression"):
+        expr = child_by_field(expr, "value") or (
+            expr.named_children[-1] if expr.named_children else None
+        )
+    if expr is None or expr.type not in _TYPED:
+        return None
+    key = ("evaluate", "declared-type", expr.id)
+    if key in st.memo:
+        found: tuple[Node, scope.Unit] | None = st.memo[key]
+        return found
+    found = st.memo[key] = _declared_type(expr, st)
+    return found
+
+
+def _declared_type(expr: Node, st: State) -> tuple[Node, scope.Unit] | None:
+    unit = st.unit
+    if expr.type == "identifier":
+        binding = st.binding(expr)
+        if binding is None or binding.type_node is None:
+            return None
+        return _self_type(binding.type_node, unit), unit
+    if expr.type == "self":
+        impl = scope._enclosing_impl(expr, unit)
+        kind = child_by_field(impl, "type") if impl is not None else None
+        return (kind, unit) if kind is not None else None
+    base, field = child_by_field(expr, "value"), child_by_field(expr, "field")
+    if field is None or field.type != "field_identifier":
+        return None  # `t.0`: a tuple's item
+    owner = declared_struct(base, st)
+    if owner is None or owner.node.type != "struct_item":
+        return None
+    decl = _field_declaration(owner, unit.text(field))
+    kind = child_by_field(decl, "type") if decl is not None else None
+    if kind is None or _generic(kind, owner.unit):
+        return None  # a field of a generic type (`inner: M`): the type is the user's choice
+    return kind, owner.unit
+
+
+def _self_type(kind: Node, unit: scope.Unit) -> Node:
+    """`Self` (or `&Self`) in an impl: the impl's type."""
+    inner = kind
+    while inner.type == "reference_type" and (deeper := child_by_field(inner, "type")):
+        inner = deeper
+    if inner.type == "type_identifier" and unit.text(inner) == "Self":
+        impl = scope._enclosing_impl(inner, unit)
+        owner = child_by_field(impl, "type") if impl is not None else None
+        if owner is not None:
+            return owner
+    return kind
+
+
+def declared_struct(expr: Node | None, st: State) -> scope.Item | None:
+    """The struct or enum of the crate that `expr`'s declared type names (`&`, `&mut` and
+    generic arguments stripped); None for a generic parameter, a trait object, `impl Trait`,
+    another crate's type or a type that is not declared."""
+    found = declared_type(expr, st)
+    return struct_named(found[0], found[1], st) if found is not None else None
+
+
+def struct_named(kind: Node, unit: scope.Unit, st: State) -> scope.Item | None:
+    """The struct or enum of the crate a type node (written in `unit`) names."""
+    while kind.type in ("reference_type", "generic_type"):
+        inner = child_by_field(kind, "type")
+        if inner is None:
+            return None
+        kind = inner
+    if kind.type not in ("type_identifier", "scoped_type_identifier"):
+        return None
+    key = ("evaluate", "struct-named", id(unit), kind.id)
+    if key in st.memo:
+        found: scope.Item | None = st.memo[key]
+        return found
+    found = None
+    # a generic, a tensor type (read as burn's, as a declared `x: Tensor<B, 3>` is), or a name
+    # the file imports from burn (`Linear`): not the crate's
+    if (
+        not _generic(kind, unit)
+        and unit.text(kind) != "Tensor"
+        and unit.imports.resolve(kind) is None
+    ):
+        item = scope.item_at(kind, unit)
+        if item is not None and item.node.type in ("struct_item", "enum_item"):
+            found = item
+    st.memo[key] = found
+    return found
+
+
+def _field_declaration(owner: scope.Item, name: str) -> Node | None:
+    body = child_by_field(owner.node, "body")
+    for decl in body.named_children if body is not None else ():
+        ident = child_by_field(decl, "name") if decl.type == "field_declaration" else None
+        if ident is not None and owner.unit.text(ident) == name:
+            return decl
+    return None
+
+
+_GENERIC_HOLDERS = frozenset(
+    {"function_item", "impl_item", "struct_item", "enum_item", "trait_item",
+     "function_signature_item"}
+)  # fmt: skip
+
+
+def _generic(kind: Node, unit: scope.Unit) -> bool:
+    """Whether a type node names (or is, under `&`) a generic parameter of an item around it
+    (`m: &M` in `fn f<M: Module<B>>`), which may be any type."""
+    while kind.type == "reference_type" and (inner := child_by_field(kind, "type")):
+        kind = inner
+    while kind.type == "scoped_type_identifier" and (path := child_by_field(kind, "path")):
+        kind = path  # `B::Device`: the generic `B`'s
+    if kind.type not in ("type_identifier", "identifier"):
+        return False
+    name = unit.text(kind)
+    node = kind.parent
+    while node is not None:
+        if node.type in _GENERIC_HOLDERS:
+            params = child_by_field(node, "type_parameters")
+            for param in params.named_children if params is not None else ():
+                ident = (
+                    param
+                    if param.type == "type_identifier"
+                    else (
+                        child_by_field(param, "name")
+                        or next(
+                            (c for c in param.named_children if c.type == "type_identifier"), None
+                        )
+                    )
+                )
+                if ident is not None and unit.text(ident) == name:
+                    return True
+        node = node.parent
+    return False

@@ -54,22 +54,8 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         return _array(node, st, frame, depth)
     if kind == "call_expression":
         return _call(node, st, frame, depth)
-    if kind == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
-        found = fields.agreed([shape(v, st, _SITE, depth + 1) for v, _ in sites],
-                              key=lambda s: repr(s.dims))  # fmt: skip
-        return (
-            found.then(f"{st.unit.text(node)}, as every literal of its struct sets it")
-            if found
-            else None
-        )
-    if kind == "field_expression":  # `batch.images` of `let batch = Batch { images: .., .. }`
-        field = child_by_field(node, "field")
-        init = (
-            flow.literal_field(child_by_field(node, "value"), st.unit.text(field), st)
-            if field is not None and field.type == "field_identifier"
-            else None
-        )
-        return shape(init, st, frame, depth + 1) if init is not None else None
+    if kind == "field_expression":
+        return _field(node, st, frame, depth)
     if kind in ("block", "if_expression", "match_expression"):
         return _branches(node, st, frame, depth)
     if kind == "binary_expression":
@@ -82,6 +68,74 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
             return None
         return ops.binary_shape(st.unit.text(op), left, right)
     return None
+
+
+def _field(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
+    """`self.f` as every literal of its struct sets it; `batch.images` of `let batch = Batch {
+    images: .., .. }`; else the rank the field's declared type gives (`frames: Tensor<B, 3>`
+    of the struct a parameter, a typed `let` or `self` is)."""
+    sites = fields.field_sites(node, st)
+    if sites is not None:
+        found = fields.agreed([shape(v, st, _SITE, depth + 1) for v, _ in sites],
+                              key=lambda s: repr(s.dims))  # fmt: skip
+        if found is not None:
+            return found.then(f"{st.unit.text(node)}, as every literal of its struct sets it")
+    else:
+        field = child_by_field(node, "field")
+        init = (
+            flow.literal_field(child_by_field(node, "value"), st.unit.text(field), st)
+            if field is not None and field.type == "field_identifier"
+            else None
+        )
+        inner = shape(init, st, frame, depth + 1) if init is not None else None
+        if inner is not None:
+            return inner
+    return _declared_field(node, st)
+
+
+def _declared_field(node: Node, st: State) -> Shape | None:
+    """A field whose struct declares it a tensor of a literal rank: that rank, each dim a `Sym`
+    of the field read through its binding (the same wherever it is read, unless the binding is
+    `mut` or the field is assigned somewhere in the file: then of this read only)."""
+    declared = fields.declared_type(node, st)
+    if declared is None:
+        return None
+    kind, unit = declared
+    args = tensor_type_args(unit.text(kind))
+    ranks = [a for a in args or () if a.isdigit()]
+    if len(ranks) != 1 or fields.struct_named(kind, unit, st) is not None:
+        return None  # not a tensor of a literal rank, or the crate's own `Tensor`
+    text = "".join(st.unit.text(node).split())
+    where = f"{_field_root(node, st)}:{text}"
+    dims = tuple(Sym(f"{where}#{i}", f"{text}.dims[{i}]") for i in range(int(ranks[0])))
+    return Shape(dims, (f"field `{text}: {unit.text(kind)}` as its struct declares it",))
+
+
+def _field_root(node: Node, st: State) -> str:
+    """What identifies the value a field chain (`b.inner.frames`) is read from: its root
+    binding's declaration, when neither it nor a field of the chain may change; else this
+    read."""
+    names = []
+    root: Node | None = node
+    while root is not None and root.type == "field_expression":
+        field = child_by_field(root, "field")
+        names.append(st.unit.text(field) if field is not None else "")
+        root = child_by_field(root, "value")
+    binding = st.binding(root) if root is not None and root.type in ("identifier", "self") else None
+    if binding is None or binding.kind not in ("param", "self", "let") or _mutable(binding):
+        return f"read@{node.start_byte}"
+    for name in names:
+        if fields.assigned(name, st):
+            return f"read@{node.start_byte}"
+    return f"{binding.decl.start_byte}"
+
+
+def _mutable(binding: Any) -> bool:
+    """`mut b`, `let mut b`, `b: &mut T`, `&mut self`: its fields may change."""
+    holders = (binding.decl, binding.decl.parent, binding.type_node)
+    return any(
+        h is not None and any(c.type == "mutable_specifier" for c in h.children) for h in holders
+    )
 
 
 def _branches(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
@@ -476,14 +530,22 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
             depth: int) -> Shape | None:  # fmt: skip
     receiver, name_node, args = parts
     name = st.unit.text(name_node)
-    fn_item = calls.callee_fn(call, st)
-    if fn_item is not None:  # `self.helper(x)`: the crate's own method
+    # a receiver with a shape is a tensor: burn's op, never a method of the crate's own types
+    # (asked first: most method calls are tensor ops, whose receiver's type need not be found)
+    inner = None
+    if receiver.type != "self" and name != "forward":
+        inner = shape(receiver, st, frame, depth + 1)
+    fn_item = calls.callee_fn(call, st) if inner is None else None
+    if fn_item is not None and receiver.type != "self" and not _returns_tensor(fn_item):
+        return None  # `model.layout()`: a method of the crate's type that gives no tensor
+    if fn_item is not None:  # `self.helper(x)`, `model.forward(x)`: the crate's own method
         sub = calls.frame_for(call, fn_item, st, frame, depth)
         result = calls.returned(fn_item, st, sub, depth, State.shape) if sub else None
         return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
     if name == "forward" and len(args) == 1:
         return _forward(call, receiver, args[0], st, frame, depth)
-    inner = shape(receiver, st, frame, depth + 1)
+    if inner is None:
+        inner = shape(receiver, st, frame, depth + 1)
     if inner is None:
         if not _may_be_tensor(receiver, st):
             return None  # a method of another type with a burn-like name
@@ -497,6 +559,12 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         ranks = [c for c in generic.named_children if "comment" not in c.type]
         values.append(("rank", _scalar(ranks[0], st, frame, depth) if ranks else None))
     return ops.method_shape(name, inner, values)
+
+
+def _returns_tensor(fn: Any) -> bool:
+    """Whether a function's declared return type is a tensor (`-> Tensor<B, 2>`)."""
+    kind = child_by_field(fn.node, "return_type")
+    return kind is not None and tensor_type_args(fn.unit.text(kind)) is not None
 
 
 def _forward(call: Node, module: Node, arg: Node, st: State, frame: Frame,
