@@ -54,7 +54,14 @@ LOSSES: dict[str, tuple[frozenset[str], int, int]] = {
     ),
 }  # fmt: skip
 _LOSS_METHODS = frozenset().union(*(methods for methods, _, _ in LOSSES.values()))
-_CALL_NAMES = frozenset(METHODS) | _LOSS_METHODS
+_METHOD_NAMES = frozenset(METHODS)
+_CALL_NAMES = _METHOD_NAMES | _LOSS_METHODS
+# A loss's receiver has its type only where the file names the loss or its config (a type
+# written in the file, or the config a local is built from): without one of these words, the
+# `forward`s are not looked at (`forward` is the commonest call of model code)
+_LOSS_WORDS = tuple(
+    dict.fromkeys(path.rsplit("::", 1)[-1].removesuffix("Config").encode() for path in LOSSES)
+)
 # Words without which no dim is known as a number here: the shape words of the prefilter
 # groups (their other word is `Tensor`, which the prefilter also finds through crate aliases).
 _TRIGGERS = tuple(dict.fromkeys(group[-1].rstrip("(").encode() for group in INFO.prefilter_groups))
@@ -64,7 +71,8 @@ def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
     functions = _sizing_functions(facts)
     if not functions:
         return
-    for site in facts.calls(_CALL_NAMES):
+    names = _CALL_NAMES if any(word in facts.src for word in _LOSS_WORDS) else _METHOD_NAMES
+    for site in facts.calls(names):
         if not _inside(site.node, functions):
             continue
         if site.name in METHODS:
