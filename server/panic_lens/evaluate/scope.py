@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from panic_lens.rust.modules import module_files
 from panic_lens.rust.names import Imports, ModuleRef, ScopeNames
 from panic_lens.rust.syntax import Node, child_by_field, node_text, path_segments
 
@@ -228,12 +229,7 @@ def _unit_for(imports: Imports) -> Unit:
 def _module_file(src_root: Path, module: tuple[str, ...] | None) -> str | None:
     if module is None:
         return None
-    if not module:
-        candidates = [src_root / "lib.rs", src_root / "main.rs"]
-    else:
-        base = src_root.joinpath(*module)
-        candidates = [base.with_suffix(".rs"), base / "mod.rs"]
-    return next((str(c) for c in candidates if c.is_file()), None)
+    return next((str(c) for c in module_files(src_root, module) if c.is_file()), None)
 
 
 # -- associated consts ------------------------------------------------------------------------

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 from panic_lens.rust.lexical import WORD_BYTES
@@ -55,25 +57,33 @@ class _Loader:
         self._src_root = src_root
 
     def __call__(self, path: tuple[str, ...]) -> Imports | None:
-        file = _module_file(self._src_root, path)
-        return _imports_of(file, path, self) if file is not None else None
+        for file in module_files(self._src_root, path):
+            try:  # one stat says whether the file is there and when it changed
+                found = os.stat(file)
+            except OSError:
+                continue
+            if stat.S_ISREG(found.st_mode):
+                return _imports_of(file, found.st_mtime_ns, path, self)
+        return None
 
 
-def _module_file(src_root: Path, path: tuple[str, ...]) -> Path | None:
+@lru_cache(maxsize=4096)
+def module_files(src_root: Path, path: tuple[str, ...]) -> tuple[Path, Path]:
+    """Where the module at `path` can be, in order (`a.rs`, `a/mod.rs`; `lib.rs`, `main.rs`
+    for the crate's root): the names only, built once (the loader is asked again and again)."""
     if not path:
-        candidates = [src_root / "lib.rs", src_root / "main.rs"]
-    else:
-        base = src_root.joinpath(*path)
-        candidates = [base.with_suffix(".rs"), base / "mod.rs"]
-    return next((c for c in candidates if c.is_file()), None)
+        return src_root / "lib.rs", src_root / "main.rs"
+    base = src_root.joinpath(*path)
+    return base.with_suffix(".rs"), base / "mod.rs"
 
 
-def _imports_of(file: Path, path: tuple[str, ...], load: ModuleLoader) -> Imports | None:
+def _imports_of(
+    file: Path, stamp: int, path: tuple[str, ...], load: ModuleLoader
+) -> Imports | None:
+    cached = _cache.get(file)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
     try:
-        stamp = file.stat().st_mtime_ns
-        cached = _cache.get(file)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
         src = file.read_bytes()
     except OSError:
         return None

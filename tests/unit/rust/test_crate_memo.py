@@ -126,7 +126,7 @@ def test_an_unrelated_crate_file_is_not_parsed(
     read: list[Path] = []
     load = modules._imports_of
     monkeypatch.setattr(
-        modules, "_imports_of", lambda f, p, ld: (read.append(f), load(f, p, ld))[1]
+        modules, "_imports_of", lambda f, t, p, ld: (read.append(f), load(f, t, p, ld))[1]
     )
     modules._cache.clear()
     analyze(file.read_bytes(), file, memo=CrateMemo())
