@@ -199,6 +199,7 @@ def drive(
         "recordsFile": str(record_path.relative_to(workspace)),
         "recordIdLine": record_id,  # on the "id" line only
         "recordNote": f"record {record_id}: {COVERED_NOTE}",
+        "recordHover": f"record {record_id}: covered by the rule",
         "out": str(out),
     }
     env = {**os.environ, "PANIC_LENS_E2E": json.dumps(config)}

@@ -257,7 +257,12 @@ async function recordsFile(page) {
   const sq = await squiggleOn(page, cfg.recordIdLine);
   result.records_squiggle_class = sq.cls;
   await page.mouse.move(sq.box.x + Math.min(20, sq.box.width / 2), sq.lineBox.y + sq.lineBox.height / 2);
-  const widget = page.locator('.monaco-hover', { hasText: cfg.recordNote }).first();
+  // the diagnostic's message shows first; the server's hover (what `records derive` says)
+  // joins it when it arrives: wait for both
+  const widget = page
+    .locator('.monaco-hover', { hasText: cfg.recordNote })
+    .filter({ hasText: cfg.recordHover })
+    .first();
   await widget.waitFor({ timeout: 30000 });
   result.records_hover_text = await widget.innerText();
   result.records_status = await statusText(page);
