@@ -73,12 +73,12 @@ def detect(facts: FileFacts) -> Iterator[Finding | HoverFact]:
         return
     names = _CALL_NAMES if any(word in facts.src for word in _LOSS_WORDS) else _METHOD_NAMES
     for site in facts.calls(names):
-        if not _inside(site.node, functions):
-            continue
         if site.name in METHODS:
-            operands = _call_operands(site)
+            operands = _call_operands(site) if _inside(site.node, functions) else None
             if operands is not None:
                 yield from _judge(site.node, site.name_node, site.name, *operands, facts)
+        # a loss's forward anywhere in the file (a few calls, each of a named loss): its inputs
+        # are most often a model's output and targets made elsewhere
         elif (loss := _loss_operands(site, facts)) is not None:
             yield from _judge(site.node, site.name_node, "sub", loss[0], loss[1], facts, loss[2])
     for lo, hi in functions:
@@ -98,8 +98,9 @@ _BINARY = frozenset({"binary_expression"})
 def _sizing_functions(facts: FileFacts) -> list[tuple[int, int]]:
     """The byte ranges of the functions (in `facts.only`) that write one of the words a
     numeric dim comes from (a constructor, data, a reshape): operands are evaluated only
-    there. Evaluating every `a * b` of generic tensor code, whose dims are never numbers,
-    cost a fifth of a cold check of burn's repository."""
+    there (a loss's in any function of a file with one, as the prefilter keeps such files).
+    Evaluating every `a * b` of generic tensor code, whose dims are never numbers, cost a
+    fifth of a cold check of burn's repository."""
     lo, hi = facts.only if facts.only is not None else (0, len(facts.src))
     found: dict[int, tuple[int, int]] = {}
     for word in _TRIGGERS:
