@@ -94,6 +94,53 @@ def _mapped_closure(closure: Node, st: State) -> tuple[Node, Node | None, str] |
     return closure, pattern, f"{st.unit.text(method)} with"
 
 
+def previous_map(param: Node, st: State) -> Node | None:
+    """For the one parameter of a closure that `.map(..)` or `.for_each(..)` runs over the
+    values another `.map(|x| body)` returns (`xs.iter().map(|x| f(x)).map(|t| ..)`), that
+    `body`: what `t` is, in every run (evaluated with `x` unknown); else None."""
+    params = param.parent
+    if params is not None and params.type == "parameter":
+        params = params.parent
+    closure = params.parent if params is not None else None
+    if (
+        params is None
+        or params.type != "closure_parameters"
+        or len(params.named_children) != 1
+        or closure is None
+        or closure.type != "closure_expression"
+    ):
+        return None
+    mapped = _adapter_call(closure, st, ("map", "for_each"))
+    receiver = child_by_field(child_by_field(mapped, "function"), "value") if mapped else None
+    if receiver is None or receiver.type != "call_expression":
+        return None
+    before = child_by_field(receiver, "arguments")
+    inner = before.named_children if before is not None else []
+    if len(inner) != 1 or inner[0].type != "closure_expression":
+        return None
+    if _adapter_call(inner[0], st, ("map",)) is None:
+        return None
+    return child_by_field(inner[0], "body")
+
+
+def _adapter_call(closure: Node, st: State, names: tuple[str, ...]) -> Node | None:
+    """The call `recv.name(closure)` the closure is the one argument of, `name` in `names`."""
+    args = closure.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    function = child_by_field(call, "function") if call is not None else None
+    method = child_by_field(function, "field") if function is not None else None
+    if (
+        args is None
+        or function is None
+        or function.type != "field_expression"
+        or method is None
+        or st.unit.text(method) not in names
+        or len(args.named_children) != 1
+    ):
+        return None
+    return call
+
+
 def _iterable(loop: Node, st: State) -> Node | None:
     """What a loop runs over: a `for`'s value, an adapter's receiver."""
     if loop.type == "for_expression":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import calls, fields, flow, ops, shapes
+from panic_lens.evaluate import calls, fields, flow, loops, ops, shapes
 from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, strip
 from panic_lens.evaluate.locals import bound_value
@@ -218,6 +218,10 @@ def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         given = bound_elsewhere(ident, found, st, frame, depth)
         if given is not None and given.shape is not None:
             return given.shape
+        body = loops.previous_map(found.decl, st) if found.kind == "closure-param" else None
+        inner = shape(body, st, frame, depth + 1) if body is not None else None
+        if inner is not None:  # each value an earlier `.map(|x| ..)` returns
+            return inner
     else:
         bound = bound_value(ident, found, unit.src, unit.root)
         inner = shape(bound, st, frame, depth + 1) if bound is not None else None

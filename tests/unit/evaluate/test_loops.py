@@ -46,3 +46,39 @@ def test_a_finding_names_the_element(body: str, label: str) -> None:
 )
 def test_nothing_is_guessed(body: str) -> None:
     assert findings(body) == []
+
+
+def reshapes(body: str) -> list[int]:
+    found = analyze(HEAD + body + "\n}\n", "src/lib.rs").findings
+    return [f.span.start.row + 1 for f in found if f.rule == "reshape-incompatible-shape"]
+
+
+@pytest.mark.parametrize(
+    ("body", "flagged"),
+    [
+        # the closure of a `.map` after another `.map`: its parameter is what that one returns
+        ("    let _v: Vec<Tensor<3>> = xs.iter()\n"
+         "        .map(|_x| Tensor::<2>::zeros([4, 8], d))\n"
+         "        .map(|u| u.reshape([1, 4, 9]))\n        .collect();", True),
+        ("    xs.iter().map(|_x| t.clone()).for_each(|u| { u.reshape([5, 7]); });", True),
+        ("    let _v: Vec<Tensor<3>> = xs.iter()\n"
+         "        .map(|_x| Tensor::<2>::zeros([4, 8], d))\n"
+         "        .map(|u| u.reshape([1, 4, 8]))\n        .collect();", False),  # it fits
+        # look-alikes: the element is not that value, or not known
+        ("    let _v: Vec<Tensor<3>> = xs.iter()\n"
+         "        .map(|_x| Tensor::<2>::zeros([4, 8], d))\n"
+         "        .filter(|_u| true)\n"
+         "        .map(|u| u.reshape([1, 4, 9]))\n        .collect();", False),
+        ("    let _v: Vec<Tensor<3>> = xs.iter()\n"
+         "        .filter_map(|_x| Some(Tensor::<2>::zeros([4, 8], d)))\n"
+         "        .map(|u| u.reshape([1, 4, 9]))\n        .collect();", False),
+        ("    let _v: Vec<Tensor<3>> = xs.iter()\n"
+         "        .map(|x| Tensor::<2>::zeros([*x, 8], d))\n"
+         "        .map(|u| u.reshape([1, 4, 9]))\n        .collect();", False),  # dims per item
+        ("    let _v: Vec<Tensor<2>> = xs.iter()\n"
+         "        .map(|_x| Tensor::<2>::zeros([4, 8], d))\n"
+         "        .enumerate().map(|(_i, u)| u)\n        .collect();", False),
+    ],
+)  # fmt: skip
+def test_a_map_after_a_map_runs_over_its_values(body: str, flagged: bool) -> None:
+    assert bool(reshapes(body)) is flagged

@@ -48,7 +48,7 @@ pub fn batch_transposed(items: &[SpectrogramItem], device: &Device) -> Tensor<3>
     let frames: Vec<Tensor<3>> = items
         .iter()
         .map(|item| Tensor::<2>::from_data(TensorData::new(item.frames.clone(), [N_MELS, N_FRAMES]), device))
-        .map(|tensor| tensor.reshape([1, N_MELS, N_FRAMES + 1])) // expect: reshape-incompatible-shape (miss: a closure's parameter in an iterator chain over run-time items is not the previous `map`'s result)
+        .map(|tensor| tensor.reshape([1, N_MELS, N_FRAMES + 1])) // expect: reshape-incompatible-shape
         .collect();
     Tensor::cat(frames, 0)
 }
