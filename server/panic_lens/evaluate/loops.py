@@ -10,6 +10,8 @@ look at its bounds.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from panic_lens.evaluate.literals import strip
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.syntax import Node, ancestors, child_by_field, span_of
@@ -67,18 +69,9 @@ _ADAPTERS = frozenset({"map", "for_each", "flat_map", "filter_map", "inspect"})
 def _mapped_closure(closure: Node, st: State) -> tuple[Node, Node | None, str] | None:
     """(closure, its one parameter's pattern, "map with") when the closure is the argument of
     an adapter (`.map(|k| ..)`) on a receiver (`[..].into_iter()`, a range); else None."""
-    args = closure.parent
-    call = args.parent if args is not None and args.type == "arguments" else None
-    function = child_by_field(call, "function") if call is not None else None
-    method = child_by_field(function, "field") if function is not None else None
-    if (
-        args is None
-        or function is None
-        or function.type != "field_expression"
-        or method is None
-        or st.unit.text(method) not in _ADAPTERS
-        or len(args.named_children) != 1
-    ):
+    call = _adapter_call(closure, st, _ADAPTERS)
+    method = child_by_field(child_by_field(call, "function"), "field") if call else None
+    if method is None:
         return None
     params = child_by_field(closure, "parameters")
     found = [p for p in (params.named_children if params is not None else ())]
@@ -123,7 +116,7 @@ def previous_map(param: Node, st: State) -> Node | None:
     return child_by_field(inner[0], "body")
 
 
-def _adapter_call(closure: Node, st: State, names: tuple[str, ...]) -> Node | None:
+def _adapter_call(closure: Node, st: State, names: Collection[str]) -> Node | None:
     """The call `recv.name(closure)` the closure is the one argument of, `name` in `names`."""
     args = closure.parent
     call = args.parent if args is not None and args.type == "arguments" else None
