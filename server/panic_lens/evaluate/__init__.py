@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from panic_lens.evaluate import callers, flow, literals, loops, tensors, values
+from panic_lens.evaluate import callers, dims, flow, literals, loops, tensors, values
 from panic_lens.evaluate.shapes import Shape
 from panic_lens.evaluate.state import Frame, OutOfBudget, Value, state_if_any, state_of
 from panic_lens.rust.syntax import Node
@@ -105,7 +105,7 @@ def dim_of(node: Node | None, index: int, facts: Any) -> Value | None:
     if not is_int(dim):
         return None
     st = state_of(facts)
-    written = tensors.dim_value(found, index, st)
+    written = dims.dim_value(found, index, st)
     if written is not None and written.value == dim:
         return written
     note = found.steps[0].split(" at ")[0] if found.steps else ""
@@ -114,7 +114,7 @@ def dim_of(node: Node | None, index: int, facts: Any) -> Value | None:
 
 def made_at(found: Shape, facts: Any) -> tuple[Any, str] | None:
     """(span, what) of the call that made a shape (`Tensor::zeros`, `.reshape`), if known."""
-    return tensors.made_at(found, state_of(facts))
+    return dims.made_at(found, state_of(facts))
 
 
 def tensor_of(node: Node | None, facts: Any, frame: Frame | None = None) -> Value | None:

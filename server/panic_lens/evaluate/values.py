@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from panic_lens.evaluate import calls, fields, flow, scope, slices, tensors
+from panic_lens.evaluate.dims import dims_read, pattern_dim
 from panic_lens.evaluate.literals import (
     _INTS,
     _PRIMITIVES,
@@ -127,7 +128,7 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
 def _pattern_dim(ident: Node, found: Any, st: State, frame: Frame, depth: int) -> Value | None:
     """A name a slice pattern binds from a tensor's dims (`let [batch, _, width] = x.dims();`),
     when that dim is a known int."""
-    dim = tensors.pattern_dim(ident, found, st, frame, depth)
+    dim = pattern_dim(ident, found, st, frame, depth)
     if type(dim) is not int:
         return None
     let = found.decl.parent
@@ -358,7 +359,7 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         if called in TRANSPARENT and not margs:
             return value(receiver, st, frame, depth + 1)
         if called in ("dims", "shape") and not margs:  # a tensor's dims, when all are known
-            dims = tensors.dims_read(node, st, frame, depth)
+            dims = dims_read(node, st, frame, depth)
             if dims is not None and all(type(d) is int for d in dims):
                 return Value(list(dims), span_of(node), None, f"{unit.text(receiver)}'s dims",
                              unit.path)  # fmt: skip
