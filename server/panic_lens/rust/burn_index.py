@@ -361,13 +361,16 @@ def burn_version(root: Path) -> str:
     return version
 
 
-def _default(attrs: list[Node], src: bytes) -> str | None:
-    """The expression of `#[config(default = ..)]` as written; a string's content unquoted."""
+def config_default(attrs: list[Node], src: bytes) -> tuple[str | None, Node] | None:
+    """A field's `#[config(..)]` as burn's Config derive reads it: None without one; else the
+    expression of its `default = ..` as written (a string's content unquoted; None when the
+    attribute gives none) and the node it is written at (the value, or the attribute)."""
+    bare: Node | None = None  # a `#[config(..)]` without a default
     for attr in attrs:
         found = _attribute(attr, src)
-        if found is None or found[0] != "config" or found[1] is None:
+        if found is None or found[0] != "config":
             continue
-        tokens = [c for c in found[1].children if c.type not in ("(", ")")]
+        tokens = [c for c in found[1].children if c.type not in ("(", ")")] if found[1] else []
         for i in range(len(tokens) - 2):
             if node_text(tokens[i], src) == "default" and tokens[i + 1].type == "=":
                 value: list[Node] = []
@@ -376,11 +379,13 @@ def _default(attrs: list[Node], src: bytes) -> str | None:
                         break
                     value.append(token)
                 if not value:
-                    return None
+                    return None, attr
                 if len(value) == 1 and value[0].type in ("string_literal", "raw_string_literal"):
-                    return _string_value(value[0], src)
-                return src[value[0].start_byte : value[-1].end_byte].decode("utf-8", "replace")
-    return None
+                    return _string_value(value[0], src), value[0]
+                text = src[value[0].start_byte : value[-1].end_byte].decode("utf-8", "replace")
+                return text, value[0]
+        bare = bare or attr
+    return (None, bare) if bare is not None else None
 
 
 def _string_value(node: Node, src: bytes) -> str:
@@ -418,9 +423,9 @@ def _fields(struct: _Struct) -> list[dict[str, Any]] | None:
             "name": node_text(name, struct.src),
             "type": " ".join(node_text(kind, struct.src).split()),
         }
-        default = _default(attrs, struct.src)
-        if default is not None:
-            entry["default"] = default
+        default = config_default(attrs, struct.src)
+        if default is not None and default[0] is not None:
+            entry["default"] = default[0]
         if _is_option(kind, struct.src):
             entry["option"] = True
         out.append(entry)

@@ -25,6 +25,7 @@ from panic_lens.evaluate.scope import Item, _base_name, _enclosing_impl, _impls
 from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value, register
 from panic_lens.rules.language.defaults import constant_value
 from panic_lens.rules.language.values import _UNKNOWN, parse_default
+from panic_lens.rust.burn_index import config_default
 from panic_lens.rust.syntax import (
     Node,
     child_by_field,
@@ -99,7 +100,7 @@ def _read(item: Item) -> OwnConfig | None:
         field_name, kind = child_by_field(child, "name"), child_by_field(child, "type")
         if field_name is None or kind is None:
             return None
-        default = _default(attrs, unit)
+        default = config_default(attrs, unit.src)
         attrs = []
         if default is not None:
             fields.append(OwnField(unit.text(field_name), DEFAULT, default[0], default[1]))
@@ -129,30 +130,6 @@ def _option(kind: Node, unit: Any) -> bool:
         return False
     base = child_by_field(kind, "type")
     return base is not None and base.type == "type_identifier" and unit.text(base) == "Option"
-
-
-def _default(attrs: list[Node], unit: Any) -> tuple[str | None, Node] | None:
-    """(the default's Rust expression, its node) of `#[config(default = ..)]` among a field's
-    attributes; the expression None when it cannot be read (a string with escapes)."""
-    for attr in attrs:
-        inner = attr.named_children[0] if attr.named_children else None
-        if inner is None or inner.type != "attribute" or not inner.named_children:
-            continue
-        if unit.text(inner.named_children[0]).replace(" ", "") != "config":
-            continue
-        args = child_by_field(inner, "arguments")
-        tokens = [c for c in args.children if c.type not in ("(", ")")] if args else []
-        if len(tokens) < 3 or unit.text(tokens[0]) != "default" or tokens[1].type != "=":
-            return None, attr  # burn reads `#[config(..)]` as the default: not known here
-        value = tokens[2:]
-        if len(value) == 1 and value[0].type == "string_literal":
-            text = unit.text(value[0])
-            readable = text.startswith('"') and "\\" not in text
-            return (text[1:-1] if readable else None), value[0]
-        if value[-1].type == ",":
-            value = value[:-1]
-        return unit.src[value[0].start_byte : value[-1].end_byte].decode(), value[0]
-    return None
 
 
 def _default_value(field: OwnField, config: OwnConfig, given: dict[str, Value]) -> Value | None:
