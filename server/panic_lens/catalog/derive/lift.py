@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from panic_lens.catalog.derive.model import (
@@ -31,7 +32,7 @@ _SIMPLE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*|\d[\w.]*")  # needs no parentheses
 
 
 def _substitute(text: str, mapping: dict[str, str]) -> str:
-    if not mapping or not any(name in text for name in mapping):
+    if not mapping or _names_in(text).isdisjoint(mapping):
         return text
 
     def repl(found: re.Match[str]) -> str:
@@ -45,6 +46,14 @@ def _substitute(text: str, mapping: dict[str, str]) -> str:
     for part in _QUOTED.split(text):
         out.append(part if part.startswith('"') else _NAME.sub(repl, part))
     return "".join(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _names_in(text: str) -> frozenset[str]:
+    """The whole names of `text` `_substitute` may replace (outside its string literals): the
+    same text is lifted through caller after caller, and most mappings name none of them."""
+    parts = _QUOTED.split(text)
+    return frozenset(n for part in parts if not part.startswith('"') for n in _NAME.findall(part))
 
 
 _WORD = re.compile(r"\w+")
@@ -323,7 +332,33 @@ def public_entries(
     """Every public entry reached from `start` (chain in the entry's scope, path, kind), and
     why other paths stopped. `impls`: the guards index's public implementors by trait;
     `via`: the one call (caller's key, line) to follow from `start`'s function, whose own
-    callers are not its entries (the panic's message is that call's)."""
+    callers are not its entries (the panic's message is that call's).
+
+    Worked out once per start in a load: a record's panic is lifted again as a sibling of
+    the others of its message or its check (in burn's index, five times on average)."""
+    held = _entries_memo(functions).setdefault((id(table), id(impls)), (table, impls, {}))
+    found = held[2].get((start, via))
+    if found is None:
+        found = held[2][(start, via)] = _public_entries(start, functions, table, impls, via)
+    return list(found[0]), list(found[1])
+
+
+@per_guards_index
+def _entries_memo(
+    functions: dict[str, Any],
+) -> dict[tuple[int, int], tuple[Any, Any, dict[Any, tuple[tuple[Any, ...], tuple[str, ...]]]]]:
+    """`public_entries`' answers, by the table and implementors asked with (held, so that
+    their ids stay theirs) and then by start."""
+    return {}
+
+
+def _public_entries(
+    start: Chain,
+    functions: dict[str, Any],
+    table: ConfigTable,
+    impls: dict[str, list[str]] | None,
+    via: tuple[str, int] | None,
+) -> tuple[tuple[tuple[Chain, str, str], ...], tuple[str, ...]]:
     out: list[tuple[Chain, str, str]] = []
     per_call: dict[str, int] = {}
     stops: list[str] = []
@@ -356,7 +391,7 @@ def public_entries(
                 stops.append(f"{show(functions[key])}: {exc}")
                 continue
             frontier.append((lifted, depth + 1, seen | {key}))
-    return out, stops
+    return tuple(out), tuple(stops)
 
 
 def module_fields(
