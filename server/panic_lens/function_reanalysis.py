@@ -41,7 +41,7 @@ from panic_lens.rules.meta import per_rule_set, plain_word, rules
 from panic_lens.rust.burn_api import CRATE_ROOTS
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
-from panic_lens.rust.incremental import edit_of, reparse
+from panic_lens.rust.incremental import edit_of, edited, reparse
 from panic_lens.rust.search import declarations
 from panic_lens.rust.syntax import Node, Tree, index_in, nodes_of_kinds, starts_between
 from panic_lens.settings import Settings
@@ -190,13 +190,8 @@ def _relocated(
     """The new text's facts from the old ones, without walking the file again: only when the
     parse changed nothing outside the body, the body declares nothing, and its training
     signals are the old ones (those decide other functions' findings)."""
-    edited = old.tree.copy()
-    edited.edit(
-        start_byte=shift.start, old_end_byte=shift.old_end, new_end_byte=shift.new_end,
-        start_point=shift.start_point, old_end_point=shift.old_end_point,
-        new_end_point=shift.new_end_point,
-    )  # fmt: skip
-    if any(r.start_byte <= body[0] or r.end_byte >= body[1] for r in edited.changed_ranges(tree)):
+    before = edited(old.src, old.tree, src)  # the edit is `edit_of(old.src, src)`: the shift's
+    if any(r.start_byte <= body[0] or r.end_byte >= body[1] for r in before.changed_ranges(tree)):
         return None
     # with the renames known, calls are found by name: only the body's declarations matter
     if old.renames is not None:
@@ -276,7 +271,20 @@ def _read_elsewhere(body: Node, src: bytes) -> bool:
     """Whether the analysis of other functions may read this body: the evaluator follows the
     fields of a literal of a struct declared in the file into the struct's methods
     (`self.field`), and a crate function's value into its callers (a call of its name
-    elsewhere in the file)."""
+    elsewhere in the file). Kept for the last text asked about: typing asks about the body
+    of the text before the keystroke, which the keystroke before asked about as the new one."""
+    last = _last_read[0]
+    if last is not None and last[0] is src and last[1] == (body.start_byte, body.end_byte):
+        return last[2]
+    found = _reads_body(body, src)
+    _last_read[0] = (src, (body.start_byte, body.end_byte), found)
+    return found
+
+
+_last_read: list[tuple[bytes, tuple[int, int], bool] | None] = [None]
+
+
+def _reads_body(body: Node, src: bytes) -> bool:
     for literal in nodes_of_kinds(body, _STRUCT_LITERAL, body.start_byte, body.end_byte):
         name = literal.child_by_field_name("name")
         if name is None or literal.start_byte < body.start_byte:

@@ -24,6 +24,18 @@ def reparse(old: bytes, old_tree: Tree, new: bytes) -> Tree:
     if old == new:
         return old_tree
     start, old_end, new_end, start_point, old_end_point, new_end_point = edit_of(old, new)
+    tree = edited(old, old_tree, new)
+    return parse_code(new, (tree, old, [(start, old_end, new_end - start)]))
+
+
+def edited(old: bytes, old_tree: Tree, new: bytes) -> Tree:
+    """A copy of `old_tree` with the edit that makes `new` of `old`: the tree tree-sitter
+    re-parses from, and compares the new tree with (`changed_ranges`, fastest against the very
+    tree the parse started from). Kept for the last edit, as `edit_of` keeps its range."""
+    last = _last_edited[0]
+    if last is not None and last[0] is old and last[1] is new and last[2] is old_tree:
+        return last[3]
+    start, old_end, new_end, start_point, old_end_point, new_end_point = edit_of(old, new)
     tree = old_tree.copy()
     tree.edit(
         start_byte=start,
@@ -33,7 +45,11 @@ def reparse(old: bytes, old_tree: Tree, new: bytes) -> Tree:
         old_end_point=old_end_point,
         new_end_point=new_end_point,
     )
-    return parse_code(new, (tree, old, [(start, old_end, new_end - start)]))
+    _last_edited[0] = (old, new, old_tree, tree)
+    return tree
+
+
+_last_edited: list[tuple[bytes, bytes, Tree, Tree] | None] = [None]
 
 
 Edit = tuple[int, int, int, tuple[int, int], tuple[int, int], tuple[int, int]]
