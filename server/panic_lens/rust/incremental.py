@@ -23,7 +23,7 @@ def reparse(old: bytes, old_tree: Tree, new: bytes) -> Tree:
     """The tree of `new`, re-parsed from `old_tree` (the tree of `old`, which stays unchanged)."""
     if old == new:
         return old_tree
-    start, old_end, new_end, start_point, old_end_point, new_end_point = edit_of(old, new)
+    start, old_end, new_end = edit_of(old, new)[:3]
     tree = edited(old, old_tree, new)
     return parse_code(new, (tree, old, [(start, old_end, new_end - start)]))
 
