@@ -162,10 +162,15 @@ GLOB_EXPORTS: dict[str, dict[str, str]] = {
 
 
 def canonical(segments: list[str] | tuple[str, ...]) -> str | None:
-    """Map an absolute path (first segment a crate root) to its canonical burn path, else None."""
+    """Map an absolute path (first segment a crate root) to its canonical burn path, else None.
+    A path in another of burn's crates (`burn_dataset::InMemDataset`, `burn_std::Slice`) is
+    its own name: the guards index's aliases (`rules.language.api.aliases_of`) tell which
+    item of the `burn` facade it is."""
     if not segments or segments[0] not in CRATE_ROOTS:
         if len(segments) >= 2 and tuple(segments[:2]) in PREFIX_REWRITES:
             return canonical(list(PREFIX_REWRITES[tuple(segments[:2])]) + list(segments[2:]))
+        if segments and segments[0].startswith("burn_") and len(segments) >= 2:
+            return "::".join(segments)
         return None
     parts = list(CRATE_ROOTS[segments[0]]) + list(segments[1:])
     for size in range(min(len(parts), 4), 1, -1):

@@ -21,7 +21,8 @@ deterministic table:
         "bounds"?: [trait, ..],              # a blanket impl's method: what `self` implements
         "builds"?: {type: {field: expr}},    # a config's method: the struct it builds
     }},
-     "impls": {"<Trait>": [public type path, ..]}}  # the public types implementing each trait
+     "impls": {"<Trait>": [public type path, ..]},  # the public types implementing each trait
+     "aliases": {path: public}}  # another path users can write for an owner or a function
 
 A panic's `guard` is the Rust condition under which it fires at that point (`None`: it
 fires whenever reached); `path` lists the conditions on the way there, innermost last:
@@ -50,6 +51,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from panic_lens.rust import burn_api
 from panic_lens.rust.burn_panics import guards_of_source, module_of, split_args
 from panic_lens.rust.burn_types import TypeFacts
 
@@ -80,8 +82,9 @@ def build_guards(burn_root: str | Path) -> dict[str, Any]:
         if bounds is not None:
             fn["bounds"] = list(bounds)
     kept = prune(functions)
-    impls = add_public_paths(root, kept, types.impls)
-    return {"functions": kept, "impls": impls}
+    aliases: dict[str, str] = {}
+    impls = add_public_paths(root, kept, types.impls, aliases)
+    return {"functions": kept, "impls": impls, "aliases": dict(sorted(aliases.items()))}
 
 
 def resolve_field_calls(functions: dict[str, dict[str, Any]], types: TypeFacts) -> None:
@@ -108,6 +111,7 @@ def add_public_paths(
     root: Path,
     functions: dict[str, dict[str, Any]],
     impls: list[tuple[str, str, str]] = (),  # type: ignore[assignment]
+    aliases: dict[str, str] | None = None,
 ) -> dict[str, list[str]]:
     """Set `public` on each `pub` function: the path panic-lens's resolver gives a user's
     call of it (its owner type's, or its own for a free function), when users can name it.
@@ -115,7 +119,10 @@ def add_public_paths(
     functions added to its items in the value namespace (`burn_index.VALUE`: a function
     `matvec` re-exported next to its private module `matvec`); an owner is resolved in the
     scope of its impl's module. Returns, for each trait of `impls` ((trait, type, module) of
-    each `impl Trait for Type`), the public paths of the types implementing it."""
+    each `impl Trait for Type`), the public paths of the types implementing it. `aliases`
+    gets every other path the resolver gives for one of these items -> its `public` key
+    (`burn::tensor::Slice` and `burn_std::Slice` -> `burn::backend::Slice`): a user may write
+    any of them."""
     from panic_lens.rust import burn_index as bi
 
     if not (root / "crates").is_dir():
@@ -173,11 +180,17 @@ def add_public_paths(
         paths = found.get(target)
         if not paths:
             continue
+        public = bi.canonical_key(sorted(paths))
         if key.startswith("impl "):
             trait = impls[int(key[5:])][0]
-            implementors.setdefault(trait, set()).add(bi.canonical_key(sorted(paths)))
+            implementors.setdefault(trait, set()).add(public)
         else:
-            functions[key]["public"] = bi.canonical_key(sorted(paths))
+            functions[key]["public"] = public
+        if aliases is not None:
+            for path in paths:
+                alias = burn_api.canonical(path)
+                if alias is not None and alias != public:
+                    aliases[alias] = public
     return {trait: sorted(types) for trait, types in sorted(implementors.items())}
 
 

@@ -12,7 +12,7 @@ type's path is taken as written, its name must be known.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -33,6 +33,9 @@ class KnownApi:
     # makes the method callable on (`impl<I, T: Dataset<I>> Windows<I> for T`)
     blankets: dict[tuple[str, str], frozenset[str]]
     indexed: bool = True  # False: no guards index is shipped, so no call can be resolved
+    # each path the resolver gives for a type or free function the index knows by several
+    # -> all of them (`burn::backend::Slice`, `burn::tensor::Slice`, `burn_std::Slice`..)
+    aliases: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def _close(name: str, known: Iterable[str]) -> str:
@@ -84,7 +87,23 @@ def api_of(guards: dict[str, Any]) -> KnownApi:
         params,
         {key: frozenset(paths) for key, paths in blankets.items()},
         indexed=bool(guards.get("functions")),
+        aliases=_aliases_by_key(guards.get("aliases") or {}),
     )
+
+
+def _aliases_by_key(aliases: dict[str, str]) -> dict[str, frozenset[str]]:
+    """The index's `aliases` (path -> its item's public key) as each path -> its group."""
+    by_key: dict[str, set[str]] = {}
+    for alias, key in aliases.items():
+        by_key.setdefault(key, {key}).add(alias)
+    return {path: frozenset(group) for group in by_key.values() for path in group}
+
+
+def aliases_of(path: str) -> frozenset[str]:
+    """Every path naming the burn type or free function `path` names (itself included) when
+    the guards index knows it by several: burn re-exports an item in several modules and
+    crates, and a user may write any of them; else empty."""
+    return known_api().aliases.get(path, frozenset())
 
 
 def _implementors(bounds: Iterable[str], impls: dict[str, list[str]]) -> set[str]:
@@ -117,7 +136,9 @@ def resolve(call: str) -> str | None:
     if not known_api().indexed:
         return None
     segments = call.split("::")
-    if segments[0] not in burn_api.CRATE_ROOTS:
+    owner = call.rpartition("::")[0]
+    known_path = aliases_of(owner) or aliases_of(call)  # another burn crate's path of an item
+    if segments[0] not in burn_api.CRATE_ROOTS and not known_path:
         roots = ", ".join(sorted(burn_api.CRATE_ROOTS))
         return f"`{segments[0]}` is not a burn crate ({roots})" + _close(
             segments[0], burn_api.CRATE_ROOTS

@@ -73,7 +73,9 @@ def _make_plan(spec: RuleSpec) -> Plan:
             if receivers[where][0] == "type" and _TENSOR not in owner_paths:
                 owner_paths |= api.blanket_implementors(where.owner, where.name)
         owners[where] = frozenset(owner_paths)
-        targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths)
+        targets[where] = frozenset(f"{p}::{where.name}" for p in owner_paths) | (
+            frozenset() if where.method_like else api.aliases_of(where.call)
+        )
     lets = [expr for where in spec.wheres for _, expr in where.lets]
     others = [r.when for r in spec.severity_when] + [f.with_ for f in spec.fixes]
     text = " ".join(filter(None, (spec.condition, spec.message, *lets, *others)))
@@ -113,8 +115,10 @@ def _receiver_kind(owner: str) -> tuple[str, str | None]:
 
 
 def _paths_of(owner: str) -> set[str]:
-    """Every path the resolver may give for `owner`: as written, canonical, and the config
-    table's other names for the same config or module."""
+    """Every path the resolver may give for `owner`: as written, canonical, the config
+    table's other names for the same config or module, and the guards index's other names
+    for the same type (burn re-exports one in several places)."""
     written = {owner, canonical(owner.split("::")) or owner}
     t = configs.table()
-    return written.union(*(t.paths_of(path) for path in written))
+    return written.union(*(t.paths_of(path) for path in written),
+                         *(api.aliases_of(path) for path in written))  # fmt: skip
