@@ -148,8 +148,17 @@ def _below(unit: Unit, item: Node, rest: tuple[str, ...], hops: int) -> Item | N
     if item.type == "mod_item":
         return _in_module(unit, unit.imports.mod_module(item), rest, hops + 1)
     if item.type in _TYPE_ITEMS and len(rest) == 1:
-        return assoc_item(unit, child_by_field(item, "name"), rest[0], None)
+        return assoc_item(unit, child_by_field(item, "name"), rest[0], None, _block_impls(item))
     return None
+
+
+def _block_impls(item: Node) -> list[Node] | None:
+    """The impls written in the block that declares the type `item` (a type declared in a
+    fn body is another type than any of the module's of its name): None at module level."""
+    block = item.parent
+    if block is None or block.type != "block":
+        return None
+    return [c for c in block.named_children if c.type == "impl_item"]
 
 
 def _in_module(unit: Unit, module: ModuleRef | None, segs: tuple[str, ...], hops: int) -> Any:
@@ -267,16 +276,20 @@ def _base_name(type_node: Node | None, unit: Unit) -> str | None:
     return unit.text(type_node).rsplit("::", 1)[-1]
 
 
-def assoc_item(unit: Unit, type_node: Node | None, name: str, impl: Node | None) -> Item | None:
+def assoc_item(
+    unit: Unit, type_node: Node | None, name: str, impl: Node | None,
+    local: list[Node] | None = None,
+) -> Item | None:  # fmt: skip
     """The associated const `name` of the type `type_node` names: in an impl of that type in
     its file (inherent first, then trait impls), else the default value of a trait of the
-    file that the type implements. One impl giving it: that one; several: unknown."""
+    file that the type implements. One impl giving it: that one; several: unknown. `local`:
+    for a type declared in a block, the impls of that block (the module's are not its)."""
     type_name = _base_name(type_node, unit)
     if type_name is None:
         return None
     found: list[Item] = []
     traits: list[str] = []
-    for block in _impls(unit):
+    for block in _impls(unit) if local is None else local:
         if _base_name(child_by_field(block, "type"), unit) != type_name:
             continue
         const = _const_in(child_by_field(block, "body"), name, unit)

@@ -66,6 +66,13 @@ from panic_lens.rust.syntax import walk
         ("mod a { pub const W: u8 = 1; }\nmod b { pub const W: u8 = 2; }\n"
          "fn f() { let x = /*here*/ W; }", None),
         ("use other_crate::W;\nconst V: usize = 1;\nfn f() { let x = /*here*/ W; }", None),
+        # a type declared in a fn body has the consts of that body's impls, not the module's
+        ("struct M;\nimpl M { const W: usize = 12; }\n"
+         "fn f() { struct M;\nimpl M { const W: usize = 5; }\nlet x = /*here*/ M::W; }", 5),
+        ("struct M;\nimpl M { const WIDTH: usize = 12; }\n"
+         "fn f() { struct M;\nlet x = /*here*/ M::WIDTH; }", None),
+        ("fn g() { struct M;\nimpl M { const W: usize = 5; } }\n"
+         "struct M;\nimpl M { const W: usize = 12; }\nfn f() { let x = /*here*/ M::W; }", 12),
     ],
 )  # fmt: skip
 def test_names_resolve_as_rust_scopes_them(src: str, value: object) -> None:

@@ -135,7 +135,7 @@ pub fn impl_consts(device: &Device) -> Vec<GroupNorm> {
         const GROUPS: usize = 5;
     }
     vec![
-        GroupNormConfig::new(Local::GROUPS, CHANNELS).init(device), // expect: group-norm-groups-divide-channels (miss: an associated const of a type declared in the fn)
+        GroupNormConfig::new(Local::GROUPS, CHANNELS).init(device), // expect: group-norm-groups-divide-channels
         GroupNormConfig::new(GROUPS, CHANNELS).init(device), // ok
     ]
 }
