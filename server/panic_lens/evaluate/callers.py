@@ -4,11 +4,13 @@ is asked about once per call of the helper whose arguments are known (`norm(3, .
 the frame `calls.frame_for` makes for that call ("when called as norm(3, ..) at line 12"); a
 call inside a closure bound by `let crop = |x, n| ..` once per later call `crop(t, 9)`.
 
-Only for an expression that names a parameter of its function (a value the parameter reaches
-through a `let` is not followed back). One level: the callers' own parameters stay unknown.
-Bounded: at most `MAX_CALLERS` calls of one function give frames, found among the first
-`MAX_CALLS_READ` calls of its name; a call inside the function itself (recursion) is not one of
-them.
+Only for an expression that names a parameter of its function, itself or through the `let`s
+it reads (`let head_dim = self.d_model / self.n_heads;`, then `f(head_dim)`). Two levels: a
+call whose arguments are its own function's parameters is read in that function's callers'
+frames ("when called as block.init(d) at 40:9, when called as ModelConfig::new(16).init(d) at
+60:5"); the callers' callers' parameters stay unknown. Bounded: at most `MAX_CALLERS` calls of
+one function give frames, found among the first `MAX_CALLS_READ` calls of its name; a call
+inside the function itself (recursion) is not one of them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from panic_lens.evaluate import fields, scope
+from panic_lens.evaluate import fields, loops, scope
 from panic_lens.evaluate.calls import _method, callee_fn, frame_for
 from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.state import Frame, State, Value
@@ -27,42 +29,48 @@ from panic_lens.rust.syntax import (
     call_parts,
     child_by_field,
     method_call,
+    nodes_of_kinds,
     span_of,
 )
 from panic_lens.rust.testcode import in_test_code
 
 MAX_CALLERS = 8  # frames from the callers of one function
 MAX_CALLS_READ = 64  # calls of its name read to find them (a file may call it thousands of times)
+MAX_LEVELS = 2  # callers, then their callers
+MAX_LETS = 16  # `let`s followed back from one expression
 
 
 def frames_at(
-    node: Node, st: State, top: Frame, about: Sequence[Node] | None = None
+    node: Node, st: State, top: Frame, about: Sequence[Node] | None = None, level: int = 1
 ) -> list[Frame]:
     """The frames of the calls in the file of the function around `node` that give the
     parameters `node` names known values; [] when there is none, or when none of the `about`
     nodes (the parts of `node` whose values decide, when given) names a parameter."""
     kinds = ("function_item", "closure_expression")
     fn = next((a for a in ancestors(node, st.unit.root) if a.type in kinds), None)
-    if fn is not None and fn.type == "closure_expression":
-        return _closure_frames(fn, node, st, top, about)
+    while fn is not None and fn.type == "closure_expression":
+        if set(_closure_params(fn, st)) & set(_WORD.findall(st.unit.text(node))):
+            return _closure_frames(fn, node, st, top, about)
+        # names the closure captures (`.map(|_| BlockConfig::new(self.d_model, ..))`): the
+        # parameters of the function around it
+        fn = next((a for a in ancestors(fn, st.unit.root) if a.type in kinds), None)
     if fn is None:
         return []
     params, name = child_by_field(fn, "parameters"), child_by_field(fn, "name")
     if params is None or name is None:
         return []
     params_named = _param_names(params, st)
-    words = set(_WORD.findall(st.unit.text(node)))
+    words = _reached_words(node, fn, st)
     # a method of a config: `self` is its receiver's value
     config = fields.method_owner(fn, st) if "self" in words else None
     if config is not None:
         params_named.add("self")
-    if about is not None and not any(params_named & set(_WORD.findall(st.unit.text(n)))
-                                     for n in about):  # fmt: skip
+    if about is not None and not any(params_named & _reached_words(n, fn, st) for n in about):
         return []  # the parts asked about name no parameter: the callers change nothing
     named = frozenset(params_named & words)
     if not named:
         return []  # the expression names no parameter: its callers change nothing in it
-    key = ("evaluate", "caller-frames", fn.id, named)
+    key = ("evaluate", "caller-frames", fn.id, named, level)
     if key in st.memo:
         return st.memo[key]
     body = child_by_field(fn, "body")
@@ -91,15 +99,93 @@ def frames_at(
         callee = None if on_value else callee_fn(call, st)
         if not on_value and (callee is None or callee.node.id != fn.id):
             continue
-        inner = frame_for(call, item, st, top, 0, named)
-        if inner is None or not inner.args or (on_value and "self" not in inner.args):
-            continue
         label = f"when called as {_shown(call, st)} at {at(call)}"
-        found.append(Frame(inner.fn, inner.args, inner.calls, label, call=call))
+        # the call's values in its own function's callers' frames, when they read its
+        # parameters (`ConvBlockConfig::new(3 * b, b).init(d)` with `let b = self.base`);
+        # else as written
+        outers = _outer_frames(call, st, top, level) if level < MAX_LEVELS else []
+        for outer, shown in [(o, f"{label}, {o.label}") for o in outers] or [(top, label)]:
+            inner = frame_for(call, item, st, outer, 0, named)
+            if inner is None or not inner.args or (on_value and "self" not in inner.args):
+                continue
+            found.append(Frame(inner.fn, inner.args, inner.calls, shown, call=call))
+            if len(found) >= MAX_CALLERS:
+                break
         if len(found) >= MAX_CALLERS:
             break
     st.memo[key] = found
     return found
+
+
+def _outer_frames(call: Node, st: State, top: Frame, level: int) -> list[Frame]:
+    """The frames in which `call`'s arguments and receiver may be known: the elements of the
+    literal loops around it (`for heads in [2, 4, 6] { split(x, heads) }`), the callers of
+    the function it is written in (those of test code only for a call in test code)."""
+    outer = loops.frames_at(call, st, top) + frames_at(call, st, top, None, level + 1)
+    facts = st.facts()
+    if not outer or facts is None or in_test_code(call, facts):
+        return outer
+    return [f for f in outer if f.call is None or not in_test_code(f.call, facts)]
+
+
+def _reached_words(node: Node, fn: Node, st: State) -> frozenset[str]:
+    """The names `node` writes, and those of the values of the `let`s of `fn` it reads (and
+    theirs): a superset of the parameters its value can depend on. Once per node: each rule
+    at a call asks about the same parts."""
+    key = ("evaluate", "reached-words", node.id, fn.id)
+    found: frozenset[str] | None = st.memo.get(key)
+    if found is None:
+        found = st.memo[key] = frozenset(_words_through_lets(node, fn, st))
+    return found
+
+
+def _words_through_lets(node: Node, fn: Node, st: State) -> set[str]:
+    words = set(_WORD.findall(st.unit.text(node)))
+    if words.isdisjoint(_let_names(fn, st)):
+        return words  # (most expressions: no `let` of the function is read, no walk)
+    lets = _lets_of(fn, st)
+    todo = [w for w in words if w in lets]
+    followed = 0
+    while todo and followed < MAX_LETS:
+        word = todo.pop()
+        followed += 1
+        for value in lets.get(word, ()):
+            new = set(_WORD.findall(value)) - words
+            words |= new
+            todo.extend(w for w in new if w in lets)
+    return words
+
+
+def _lets_of(fn: Node, st: State) -> dict[str, list[str]]:
+    """The text of the value of each `let name = value;` in `fn`, by name (every one of a
+    shadowed name)."""
+    key = ("evaluate", "lets-of", fn.id)
+    found: dict[str, list[str]] | None = st.memo.get(key)
+    if found is None:
+        found = {}
+        body = child_by_field(fn, "body")
+        for let in nodes_of_kinds(body, _LET, body.start_byte, body.end_byte) if body else ():
+            pattern, value = child_by_field(let, "pattern"), child_by_field(let, "value")
+            if pattern is not None and value is not None and pattern.type == "identifier":
+                found.setdefault(st.unit.text(pattern), []).append(st.unit.text(value))
+        st.memo[key] = found
+    return found
+
+
+_LET = frozenset({"let_declaration"})
+
+
+def _let_names(fn: Node, st: State) -> frozenset[str]:
+    """The names the `let`s of `fn` bind, read from its bytes (a superset), once per fn."""
+    key = ("evaluate", "let-names", fn.id)
+    found: frozenset[str] | None = st.memo.get(key)
+    if found is None:
+        text = st.unit.src[fn.start_byte : fn.end_byte]
+        found = st.memo[key] = frozenset(m.decode() for m in _LET_NAME.findall(text))
+    return found
+
+
+_LET_NAME = re.compile(rb"\blet\s+(?:mut\s+)?([A-Za-z_]\w*)")
 
 
 def framed(st: State) -> set[tuple[int, int]]:

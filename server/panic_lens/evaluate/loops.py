@@ -44,14 +44,21 @@ def frames_at(node: Node, st: State, top: Frame) -> list[Frame]:
         return st.memo[key]
     frames = [top]
     for loop, pattern, word in reversed(loops):
-        if pattern is None or pattern.type != "identifier":
+        names = _names_of(pattern, st)
+        if names is None:
             continue
-        name = st.unit.text(pattern)
+        shown = st.unit.text(pattern) if pattern is not None else ""
         grown = []
         for frame in frames:
             for item in _elements(_iterable(loop, st), st, frame) or ():
-                label = f"{word} {name} = {_show(item.value)}"
-                grown.append(Frame(loop, {name: item}, frame.calls,
+                args = _bound(names, item)
+                if args is None:
+                    continue
+                value = _show(item.value)
+                if len(names) > 1:  # a tuple's items, as the pattern writes them
+                    value = "(" + ", ".join(_show(v) for v in item.value) + ")"
+                label = f"{word} {shown} = {value}"
+                grown.append(Frame(loop, args, frame.calls,
                                    f"{frame.label}, {label}" if frame.label else label,
                                    frame))  # fmt: skip
         if not grown or len(grown) > MAX_FRAMES:
@@ -60,6 +67,32 @@ def frames_at(node: Node, st: State, top: Frame) -> list[Frame]:
     found = [f for f in frames if f is not top]
     st.memo[key] = found
     return found
+
+
+def _names_of(pattern: Node | None, st: State) -> list[str] | None:
+    """The names a loop's pattern binds, in order: one (`k`), or a tuple's (`(start, len)`,
+    `_` for a place it skips); None for another pattern."""
+    if pattern is None:
+        return None
+    if pattern.type == "identifier":
+        return [st.unit.text(pattern)]
+    if pattern.type != "tuple_pattern":
+        return None
+    parts = [c for c in pattern.children if c.is_named or st.unit.text(c) == "_"]
+    if not parts or any(c.type != "identifier" and st.unit.text(c) != "_" for c in parts):
+        return None
+    return [st.unit.text(c) for c in parts]
+
+
+def _bound(names: list[str], item: Value) -> dict[str, Value] | None:
+    """Each name's value for one element (a tuple's items by place); None when the element is
+    not a tuple of that size."""
+    if len(names) == 1:
+        return {names[0]: item}
+    if not isinstance(item.value, list) or len(item.value) != len(names):
+        return None
+    return {n: Value(v, item.origin, None, "", item.path)
+            for n, v in zip(names, item.value, strict=True) if n != "_"}  # fmt: skip
 
 
 # iterator adapters that call their closure once per element, with the element

@@ -59,6 +59,8 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         return _field(node, st, frame, depth)
     if kind in ("block", "if_expression", "match_expression"):
         return _branches(node, st, frame, depth)
+    if kind == "index_expression":
+        return _piece(node, st, frame, depth)
     if kind == "binary_expression":
         op = child_by_field(node, "operator")
         left = _operand(child_by_field(node, "left"), st, frame, depth)
@@ -69,6 +71,36 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
             return None
         return ops.binary_shape(st.unit.text(op), left, right)
     return None
+
+
+def _piece(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
+    """`parts[i]` where `parts` is what `x.chunk(n, dim)`, `x.split(size, dim)` or
+    `x.split_with_sizes(sizes, dim)` returns (written there, or bound by a `let` that is not
+    `mut`): the shape of the i-th piece, as the ops table gives each piece."""
+    items = [c for c in node.named_children if "comment" not in c.type]
+    if len(items) != 2:
+        return None
+    base, index = strip(items[0]), items[1]
+    at_index = st.value(index, frame, depth + 1)
+    if base is None or at_index is None or type(at_index.value) is not int:
+        return None
+    if base.type == "identifier":
+        found = st.binding(base)
+        if found is None or found.kind != "let":
+            return None
+        base = strip(bound_value(base, found, st.unit.src, st.unit.root))
+    parts = method_call(base) if base is not None else None
+    if parts is None:
+        return None
+    receiver, name_node, args = parts
+    inner = shape(receiver, st, frame, depth + 1)
+    if inner is None:
+        return None
+    values = [_arg(a, st, frame, depth) for a in args]
+    pieces = ops.method_outputs(st.unit.text(name_node), inner, values)
+    if pieces is None or not 0 <= at_index.value < len(pieces):
+        return None
+    return pieces[at_index.value]
 
 
 def _field(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:

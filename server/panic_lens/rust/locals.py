@@ -172,6 +172,10 @@ def _in_params(params: Node | None, name: str, src: bytes, kind: str) -> LocalBi
             return LocalBinding(name, "self", param)
         if param.type == "identifier" and _text(param, src) == name:
             return LocalBinding(name, kind, param)
+        if param.type == "reference_pattern" and len(param.named_children) == 1:
+            inner = param.named_children[0]  # `|&k|` over `.iter()`: k is the element
+            if inner.type == "identifier" and _text(inner, src) == name:
+                return LocalBinding(name, kind, inner)
         pattern = child_by_field(param, "pattern")
         if pattern is not None and _binds(pattern, name, src):
             plain = pattern.type == "identifier"

@@ -240,3 +240,87 @@ pub fn f(d: &Device) {
     # `with_groups` sets `groups` from its parameter: unknown where the literal is written
     lines = [line for line, _ in found(src, "group-norm-groups-divide-channels")]
     assert lines == [12, 18]
+
+
+NESTED = """
+#[derive(Config, Debug)]
+pub struct BlockConfig {
+    pub channels: usize,
+    #[config(default = 8)]
+    pub groups: usize,
+}
+
+impl BlockConfig {
+    pub fn init(&self, d: &Device) -> GroupNorm {
+        GroupNormConfig::new(self.groups, self.channels).init(d)
+    }
+}
+
+#[derive(Config, Debug)]
+pub struct NetConfig {
+    #[config(default = 16)]
+    pub base: usize,
+}
+
+impl NetConfig {
+    pub fn init(&self, d: &Device) -> Vec<GroupNorm> {
+        let wide = 3 * self.base;
+        vec![
+            BlockConfig::new(self.base).init(d),
+            BlockConfig::new(wide).with_groups(GROUPS).init(d),
+        ]
+    }
+}
+
+pub fn build(d: &Device) -> Vec<GroupNorm> {
+    NetConfig::new().with_base(BASE).init(d)
+}
+"""
+
+
+def test_a_config_built_by_another_configs_init_two_levels_up() -> None:
+    src = NESTED.replace("GROUPS", "5").replace("BASE", "16")
+    (hit,) = found(src, "group-norm-groups-divide-channels")
+    assert hit[0] == 11
+    assert "num_groups = 5 does not divide num_channels = 48" in hit[1]
+    assert "when called as BlockConfig::new(wide).with_groups(5).init(d) at line 28" in hit[1]
+    assert "when called as NetConfig::new().with_base(16).init(d) at line 34" in hit[1]
+
+
+def test_two_levels_up_look_alikes() -> None:
+    # the outer values make every count divide (48 / 6), or the outer value is a parameter
+    assert found(NESTED.replace("GROUPS", "6").replace("BASE", "16"),
+                 "group-norm-groups-divide-channels") == []  # fmt: skip
+    runtime = NESTED.replace("GROUPS", "5").replace(
+        "pub fn build(d: &Device)", "pub fn build(d: &Device, BASE: usize)")
+    assert found(runtime, "group-norm-groups-divide-channels") == []
+    # three levels: the outermost call is not read
+    three = NESTED.replace("GROUPS", "5").replace(
+        "pub fn build(d: &Device) -> Vec<GroupNorm> {\n    NetConfig::new().with_base(BASE)",
+        "pub fn build(d: &Device, b: usize) -> Vec<GroupNorm> {\n    NetConfig::new().with_base(b)",
+    ) + "pub fn top(d: &Device) { let _n = build(d, 16); }\n"
+    assert found(three, "group-norm-groups-divide-channels") == []
+
+
+def test_a_test_calling_the_outer_function_flags_nothing_outside_tests() -> None:
+    src = NESTED.replace("GROUPS", "5").replace(
+        "pub fn build(d: &Device)", "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n"
+        "    fn build(d: &Device)").replace("init(d)\n}\n", "init(d);\n}\n}\n")
+    assert "mod tests" in src
+    assert found(src, "group-norm-groups-divide-channels") == []
+
+
+def test_a_let_and_a_closure_between_the_call_and_the_parameters() -> None:
+    src = """
+pub fn norms(d: &Device, channels: usize) -> Vec<GroupNorm> {
+    let groups = channels / 8;
+    (0..2).map(|_| GroupNormConfig::new(groups, 20).init(d)).collect()
+}
+pub fn run(d: &Device) {
+    let _a = norms(d, 24);
+    let _b = norms(d, 40);
+}
+"""
+    hits = found(src, "group-norm-groups-divide-channels")
+    assert [line for line, _ in hits] == [4]
+    assert "when called as norms(d, 24) at line 9" in hits[0][1]

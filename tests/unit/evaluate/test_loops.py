@@ -24,6 +24,14 @@ def findings(body: str) -> list[tuple[int, str]]:
         ("    for i in 0..=4 {\n        t.clone().narrow(0, i, 1);\n    }", "for i = 4"),
         ("    for a in [0, 1] {\n        for b in [4, 5] {\n"
          "            t.clone().narrow(0, a, b);\n        }\n    }", "for a = 0, for b = 5"),
+        # a tuple's items by place
+        ("    for (start, len) in [(0, 4), (4, 4), (6, 4)] {\n"
+         "        t.clone().narrow(1, start, len);\n    }", "for (start, len) = (6, 4)"),
+        ("    for (_, len) in [(0, 4), (1, 9)] {\n        t.clone().narrow(1, 0, len);\n    }",
+         "for (_, len) = (1, 9)"),
+        # a closure's `&k` over `.iter()` is the element
+        ("    let _v: Vec<_> = [2, 9].iter().map(|&k| t.clone().narrow(1, 0, k)).collect();",
+         "map with k = 9"),
     ],
 )  # fmt: skip
 def test_a_finding_names_the_element(body: str, label: str) -> None:
@@ -36,6 +44,11 @@ def test_a_finding_names_the_element(body: str, label: str) -> None:
     [
         "    for i in 0..4 {\n        t.clone().narrow(0, i, 1);\n    }",  # every element fits
         "    for k in xs {\n        t.clone().narrow(1, 0, k);\n    }",  # run-time values
+        # a tuple of another size, a nested pattern: the names stay unknown
+        "    for (start, len) in [(0, 4, 1), (6, 4, 1)] {\n"
+        "        t.clone().narrow(1, start, len);\n    }",
+        "    for ((start, len), _) in [((6, 4), 1)] {\n"
+        "        t.clone().narrow(1, start, len);\n    }",
         "    for k in 0..n {\n        t.clone().narrow(1, 0, k);\n    }",
         "    for k in 0..10_000 {\n        t.clone().narrow(1, 0, k);\n    }",  # not unrolled
         "    let mut k = 2;\n    for i in [1, 2] {\n        k += i;\n    }\n"

@@ -51,6 +51,12 @@ def at(body: str, items: str = "") -> tuple[object, ...] | None:
         # the crate's own helper, called with a known value
         ("let y = /*here*/ make(7, d);",
          (7, 3)),
+        # a piece of what chunk / split / split_with_sizes return, by index
+        ("let t = Tensor::<B, 2>::zeros([8, 40], d); let h = t.chunk(2, 1); "
+         "let y = /*here*/ h[1].clone();", (8, 20)),
+        ("let t = Tensor::<B, 2>::zeros([8, 40], d); "
+         "let y = /*here*/ t.split_with_sizes(vec![10, 30], 1)[1];", (8, 30)),
+        ("let t = Tensor::<B, 2>::zeros([9, 4], d); let y = /*here*/ t.split(4, 0)[2];", (1, 4)),
     ],
 )  # fmt: skip
 def test_shapes(body: str, dims: tuple[object, ...]) -> None:
@@ -63,6 +69,20 @@ def test_shapes(body: str, dims: tuple[object, ...]) -> None:
     assert at(body, items) == dims
 
 
+def test_an_interpolate_modules_output_size() -> None:
+    """Its config's `scale_factor` is a known None (the module layer's configs are registered
+    by the rule language)."""
+    import panic_lens.rules.language.values  # noqa: F401
+
+    body = (
+        "let t = Tensor::<B, 4>::zeros([1, 16, 31, 31], d); let up = burn::nn::interpolate::"
+        "Interpolate2dConfig::new().with_output_size(Some([64, 64])).init(); "
+        "let y = /*here*/ up.forward(t);"
+    )
+    assert at(body) == (1, 16, 64, 64)
+    assert at(body.replace("Some([64, 64])", "size")) == (1, 16, None, None)
+
+
 @pytest.mark.parametrize(
     "body",
     [
@@ -71,6 +91,11 @@ def test_shapes(body: str, dims: tuple[object, ...]) -> None:
         "let t = /*here*/ Tensor::<B, 1>::zeros([5], d).unsqueeze_dim::<2>(k);",
         "let mut t = Tensor::<B, 1>::zeros([5], d); if n > 1 { t = t.reshape([1, 5]); } "
         "let y = /*here*/ t;",
+        # a piece past the end, a piece of a changed `let mut`, an index known at run time
+        "let t = Tensor::<B, 2>::zeros([8, 40], d); let h = t.chunk(2, 1); let y = /*here*/ h[2];",
+        "let t = Tensor::<B, 2>::zeros([8, 40], d); let mut h = t.chunk(2, 1); "
+        "h.reverse(); let y = /*here*/ h[0];",
+        "let t = Tensor::<B, 2>::zeros([8, 40], d); let h = t.chunk(2, 1); let y = /*here*/ h[n];",
     ],
 )
 def test_unknown_shapes(body: str) -> None:

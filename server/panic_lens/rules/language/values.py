@@ -550,8 +550,10 @@ def _module_of(node: Node, facts: FileFacts) -> tuple[str, dict[str, Any]] | Non
     `module.forward(x)` (`evaluate.tensors`)."""
     config = module_config(node, facts)
     if config is not None and config.info.init is not None:
-        return config.info.init, {
-            name: _with_payload(v, facts) for name, v in config.fields.items()
+        options = {f.name for f in config.info.fields if f.option}
+        return config.info.init, {  # a known `None` of an Option field is "None" there
+            name: "None" if v.value is None and name in options else _with_payload(v, facts)
+            for name, v in config.fields.items()
         }
     typed = facts.type_of(node)
     if typed is None or not typed.path.startswith("burn::") or "Config" in typed.path:

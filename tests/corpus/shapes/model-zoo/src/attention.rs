@@ -114,7 +114,7 @@ impl BlockConfig {
     pub fn init(&self, device: &Device) -> Block {
         let head_dim = self.d_model / self.n_heads;
         Block {
-            rope: RotaryEncodingConfig::new(self.max_seq_len, head_dim).init(device), // expect: rotary-encoding-d-model-even (miss: self reaches the call through `let head_dim`, which the callers' frames do not follow, and self is a config another config's init builds: two levels of callers)
+            rope: RotaryEncodingConfig::new(self.max_seq_len, head_dim).init(device), // expect: rotary-encoding-d-model-even
             norm: LayerNormConfig::new(self.d_model).init(device),
             dropout: DropoutConfig::new(self.dropout).init(), // ok
         }
