@@ -5,12 +5,15 @@ the frame `calls.frame_for` makes for that call ("when called as norm(3, ..) at 
 call inside a closure bound by `let crop = |x, n| ..` once per later call `crop(t, 9)`.
 
 Only for an expression that names a parameter of its function, itself or through the `let`s
-it reads (`let head_dim = self.d_model / self.n_heads;`, then `f(head_dim)`). Two levels: a
-call whose arguments are its own function's parameters is read in that function's callers'
-frames ("when called as block.init(d) at 40:9, when called as ModelConfig::new(16).init(d) at
-60:5"); the callers' callers' parameters stay unknown. Bounded: at most `MAX_CALLERS` calls of
-one function give frames, found among the first `MAX_CALLS_READ` calls of its name; a call
-inside the function itself (recursion) is not one of them.
+it reads (`let head_dim = self.d_model / self.n_heads;`, then `f(head_dim)`), also from inside
+a closure that captures it. Two levels: a call whose arguments are its own function's
+parameters, or a literal loop's element, is read in that function's callers' frames or per
+element ("when called as block.init(d) at line 40, when called as ModelConfig::new(16).init(d)
+at line 60"); the callers' callers' parameters stay unknown. A function whose name the file
+writes nowhere else has no caller, found by its bytes before anything is evaluated. Bounded:
+at most `MAX_CALLERS` calls of one function give frames, found among the first
+`MAX_CALLS_READ` calls of its name; a call inside the function itself (recursion) is not one
+of them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from panic_lens.evaluate import fields, loops, scope
 from panic_lens.evaluate.calls import _method, callee_fn, frame_for
 from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.state import Frame, State, Value
+from panic_lens.rust.lexical import WORD_BYTES
 from panic_lens.rust.search import calls_named
 from panic_lens.rust.syntax import (
     Node,
@@ -29,7 +33,6 @@ from panic_lens.rust.syntax import (
     call_parts,
     child_by_field,
     method_call,
-    nodes_of_kinds,
     span_of,
 )
 from panic_lens.rust.testcode import in_test_code
@@ -60,6 +63,9 @@ def frames_at(
     if params is None or name is None:
         return []
     params_named = _param_names(params, st)
+    if not _named_elsewhere(fn, name, st):  # no caller (most functions asked about: tests)
+        _mark_uncalled(fn, node, params_named, about, st)
+        return []
     words = _reached_words(node, fn, st)
     # a method of a config: `self` is its receiver's value
     config = fields.method_owner(fn, st) if "self" in words else None
@@ -117,6 +123,37 @@ def frames_at(
     return found
 
 
+def _named_elsewhere(fn: Node, name: Node, st: State) -> bool:
+    """Whether the file writes the function's name as a word outside the function (a superset
+    of its calls there, found by the bytes)."""
+    src, word = st.unit.src, st.unit.src[name.start_byte : name.end_byte]
+    at = src.find(word)
+    while at >= 0:
+        end = at + len(word)
+        whole = (at == 0 or src[at - 1] not in WORD_BYTES) and (
+            end == len(src) or src[end] not in WORD_BYTES
+        )
+        if whole and not fn.start_byte <= at < fn.end_byte:
+            return True
+        at = src.find(word, end)
+    return False
+
+
+def _mark_uncalled(
+    fn: Node, node: Node, params: set[str], about: Sequence[Node] | None, st: State
+) -> None:
+    """A function no call of the file reaches gives no frame; its body is `framed` all the same
+    when `node` (or a part asked `about`) may read a parameter, by its name or a `let`'s: a
+    call of it typed later in another function makes its findings depend on that call."""
+    body = child_by_field(fn, "body")
+    if body is None:
+        return
+    reads = params | _let_names(fn, st) | {"self"}
+    if all(reads.isdisjoint(_WORD.findall(st.unit.text(n))) for n in [node, *(about or ())]):
+        return
+    framed(st).add((body.start_byte, body.end_byte))
+
+
 def _outer_frames(call: Node, st: State, top: Frame, level: int) -> list[Frame]:
     """The frames in which `call`'s arguments and receiver may be known: the elements of the
     literal loops around it (`for heads in [2, 4, 6] { split(x, heads) }`), the callers of
@@ -158,21 +195,20 @@ def _words_through_lets(node: Node, fn: Node, st: State) -> set[str]:
 
 def _lets_of(fn: Node, st: State) -> dict[str, list[str]]:
     """The text of the value of each `let name = value;` in `fn`, by name (every one of a
-    shadowed name)."""
+    shadowed name), read from its bytes up to the statement's first `;`: a value holding a
+    `;` of its own (a block) is cut there, and names after it are not followed."""
     key = ("evaluate", "lets-of", fn.id)
     found: dict[str, list[str]] | None = st.memo.get(key)
     if found is None:
         found = {}
-        body = child_by_field(fn, "body")
-        for let in nodes_of_kinds(body, _LET, body.start_byte, body.end_byte) if body else ():
-            pattern, value = child_by_field(let, "pattern"), child_by_field(let, "value")
-            if pattern is not None and value is not None and pattern.type == "identifier":
-                found.setdefault(st.unit.text(pattern), []).append(st.unit.text(value))
+        text = st.unit.src[fn.start_byte : fn.end_byte]
+        for name, value in _LET_VALUE.findall(text):
+            found.setdefault(name.decode(), []).append(value.decode("utf-8", "replace"))
         st.memo[key] = found
     return found
 
 
-_LET = frozenset({"let_declaration"})
+_LET_VALUE = re.compile(rb"\blet\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::[^=;]*)?=(?!=)([^;]*)")
 
 
 def _let_names(fn: Node, st: State) -> frozenset[str]:

@@ -130,7 +130,10 @@ class FileFacts:
         if memo is not None:
             src_root = crate.manifest.parent / "src" if loader and crate.manifest else None
             renames = memo.renames.for_file(src, src_root)
-        tree = tree if tree is not None else parse_code(src)
+        if tree is None:  # a module file another analysis of the run loaded: parsed already
+            tree = (modules.parsed(path, src) if path else None) or parse_code(src)
+            if path and loader is not None:
+                modules.remember(path, src, tree)  # for the loader, when a sibling loads it
         # declarations by keyword, calls by name (all of them, by a query, only when asked
         # for): no walk over the whole tree
         nodes = declarations(tree, src)

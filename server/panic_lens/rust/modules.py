@@ -2,6 +2,8 @@
 
 `crate::x::Y`, `super::Y` and `mod x;` name items of other files. The loader reads those files
 (parsed once, cached by modification time) so `use crate::prelude::*` resolves like rustc does.
+They are parsed as the analysis parses a file (`syntax.parse_code`): a module file that is then
+analysed itself reuses the tree (`parsed`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 from panic_lens.rust.lexical import WORD_BYTES
 from panic_lens.rust.names import Imports, ModuleLoader
-from panic_lens.rust.syntax import parse
+from panic_lens.rust.syntax import Tree, parse_code
 
 _MAX_CACHED = 512
 _cache: dict[Path, tuple[int, Imports]] = {}
@@ -87,11 +89,46 @@ def _imports_of(
         src = file.read_bytes()
     except OSError:
         return None
-    imports = Imports.module_level(parse(src), src, module_path=path, loader=load)
+    tree = _analysed_tree(file, src) or parse_code(src)
+    imports = Imports.module_level(tree, src, module_path=path, loader=load)
     if len(_cache) >= _MAX_CACHED:
+        _trees.pop(next(iter(_cache)), None)
         _cache.pop(next(iter(_cache)))
     _cache[file] = (stamp, imports)
+    _trees[file] = tree  # alive anyway: the Imports hold its nodes
     return imports
+
+
+_trees: dict[Path, Tree] = {}
+# The trees of the last files analysed (`remember`), by absolute path: the loader reads one of
+# them without parsing it again (a crate's `mod.rs` is analysed, then its children load it).
+_analysed: dict[Path, tuple[bytes, Tree]] = {}
+_MAX_ANALYSED = 16
+
+
+def remember(path: str, src: bytes, tree: Tree) -> None:
+    """Keep the tree of a file just analysed for the loader (the last few only)."""
+    file = Path(os.path.abspath(path))
+    _analysed.pop(file, None)
+    _analysed[file] = (src, tree)
+    if len(_analysed) > _MAX_ANALYSED:
+        _analysed.pop(next(iter(_analysed)))
+
+
+def _analysed_tree(file: Path, src: bytes) -> Tree | None:
+    found = _analysed.get(Path(os.path.abspath(file)))
+    return found[1] if found is not None and found[0] == src else None
+
+
+def parsed(path: str, src: bytes) -> Tree | None:
+    """The tree the loader parsed of the module file at `path`, when it read these very bytes
+    (a file of the crate that an analysis asks about after another file's analysis loaded
+    it); else None."""
+    for file in (Path(path), Path(os.path.abspath(path))):
+        cached, tree = _cache.get(file), _trees.get(file)
+        if cached is not None and tree is not None and cached[1].src == src:
+            return tree
+    return None
 
 
 # A `use` keyword (the byte before it checked by hand: a literal first keeps `re` fast), the
