@@ -292,20 +292,29 @@ def test_two_levels_up_look_alikes() -> None:
     assert found(NESTED.replace("GROUPS", "6").replace("BASE", "16"),
                  "group-norm-groups-divide-channels") == []  # fmt: skip
     runtime = NESTED.replace("GROUPS", "5").replace(
-        "pub fn build(d: &Device)", "pub fn build(d: &Device, BASE: usize)")
+        "pub fn build(d: &Device)", "pub fn build(d: &Device, BASE: usize)"
+    )
     assert found(runtime, "group-norm-groups-divide-channels") == []
     # three levels: the outermost call is not read
-    three = NESTED.replace("GROUPS", "5").replace(
-        "pub fn build(d: &Device) -> Vec<GroupNorm> {\n    NetConfig::new().with_base(BASE)",
-        "pub fn build(d: &Device, b: usize) -> Vec<GroupNorm> {\n    NetConfig::new().with_base(b)",
-    ) + "pub fn top(d: &Device) { let _n = build(d, 16); }\n"
+    three = (
+        NESTED.replace("GROUPS", "5").replace(
+            "pub fn build(d: &Device) -> Vec<GroupNorm> {\n    NetConfig::new().with_base(BASE)",
+            "pub fn build(d: &Device, b: usize) -> Vec<GroupNorm> {\n    NetConfig::new().with_base(b)",
+        )
+        + "pub fn top(d: &Device) { let _n = build(d, 16); }\n"
+    )
     assert found(three, "group-norm-groups-divide-channels") == []
 
 
 def test_a_test_calling_the_outer_function_flags_nothing_outside_tests() -> None:
-    src = NESTED.replace("GROUPS", "5").replace(
-        "pub fn build(d: &Device)", "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n"
-        "    fn build(d: &Device)").replace("init(d)\n}\n", "init(d);\n}\n}\n")
+    src = (
+        NESTED.replace("GROUPS", "5")
+        .replace(
+            "pub fn build(d: &Device)",
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn build(d: &Device)",
+        )
+        .replace("init(d)\n}\n", "init(d);\n}\n}\n")
+    )
     assert "mod tests" in src
     assert found(src, "group-norm-groups-divide-channels") == []
 
