@@ -148,8 +148,11 @@ def _mark_uncalled(
     body = child_by_field(fn, "body")
     if body is None:
         return
-    reads = params | _let_names(fn, st) | {"self"}
-    if all(reads.isdisjoint(_WORD.findall(st.unit.text(n))) for n in [node, *(about or ())]):
+    words = [set(_WORD.findall(st.unit.text(n))) for n in [node, *(about or ())]]
+    reads = params | _let_names(fn, st)
+    if any("self" in w for w in words) and fields.method_owner(fn, st) is not None:
+        reads = reads | {"self"}  # a method of a config: `self` is its receiver's value
+    if all(reads.isdisjoint(w) for w in words):
         return
     framed(st).add((body.start_byte, body.end_byte))
 
