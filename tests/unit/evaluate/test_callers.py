@@ -299,7 +299,8 @@ def test_two_levels_up_look_alikes() -> None:
     three = (
         NESTED.replace("GROUPS", "5").replace(
             "pub fn build(d: &Device) -> Vec<GroupNorm> {\n    NetConfig::new().with_base(BASE)",
-            "pub fn build(d: &Device, b: usize) -> Vec<GroupNorm> {\n    NetConfig::new().with_base(b)",
+            "pub fn build(d: &Device, b: usize) -> Vec<GroupNorm> {\n"
+            "    NetConfig::new().with_base(b)",
         )
         + "pub fn top(d: &Device) { let _n = build(d, 16); }\n"
     )
