@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from panic_lens.evaluate import callers, dims, flow, literals, loops, tensors, values
+from panic_lens.evaluate import callers, dims, fields, flow, literals, loops, tensors, values
 from panic_lens.evaluate.shapes import Shape
-from panic_lens.evaluate.state import Frame, OutOfBudget, Value, state_if_any, state_of
+from panic_lens.evaluate.state import Fields, Frame, OutOfBudget, Value, state_if_any, state_of
 from panic_lens.rust.syntax import Node
 
 __all__ = [
@@ -46,8 +46,13 @@ def _ask(what: Any, node: Node | None, facts: Any, frame: Frame | None = None) -
 
 def value_of(node: Node | None, facts: Any, frame: Frame | None = None) -> Value | None:
     """The value of an expression (not a tensor's: `tensor_of`), or None when unknown; in
-    `frame`, one of `loop_frames` (a loop's element known)."""
-    return _ask(values.value, node, facts, frame)
+    `frame`, one of `loop_frames` (a loop's element known). A literal of a struct of the
+    crate that is no config is a value inside the evaluator only (`self` in its methods): no
+    rule reads its fields as those of a burn type."""
+    found: Value | None = _ask(values.value, node, facts, frame)
+    if found is not None and isinstance(found.value, Fields) and fields.own_struct(found.value):
+        return None
+    return found
 
 
 def never_reached(node: Node, facts: Any, frame: Frame | None = None) -> bool:

@@ -68,7 +68,7 @@ def frames_at(
         return []
     words = _reached_words(node, fn, st)
     # a method of a config: `self` is its receiver's value
-    config = fields.method_owner(fn, st) if "self" in words else None
+    config = _config_owner(fn, st) if "self" in words else None
     if config is not None:
         params_named.add("self")
     if about is not None and not any(params_named & _reached_words(n, fn, st) for n in about):
@@ -150,11 +150,19 @@ def _mark_uncalled(
         return
     words = [set(_WORD.findall(st.unit.text(n))) for n in [node, *(about or ())]]
     reads = params | _let_names(fn, st)
-    if any("self" in w for w in words) and fields.method_owner(fn, st) is not None:
+    if any("self" in w for w in words) and _config_owner(fn, st) is not None:
         reads = reads | {"self"}  # a method of a config: `self` is its receiver's value
     if all(reads.isdisjoint(w) for w in words):
         return
     framed(st).add((body.start_byte, body.end_byte))
+
+
+def _config_owner(fn: Node, st: State) -> scope.Item | None:
+    """The `#[derive(Config)]` struct whose method `fn` is: its callers' receivers give `self`
+    (a method of another struct is followed from the calls the evaluator is asked about, not
+    from its callers: `calls.frame_for`)."""
+    owner = fields.method_owner(fn, st)
+    return owner if owner is not None and fields.is_config(owner.node, owner.unit) else None
 
 
 def _outer_frames(call: Node, st: State, top: Frame, level: int) -> list[Frame]:

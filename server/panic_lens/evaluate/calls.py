@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import fields, scope
+from panic_lens.evaluate import fields, ops, scope
 from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.state import Fields, Frame, State, Value, state_for
 from panic_lens.rust.syntax import Node, call_parts, child_by_field, method_call, span_of
@@ -35,8 +35,11 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
     if parts is not None:
         receiver, method, _ = parts
         if receiver.type != "self":  # `model.forward(x)` with `model: &Model<B>`
+            called = unit.text(method)
             owner_item = fields.declared_struct(receiver, st)
-            return _method_of(owner_item, unit.text(method), st) if owner_item else None
+            if owner_item is None and called not in ops.table().method:  # (`x.reshape(..)`:
+                owner_item = _built_struct(receiver, st, 0)  # a tensor's, no type to find)
+            return _method_of(owner_item, called, st) if owner_item else None
         impl = scope._enclosing_impl(call, unit)
         owner = child_by_field(impl, "type") if impl is not None else None
         return _method(unit, owner, unit.text(method))
@@ -61,6 +64,54 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
             type_name = child_by_field(owner_item.node, "name")
             return _method(owner_item.unit, type_name, unit.text(name))
     return None
+
+
+_MAX_BUILT = 8  # lets and calls followed to find what builds a value
+
+
+def _built_struct(expr: Node | None, st: State, depth: int) -> scope.Item | None:
+    """The struct of the crate an expression is a value of, by what builds it when no type is
+    written: a literal, `X::new(..)` of a derived config, a crate function or method by the
+    type it declares it returns (`VaeConfig::new(20).init(d)` is a `Vae`), a config's setters
+    and `clone`, through `let`s that are not `mut`."""
+    while expr is not None and expr.type in ("parenthesized_expression", "reference_expression"):
+        expr = expr.named_children[-1] if expr.named_children else None
+    if expr is None or depth > _MAX_BUILT:
+        return None
+    unit = st.unit
+    if expr.type == "identifier":
+        binding = st.binding(expr)
+        if binding is None or binding.kind != "let" or binding.value is None:
+            return None
+        return fields.declared_struct(expr, st) or _built_struct(binding.value, st, depth + 1)
+    if expr.type == "struct_expression":
+        written = child_by_field(expr, "name")
+        return fields.struct_named(written, unit, st) if written is not None else None
+    if expr.type != "call_expression":
+        return None
+    fn = callee_fn(expr, st)
+    if fn is not None:
+        kind = child_by_field(fn.node, "return_type")
+        return fields.struct_named(fields._self_type(kind, fn.unit), fn.unit, st) if kind else None
+    parts = method_call(expr)
+    if parts is not None:
+        method = unit.text(parts[1])
+        if method == "clone" or method.startswith("with_"):  # a config's setter: the config
+            return _built_struct(parts[0], st, depth + 1)
+        return None
+    callee = call_parts(expr)[0]
+    path = child_by_field(callee, "path") if callee is not None else None
+    name_node = child_by_field(callee, "name") if callee is not None else None
+    if path is None or name_node is None or unit.text(name_node) != "new":
+        return None
+    owner = st.item_at(path)  # `X::new(..)` that the source does not write: a derived config's
+    if (
+        owner is None
+        or owner.node.type != "struct_item"
+        or not fields.is_config(owner.node, owner.unit)
+    ):
+        return None
+    return owner
 
 
 def _method_of(owner: scope.Item, name: str, st: State) -> scope.Item | None:

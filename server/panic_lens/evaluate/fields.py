@@ -13,8 +13,15 @@ import re
 from typing import Any
 
 from panic_lens.evaluate import scope
-from panic_lens.evaluate.state import State
-from panic_lens.rust.syntax import Node, child_by_field, nodes_of_kinds
+from panic_lens.evaluate.literals import at
+from panic_lens.evaluate.state import Fields, Frame, State, Value, register
+from panic_lens.rust.syntax import (
+    Node,
+    child_by_field,
+    nodes_of_kinds,
+    span_of,
+    struct_literal_parts,
+)
 
 _MAX_SITES = 16  # struct literals of one type read for one field
 
@@ -100,9 +107,9 @@ def _is_config_memo(item: Node, st: State) -> bool:
 
 
 def method_owner(fn: Node, st: State) -> scope.Item | None:
-    """The struct of the crate whose impl the method `fn` (one with `self`) is in, when that
-    struct's values may be known (`Fields`: a `#[derive(Config)]` struct); None otherwise.
-    Looked up once per method."""
+    """The struct of the crate whose inherent impl the method `fn` (one with `self`) is in:
+    its values may be known (`Fields`: a `#[derive(Config)]` struct built by `X::new(..)`, a
+    literal of any struct of the crate); None otherwise. Looked up once per method."""
     key = ("evaluate", "method-owner", fn.id)
     if key in st.memo:
         found: scope.Item | None = st.memo[key]
@@ -111,8 +118,7 @@ def method_owner(fn: Node, st: State) -> scope.Item | None:
     holder = fn.parent.parent if fn.parent is not None else None  # impl > body > fn
     params = child_by_field(fn, "parameters")
     if (
-        b"Config" in st.unit.src
-        and holder is not None
+        holder is not None
         and holder.type == "impl_item"
         and child_by_field(holder, "trait") is None
         and params is not None
@@ -122,10 +128,57 @@ def method_owner(fn: Node, st: State) -> scope.Item | None:
         while kind is not None and kind.type == "generic_type":
             kind = child_by_field(kind, "type")
         item = st.item_at(kind) if kind is not None else None
-        if item is not None and is_config(item.node, item.unit):
+        if item is not None and item.node.type == "struct_item":
             found = item
     st.memo[key] = found
     return found
+
+
+def struct_literal_value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    """A literal of a struct of the crate that is no config (`Vae { latent_dim: self.latent_dim,
+    .. }`): the fields whose values are known (`Fields`), written or from a `..base` of the same
+    struct, so that a method called on the value knows `self`'s fields; None for another
+    struct or when no field is known."""
+    name = child_by_field(node, "name")
+    if node.type != "struct_expression" or name is None:
+        return None
+    if st.unit.text(name) == "Self":
+        impl = scope._enclosing_impl(node, st.unit)
+        kind = child_by_field(impl, "type") if impl is not None else None
+        while kind is not None and kind.type == "generic_type":
+            kind = child_by_field(kind, "type")
+        item = st.item_at(kind) if kind is not None else None
+    else:
+        item = st.item_at(name)
+    if item is None or item.node.type != "struct_item" or is_config(item.node, item.unit):
+        return None
+    written, base = struct_literal_parts(node, st.unit.text)
+    sources: dict[str, Value] = {}
+    if base is not None and base.type != "base_field_initializer":
+        inner = st.value(base, frame, depth + 1)
+        if inner is not None and isinstance(inner.value, Fields) and _same(inner.value, item):
+            sources.update(inner.value.sources)
+    for field, expr in written.items():
+        known = st.value(expr, frame, depth + 1) if expr is not None else None
+        if known is not None:
+            sources[field] = known
+        else:
+            sources.pop(field, None)
+    if not sources:
+        return None
+    text = " ".join(st.unit.text(name).split())
+    return Value(Fields(item, sources), span_of(node), None, f"{text} {{ .. }}", st.unit.path,
+                 None, (f"{text} {{ .. }} at {at(node)}",))  # fmt: skip
+
+
+def own_struct(value: Fields) -> bool:
+    """A struct value built by `struct_literal_value` (of a struct that is no config)."""
+    return not is_config(value.owner.node, value.owner.unit)
+
+
+def _same(fields: Fields, item: scope.Item) -> bool:
+    owner = fields.owner
+    return owner.node.id == item.node.id and owner.unit is item.unit
 
 
 def _literals(unit: scope.Unit, type_name: str, st: State) -> list[Node]:
@@ -324,3 +377,6 @@ def _generic(kind: Node, unit: scope.Unit) -> bool:
                     return True
         node = node.parent
     return False
+
+
+register("own-struct", struct_literal_value)

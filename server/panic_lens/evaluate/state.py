@@ -119,9 +119,10 @@ class State:
     ) -> Value | None:
         """The value (a map of fields) of a struct `node` builds, as the layer that knows
         burn's option structs (`register("struct", ..)`) and the derive of the user's configs
-        (`register("config-struct", ..)`: `X::new(..)`, `.with_f(v)`, literals) registered;
-        None when unknown. A `method` call (`cfg.with_f(v)`) builds only the latter."""
-        for name in ("config-struct",) if method else ("struct", "config-struct"):
+        (`register("config-struct", ..)`: `X::new(..)`, `.with_f(v)`, literals) registered,
+        else a literal of another struct of the crate (`fields.struct_literal_value`); None
+        when unknown. A `method` call (`cfg.with_f(v)`) builds only a config."""
+        for name in ("config-struct",) if method else ("struct", "config-struct", "own-struct"):
             fn = _EVALUATORS.get(name)
             found = fn(node, self, frame, depth) if fn is not None else None
             if found is not None:

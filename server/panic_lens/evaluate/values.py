@@ -93,11 +93,13 @@ def _value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         return _index(node, st, frame, depth)
     if kind == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
         found = fields.agreed([value(v, st, _MODULE_FRAME, depth + 1) for v, _ in sites])
-        if found is None:
-            return None
-        read = unit.text(node)
-        return Value(found.value, found.origin, None, found.note or read, found.path, None,
-                     (*found.steps, f"{read}, as every literal of its struct sets it"))  # fmt: skip
+        if found is not None:
+            read = unit.text(node)
+            steps = (*found.steps, f"{read}, as every literal of its struct sets it")
+            return Value(found.value, found.origin, None, found.note or read, found.path, None,
+                         steps)  # fmt: skip
+        # the literals disagree or read values of their own functions: the value the frame's
+        # `self` has (a method followed from a call on one value: `model.decode(z)`)
     if kind in ("block", "if_expression", "match_expression", "field_expression"):
         return flow.value_of_expression(node, st, frame, depth)
     return None

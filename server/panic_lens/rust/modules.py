@@ -102,13 +102,13 @@ def _imports_of(
 _trees: dict[Path, Tree] = {}
 # The trees of the last files analysed (`remember`), by absolute path: the loader reads one of
 # them without parsing it again (a crate's `mod.rs` is analysed, then its children load it).
-_analysed: dict[Path, tuple[bytes, Tree]] = {}
+_analysed: dict[str, tuple[bytes, Tree]] = {}
 _MAX_ANALYSED = 16
 
 
 def remember(path: str, src: bytes, tree: Tree) -> None:
     """Keep the tree of a file just analysed for the loader (the last few only)."""
-    file = Path(os.path.abspath(path))
+    file = os.path.abspath(path)
     _analysed.pop(file, None)
     _analysed[file] = (src, tree)
     if len(_analysed) > _MAX_ANALYSED:
@@ -116,7 +116,7 @@ def remember(path: str, src: bytes, tree: Tree) -> None:
 
 
 def _analysed_tree(file: Path, src: bytes) -> Tree | None:
-    found = _analysed.get(Path(os.path.abspath(file)))
+    found = _analysed.get(os.path.abspath(file))
     return found[1] if found is not None and found[0] == src else None
 
 

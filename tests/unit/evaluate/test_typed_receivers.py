@@ -168,3 +168,63 @@ def test_a_fields_dims_are_the_same_wherever_it_is_read() -> None:
     first, second = _shapes(src)
     assert first is not None and second is not None
     assert len(first) == len(second) == 3 and first != second
+
+
+BUILT = """use burn::prelude::*;
+#[derive(Config, Debug)]
+pub struct NetConfig {
+    pub latent: usize,
+    #[config(default = 28)]
+    pub side: usize,
+}
+pub struct Net { latent: usize, side: usize }
+impl NetConfig {
+    pub fn init(&self, _d: &Device) -> Net { Net { latent: self.latent, side: self.side } }
+}
+impl Net {
+    pub fn decode(&self, z: Tensor<2>) -> Tensor<4> {
+        let [batch, _] = z.dims();
+        Tensor::zeros([batch, 1, self.side, self.side], &z.device())
+    }
+    pub fn width(&self) -> usize { self.latent * 2 }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # a value built by a config's init: its type is what init declares it returns, its
+        # fields what the struct literal init returns sets
+        ("let net = NetConfig::new(20).init(d); let y = /*here*/ net.width();", 40),
+        ("let net = NetConfig::new(20).with_side(32).init(d); let y = /*here*/ net.width();", 40),
+        ("let y = /*here*/ NetConfig::new(7).init(d).width();", 14),
+        ("let net = Net { latent: 3, side: 1 }; let y = /*here*/ net.width();", 3 * 2),
+        # unknown: the config's width at run time, a changed `let mut`
+        ("let net = NetConfig::new(n).init(d); let y = /*here*/ net.width();", None),
+        ("let mut net = Net { latent: 3, side: 1 }; net.latent = n; "
+         "let y = /*here*/ net.width();", None),
+    ],
+)  # fmt: skip
+def test_a_method_of_a_value_built_in_the_function(body: str, expected: object) -> None:
+    import panic_lens.rules.language.own_configs  # noqa: F401  (the configs' derive)
+
+    src = f"{BUILT}fn f(d: &Device, n: usize) {{ {body} }}"
+    assert value_at(src) == expected
+
+
+def test_the_shape_a_method_of_a_built_value_returns() -> None:
+    import panic_lens.rules.language.own_configs  # noqa: F401
+
+    body = (
+        "let net = NetConfig::new(20).init(d); "
+        "let z = Tensor::<2>::zeros([8, 20], d); let y = /*here*/ net.decode(z);"
+    )
+    src = f"{BUILT}fn f(d: &Device, n: usize) {{ {body} }}"
+    assert dims_at(src) == (8, 1, 28, 28)
+    assert dims_at(src.replace("NetConfig::new(20)", "NetConfig::new(20).with_side(32)")) == (
+        8,
+        1,
+        32,
+        32,
+    )
