@@ -39,6 +39,7 @@ from panic_lens.rules.meta import (
     set_added_rules,
     set_derived_rules,
 )
+from panic_lens.rust import modules
 from panic_lens.settings import parse_settings
 from panic_lens.walk import (
     MAX_FILE_BYTES,
@@ -184,6 +185,7 @@ def run_check(
             continue
         order.append(file)
     analyser = Analyser(settings, catalog, cache, jobs, progress)
+    kept = modules.keep_analysed(KEPT_ANALYSED)  # (analysed here or in forked workers)
     try:
         if cache is None:
             manifests = Manifests()
@@ -205,6 +207,7 @@ def run_check(
         done = {**hits, **analyser.results()}
     finally:
         analyser.close()
+        modules.keep_analysed(kept)
     if cache is not None and index is not None:
         index.save()
         if cache.writes or analyser.writes:
@@ -218,6 +221,11 @@ def run_check(
         len(sources.data),
     )
     return _check_result(order, done, errors), stats
+
+
+# The trees of the last files analysed that a run keeps for the module loader (`rust.modules`):
+# a crate's `mod.rs` analysed, its children load its scopes without parsing it again.
+KEPT_ANALYSED = 16
 
 
 def _scan_in_workers(
@@ -666,6 +674,7 @@ def _init_worker(
 
     _WorkerState.contents = {}
     _WorkerState.memo = CrateMemo(_read_stored)
+    modules.keep_analysed(KEPT_ANALYSED)
     _WorkerState.prefilter = None
     # Python's default collection thresholds (the CLI raises them for its own short run): with
     # higher ones the analyses' cycles pile up and peak memory grows for no clear gain

@@ -41,7 +41,7 @@ from panic_lens.rules.meta import per_rule_set, plain_word, rules
 from panic_lens.rust.burn_api import CRATE_ROOTS
 from panic_lens.rust.crate import crate_context
 from panic_lens.rust.facts import FileFacts, NodeSpan, TrainingSignal
-from panic_lens.rust.incremental import edit_of, edited, reparse
+from panic_lens.rust.incremental import edit_of, edited, forget_edited, reparse
 from panic_lens.rust.search import declarations
 from panic_lens.rust.syntax import Node, Tree, index_in, nodes_of_kinds, starts_between
 from panic_lens.settings import Settings
@@ -191,7 +191,9 @@ def _relocated(
     parse changed nothing outside the body, the body declares nothing, and its training
     signals are the old ones (those decide other functions' findings)."""
     before = edited(old.src, old.tree, src)  # the edit is `edit_of(old.src, src)`: the shift's
-    if any(r.start_byte <= body[0] or r.end_byte >= body[1] for r in before.changed_ranges(tree)):
+    moved = before.changed_ranges(tree)
+    forget_edited()
+    if any(r.start_byte <= body[0] or r.end_byte >= body[1] for r in moved):
         return None
     # with the renames known, calls are found by name: only the body's declarations matter
     if old.renames is not None:

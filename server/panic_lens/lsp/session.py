@@ -29,7 +29,7 @@ from panic_lens.lsp.convert import LineIndex, diagnostic_json, lsp_diagnostic
 from panic_lens.lsp.protocol import LspTextDocument, PanicLensProtocol
 from panic_lens.model import Analysis, Finding
 from panic_lens.positions import Encoding
-from panic_lens.rust.incremental import reparse
+from panic_lens.rust.incremental import forget_edited, reparse
 from panic_lens.rust.syntax import Tree, parse_code
 from panic_lens.settings import Settings
 
@@ -291,6 +291,7 @@ class PanicLensServer(LanguageServer):
             index = LineIndex.of_lines(source, doc.line_starts(), self.encoding)
             content_id = doc.content_id
         result = self.analyze(uri, src, doc.version, tree, index, content_id)
+        forget_edited()  # the edited copy of the last tree, kept for this analysis only
         self.open[uri] = result
         self.results_changed()
         self.dirty.discard(uri)

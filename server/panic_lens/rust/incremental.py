@@ -33,7 +33,7 @@ def edited(old: bytes, old_tree: Tree, new: bytes) -> Tree:
     re-parses from, and compares the new tree with (`changed_ranges`, fastest against the very
     tree the parse started from). Kept for the last edit, as `edit_of` keeps its range."""
     last = _last_edited[0]
-    if last is not None and last[0] is old and last[1] is new and last[2] is old_tree:
+    if last is not None and last[0] is old and last[1] is new and last[2] == id(old_tree):
         return last[3]
     start, old_end, new_end, start_point, old_end_point, new_end_point = edit_of(old, new)
     tree = old_tree.copy()
@@ -45,11 +45,16 @@ def edited(old: bytes, old_tree: Tree, new: bytes) -> Tree:
         old_end_point=old_end_point,
         new_end_point=new_end_point,
     )
-    _last_edited[0] = (old, new, old_tree, tree)
+    _last_edited[0] = (old, new, id(old_tree), tree)  # (not the old tree: freed with its text)
     return tree
 
 
-_last_edited: list[tuple[bytes, bytes, Tree, Tree] | None] = [None]
+def forget_edited() -> None:
+    """Drop the edited copy `edited` keeps (the keystroke that asked for it is done)."""
+    _last_edited[0] = None
+
+
+_last_edited: list[tuple[bytes, bytes, int, Tree] | None] = [None]
 
 
 Edit = tuple[int, int, int, tuple[int, int], tuple[int, int], tuple[int, int]]

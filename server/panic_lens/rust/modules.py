@@ -103,15 +103,26 @@ _trees: dict[Path, Tree] = {}
 # The trees of the last files analysed (`remember`), by absolute path: the loader reads one of
 # them without parsing it again (a crate's `mod.rs` is analysed, then its children load it).
 _analysed: dict[str, tuple[bytes, Tree]] = {}
-_MAX_ANALYSED = 16
+_kept = [0]  # how many: none unless a batch run asks (a language server keeps its own trees)
+
+
+def keep_analysed(count: int) -> int:
+    """Keep the trees of the last `count` files analysed for the loader (`remember`), the
+    previous count returned: a `check` run's analyses ask for their siblings' module scopes."""
+    before, _kept[0] = _kept[0], count
+    while len(_analysed) > count:
+        _analysed.pop(next(iter(_analysed)))
+    return before
 
 
 def remember(path: str, src: bytes, tree: Tree) -> None:
     """Keep the tree of a file just analysed for the loader (the last few only)."""
+    if not _kept[0]:
+        return
     file = os.path.abspath(path)
     _analysed.pop(file, None)
     _analysed[file] = (src, tree)
-    if len(_analysed) > _MAX_ANALYSED:
+    if len(_analysed) > _kept[0]:
         _analysed.pop(next(iter(_analysed)))
 
 

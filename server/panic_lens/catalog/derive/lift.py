@@ -343,6 +343,12 @@ def public_entries(
     return list(found[0]), list(found[1])
 
 
+def forget_lifts() -> None:
+    """Drop what `public_entries` and `_substitute` keep for one load of records."""
+    _names_in.cache_clear()
+    _entries_memo({})  # (held for the last index only: this empty one)
+
+
 @per_guards_index
 def _entries_memo(
     functions: dict[str, Any],

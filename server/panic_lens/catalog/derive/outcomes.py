@@ -17,6 +17,7 @@ from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
+from panic_lens.catalog.derive.lift import forget_lifts
 from panic_lens.catalog.derive.model import Derived, NotDerived
 from panic_lens.catalog.derive.pipeline import Deriver
 from panic_lens.catalog.model import PanicSite, Record
@@ -123,6 +124,8 @@ def derive_all(
             hand_sites = tuple(site for rule in hands for site in rule.panic_sites)
             deriver = Deriver(shipped_guards() if guards is None else guards, table, hand_sites)
         out[record.id] = by_half[record.panic] = deriver.derive(record, share=True)
+    if deriver is not None:
+        forget_lifts()  # what made a load fast is of no use after it (a server keeps running)
     _write_cache(key, out)
     _MEMO.clear()
     _MEMO[key] = out
