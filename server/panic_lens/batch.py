@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import os
 import stat
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,7 +40,6 @@ from panic_lens.rules.meta import (
     set_added_rules,
     set_derived_rules,
 )
-from panic_lens.rust import modules
 from panic_lens.settings import parse_settings
 from panic_lens.walk import (
     MAX_FILE_BYTES,
@@ -185,7 +185,6 @@ def run_check(
             continue
         order.append(file)
     analyser = Analyser(settings, catalog, cache, jobs, progress)
-    kept = modules.keep_analysed(KEPT_ANALYSED)  # (analysed here or in forked workers)
     try:
         if cache is None:
             manifests = Manifests()
@@ -207,7 +206,7 @@ def run_check(
         done = {**hits, **analyser.results()}
     finally:
         analyser.close()
-        modules.keep_analysed(kept)
+        _keep_analysed(0)  # (`_analyse_one` keeps a few trees while this run analyses here)
     if cache is not None and index is not None:
         index.save()
         if cache.writes or analyser.writes:
@@ -226,6 +225,14 @@ def run_check(
 # The trees of the last files analysed that a run keeps for the module loader (`rust.modules`):
 # a crate's `mod.rs` analysed, its children load its scopes without parsing it again.
 KEPT_ANALYSED = 16
+
+
+def _keep_analysed(count: int) -> None:
+    """`rust.modules.keep_analysed`, once something was analysed (a warm run that analyses
+    nothing never loads the parser)."""
+    modules = sys.modules.get("panic_lens.rust.modules")
+    if modules is not None:
+        modules.keep_analysed(count)
 
 
 def _scan_in_workers(
@@ -633,6 +640,7 @@ def _analyse_one(
     """One file's findings and notes (all `check` reports), stored under `key` when given."""
     from panic_lens.engine import analyze
 
+    _keep_analysed(KEPT_ANALYSED)  # the engine loaded the module loader
     analysis = analyze(
         data, path, settings=settings, catalog=catalog, memo=memo, may_fire=may_fire,
         findings_only=True,
@@ -674,7 +682,7 @@ def _init_worker(
 
     _WorkerState.contents = {}
     _WorkerState.memo = CrateMemo(_read_stored)
-    modules.keep_analysed(KEPT_ANALYSED)
+    _keep_analysed(KEPT_ANALYSED)
     _WorkerState.prefilter = None
     # Python's default collection thresholds (the CLI raises them for its own short run): with
     # higher ones the analyses' cycles pile up and peak memory grows for no clear gain
