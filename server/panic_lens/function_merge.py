@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from panic_lens import engine
+from panic_lens.evaluate.callers import MAX_LEVELS
 from panic_lens.model import Finding, HoverFact, Point, Related, Severity, Span
 from panic_lens.rust.facts import FileFacts
 from panic_lens.rust.syntax import Node, Tree
@@ -54,23 +55,33 @@ def callee_bodies(
 ) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:  # fmt: skip
     """The (old, new) byte ranges of the `framed` function bodies (whose findings read their
     callers' arguments: `evaluate.callers`) of functions that the edited body calls, before
-    or after the edit (by name, as written: a look at the body's bytes): their findings may
+    or after the edit (by name, as written: a look at the body's bytes), and of the framed
+    functions those call in turn (the callers' frames reach two calls up): their findings may
     change with the edit, and their rules run again. None: one the edit cuts across."""
     (lo, hi), (new_lo, new_hi) = edited
-    old_text, new_text = old.src[lo:hi], src[new_lo:new_hi]
+    texts = [old.src[lo:hi], src[new_lo:new_hi]]
     bodies: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    names: dict[tuple[int, int], bytes] = {}
     for was in sorted(framed):
-        if was == (lo, hi):
-            continue  # the edited function: re-run already
         name = _function_name(old, was)
         if name is None:
             return None
-        if not (_calls_name(old_text, name) or _calls_name(new_text, name)):
-            continue
-        now = moved(was, shift)
-        if now is None:
-            return None
-        bodies.append((was, now))
+        names[was] = name
+    for _ in range(MAX_LEVELS):  # the levels of callers the evaluator reads
+        found = []
+        for was, name in names.items():
+            if was == (lo, hi) or any(b[0] == was for b in bodies):
+                continue  # the edited function (re-run already), or one found before
+            if not any(_calls_name(text, name) for text in texts):
+                continue
+            now = moved(was, shift)
+            if now is None:
+                return None
+            found.append((was, now))
+        if not found:
+            break
+        bodies += found
+        texts = [old.src[was[0] : was[1]] for was, _ in found]
     return bodies
 
 

@@ -609,3 +609,37 @@ def test_an_edit_in_a_caller_runs_the_rules_of_the_functions_it_calls_again(
     back, partial = step(after, src)
     assert partial and back is not None
     assert not [f for f in back.analysis.findings if f.rule == "narrow-out-of-range"]
+
+
+def test_an_edit_two_calls_up_runs_the_rules_of_the_function_it_reaches_again(
+    tmp_path: Path,
+) -> None:
+    """A finding read in the frame of a caller's caller (`evaluate.callers`, two levels): an
+    edit of the outermost call re-runs the rules in the function two calls down (through the
+    function between them), and the finding comes and goes with the value."""
+    lib = tmp_path / "src" / "lib.rs"
+    lib.parent.mkdir()
+    (tmp_path / "Cargo.toml").write_text(
+        '[package]\nname = "c"\nversion = "0.1.0"\n\n[dependencies]\nburn = "0.22"\n'
+    )
+    src = (
+        b"use burn::prelude::*;\nuse burn::nn::{GroupNorm, GroupNormConfig};\n"
+        b"#[derive(Config, Debug)]\npub struct BlockConfig {\n    pub channels: usize,\n}\n"
+        b"impl BlockConfig {\n    pub fn make(&self, d: &Device) -> GroupNorm {\n"
+        b"        GroupNormConfig::new(8, self.channels).init(d)\n    }\n}\n"
+        b"#[derive(Config, Debug)]\npub struct NetConfig {\n    pub base: usize,\n}\n"
+        b"impl NetConfig {\n    pub fn build_block(&self, d: &Device) -> GroupNorm {\n"
+        b"        let wide = 2 * self.base;\n        BlockConfig::new(wide).make(d)\n    }\n}\n"
+        b"pub fn run(d: &Device) -> GroupNorm {\n    NetConfig::new(16).build_block(d)\n}\n"
+    )
+    lib.write_bytes(src)
+    snap = start(lib)
+    rule = "group-norm-groups-divide-channels"
+    assert not [f for f in snap.analysis.findings if f.rule == rule]
+    after, partial = step(snap, src.replace(b"NetConfig::new(16)", b"NetConfig::new(13)"))
+    assert partial and after is not None
+    (found,) = [f for f in after.analysis.findings if f.rule == rule]
+    assert found.span.start.row == 8 and "NetConfig::new(13).build_block(d)" in found.message
+    back, partial = step(after, src)
+    assert partial and back is not None
+    assert not [f for f in back.analysis.findings if f.rule == rule]
