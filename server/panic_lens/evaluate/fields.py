@@ -154,21 +154,25 @@ def struct_literal_value(node: Node, st: State, frame: Frame, depth: int) -> Val
         return None
     written, base = struct_literal_parts(node, st.unit.text)
     sources: dict[str, Value] = {}
+    built: dict[str, tuple[Node, Frame]] = {}
     if base is not None and base.type != "base_field_initializer":
         inner = st.value(base, frame, depth + 1)
         if inner is not None and isinstance(inner.value, Fields) and _same(inner.value, item):
             sources.update(inner.value.sources)
+            built.update(inner.value.built)
     for field, expr in written.items():
         known = st.value(expr, frame, depth + 1) if expr is not None else None
+        sources.pop(field, None)
+        built.pop(field, None)
         if known is not None:
             sources[field] = known
-        else:
-            sources.pop(field, None)
-    if not sources:
+        elif expr is not None and expr.type == "call_expression" and frame.args:
+            built[field] = (expr, frame)  # a module built here: its config read in this frame
+    if not sources and not built:
         return None
     text = " ".join(st.unit.text(name).split())
-    return Value(Fields(item, sources), span_of(node), None, f"{text} {{ .. }}", st.unit.path,
-                 None, (f"{text} {{ .. }} at {at(node)}",))  # fmt: skip
+    return Value(Fields(item, sources, built), span_of(node), None, f"{text} {{ .. }}",
+                 st.unit.path, None, (f"{text} {{ .. }} at {at(node)}",))  # fmt: skip
 
 
 def own_struct(value: Fields) -> bool:

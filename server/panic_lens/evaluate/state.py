@@ -47,16 +47,24 @@ class Fields(dict[str, Any]):
     (where it was set and how), so that `cfg.groups` reads the field with its origin and a
     method called on the value (`cfg.init(d)`) knows its `self`."""
 
-    __slots__ = ("owner", "sources")
+    __slots__ = ("built", "owner", "sources")
 
-    def __init__(self, owner: scope.Item, sources: dict[str, Value]) -> None:
+    def __init__(
+        self, owner: scope.Item, sources: dict[str, Value],
+        built: dict[str, tuple[Node, Frame]] | None = None,
+    ) -> None:  # fmt: skip
         super().__init__((name, v.value) for name, v in sources.items())
         self.owner = owner
         self.sources = sources
+        # the fields a literal sets to an expression that is no value (a burn module built
+        # from its config: `linear: LinearConfig::new(self.d, 10).init(d)`), with the frame it
+        # was written in: the module's config is read there (`State.module_of`)
+        self.built = built or {}
 
     def __repr__(self) -> str:  # a memo key: two structs with the same fields differ
         node = self.owner.node
-        return f"{self.owner.unit.path}:{node.start_byte}:{dict.__repr__(self)}"
+        built = sorted((k, n.id, id(f)) for k, (n, f) in self.built.items())
+        return f"{self.owner.unit.path}:{node.start_byte}:{dict.__repr__(self)}:{built}"
 
 
 _EVALUATORS: dict[str, Any] = {}
@@ -101,14 +109,17 @@ class State:
         """The analysed file's facts (for the layers above, `module_of`), or None."""
         return self.facts_ref() if self.facts_ref is not None else None
 
-    def module_of(self, node: Node) -> tuple[str, dict[str, Any]] | None:
-        """(type path, config fields) of the burn module `node` holds, as the layer that knows
-        burn's configs registered (`register("module", ..)`); None when unknown."""
+    def module_of(
+        self, node: Node, frame: Frame | None = None
+    ) -> tuple[str, dict[str, Any]] | None:
+        """(type path, config fields) of the burn module `node` holds (in `frame`), as the
+        layer that knows burn's configs registered (`register("module", ..)`); None when
+        unknown."""
         fn = _EVALUATORS.get("module")
         facts = self.facts()
         if fn is None or facts is None or self.unit.src is not facts.src:
             return None
-        return fn(node, facts)
+        return fn(node, facts, frame)
 
     def value(self, node: Node | None, frame: Frame, depth: int) -> Value | None:
         """`evaluate.values.value` of `node` in `frame`."""

@@ -16,7 +16,7 @@ from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, strip
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.shapes import Shape, Sym
-from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register
+from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value, register
 from panic_lens.rust.burn_api import TENSOR_CONSTRUCTORS, TENSOR_FROM, tensor_type_args
 from panic_lens.rust.syntax import (
     Node,
@@ -485,17 +485,23 @@ def _forward(call: Node, module: Node, arg: Node, st: State, frame: Frame,
              depth: int) -> Shape | None:  # fmt: skip
     """`module.forward(x)` of a burn module: its type and config from where it was built (a
     local, or a field every literal of the struct sets alike), through burn's table."""
-    found = _module(module, st, depth)
+    found = _module(module, st, depth, frame)
     inner = shape(arg, st, frame, depth + 1) if found is not None else None
     if found is None or inner is None:
         return None
     return ops.module_forward_shape(found[0], found[1], inner)
 
 
-def _module(module: Node, st: State, depth: int) -> tuple[str, dict[str, Any]] | None:
+def _module(
+    module: Node, st: State, depth: int, frame: Frame | None = None
+) -> tuple[str, dict[str, Any]] | None:
     node = strip(module)
     if node is None:
         return None
+    if node.type == "field_expression" and frame is not None:
+        built = _built_module(node, st, frame)  # `self.linear` of the value a call is on
+        if built is not None:
+            return built
     if node.type == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
         return fields.agreed([st.module_of(v) for v, _ in sites], key=repr)
     if node.type == "identifier":
@@ -504,6 +510,21 @@ def _module(module: Node, st: State, depth: int) -> tuple[str, dict[str, Any]] |
         if bound is not None and depth < MAX_DEPTH:
             return _module(bound, st, depth + 1)
     return st.module_of(node)
+
+
+def _built_module(node: Node, st: State, frame: Frame) -> tuple[str, dict[str, Any]] | None:
+    """`self.f` in a method followed from a call on a struct value whose literal built `f` as
+    a burn module (`Fields.built`): the module's config, read in the frame of that literal
+    (`ModelConfig::new(10, 512).init(d)` then `model.forward(x)`: `self.linear2` is
+    `LinearConfig::new(self.hidden_size, self.num_classes)` with that config's values)."""
+    base, field = child_by_field(node, "value"), child_by_field(node, "field")
+    if base is None or base.type != "self" or field is None:
+        return None
+    me = flow.self_value(node, st, frame)
+    if me is None or not isinstance(me.value, Fields):
+        return None
+    found = me.value.built.get(st.unit.text(field))
+    return st.module_of(found[0], found[1]) if found is not None else None
 
 
 def _arange(item: Node, st: State, frame: Frame, depth: int) -> Shape | None:

@@ -228,3 +228,42 @@ def test_the_shape_a_method_of_a_built_value_returns() -> None:
         32,
         32,
     )
+
+
+GUIDE = """use burn::prelude::*;
+use burn::nn::{Linear, LinearConfig};
+#[derive(Config, Debug)]
+pub struct HeadConfig {
+    pub hidden: usize,
+    pub classes: usize,
+}
+#[derive(Module, Debug)]
+pub struct Head<B: Backend> {
+    linear: Linear<B>,
+}
+impl HeadConfig {
+    pub fn init<B: Backend>(&self, device: &B::Device) -> Head<B> {
+        Head { linear: LinearConfig::new(self.hidden, self.classes).init(device) }
+    }
+}
+impl<B: Backend> Head<B> {
+    pub fn forward(&self, x: Tensor<B, 2>) -> Tensor<B, 2> {
+        self.linear.forward(x)
+    }
+}
+"""
+
+
+def test_a_module_field_built_from_the_callers_config() -> None:
+    """`self.linear` of a value an `init` built: the Linear's config is read in the frame of
+    that init (`HeadConfig::new(64, 10)`), so the forward's output width is known."""
+    import panic_lens.rules.language.own_configs  # noqa: F401
+    import panic_lens.rules.language.values  # noqa: F401  (burn's module configs)
+
+    body = (
+        "let head = HeadConfig::new(64, CLASSES).init::<B>(d); "
+        "let x = Tensor::<B, 2>::zeros([4, 64], d); let y = /*here*/ head.forward(x);"
+    )
+    src = f"{GUIDE}fn f<B: Backend>(d: &B::Device, n: usize) {{ {body} }}"
+    assert dims_at(src.replace("CLASSES", "10")) == (4, 10)
+    assert dims_at(src.replace("CLASSES", "n")) == (4, None)

@@ -544,11 +544,13 @@ def _init_receiver(expr: Node | None, facts: FileFacts, depth: int) -> tuple[Nod
         return (receiver, depth + 1) if name.startswith("init") else None
 
 
-def _module_of(node: Node, facts: FileFacts) -> tuple[str, dict[str, Any]] | None:
-    """(type path, known config fields) of the burn module `node` builds: `cfg.init(d)` of a
-    config (through `let`s), or a module made without one (`Relu::new()`), for the evaluator's
-    `module.forward(x)` (`evaluate.tensors`)."""
-    config = module_config(node, facts)
+def _module_of(
+    node: Node, facts: FileFacts, frame: Frame | None = None
+) -> tuple[str, dict[str, Any]] | None:
+    """(type path, known config fields) of the burn module `node` builds (in `frame`):
+    `cfg.init(d)` of a config (through `let`s), or a module made without one (`Relu::new()`),
+    for the evaluator's `module.forward(x)` (`evaluate.tensors`)."""
+    config = module_config(node, facts, frame=frame)
     if config is not None and config.info.init is not None:
         options = {f.name for f in config.info.fields if f.option}
         return config.info.init, {  # a known `None` of an Option field is "None" there
