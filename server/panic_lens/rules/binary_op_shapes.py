@@ -212,6 +212,8 @@ def _judge(
     if rhs is None or rhs.shape is None or rhs.shape.dims is None:
         return  # a scalar, or a tensor whose rank is not known
     clashes = _clashes(lhs.shape.dims, rhs.shape.dims)
+    if not clashes and facts.findings_only:
+        return  # `check` reads findings only: no hover text for a pair that broadcasts
     span = facts.span(name_node)
     inside = f" inside {api.removeprefix('burn::nn::loss::')}" if api is not None else ""
     api = api or f"{TENSOR}::{name}"

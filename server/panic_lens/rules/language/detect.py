@@ -334,23 +334,29 @@ def _judge(
     spec: RuleSpec, where: Where, site: CallSite, bound: _Bound, plan: Plan, facts: FileFacts
 ) -> Iterator[Finding | HoverFact]:
     span = facts.span(site.name_node)
-    known = _known_lines(bound, plan)
     if spec.condition is None:
         verdict: bool | Failed | None = True
     else:
         verdict = holds(spec.condition, plan.names, bound.data, bound.lengths)
+    # `check` reads findings only: a call that gives none needs no hover text
+    quiet = facts.findings_only and not _RECORDERS
     if isinstance(verdict, Failed):
         where_failed = f"{facts.path or '<text>'}:{span.start.row + 1}: {verdict.reason}"
         for recorder in _RECORDERS:
             recorder.setdefault(spec.id, []).append(where_failed)
-        yield HoverFact(
-            spec.id, span, bound.api, (*known, f"condition not evaluated: {verdict.reason}")
-        )
+        if not quiet:
+            known = _known_lines(bound, plan)
+            yield HoverFact(
+                spec.id, span, bound.api, (*known, f"condition not evaluated: {verdict.reason}")
+            )
         return
     if verdict is not True:
-        state = "unknown: some value is not known at this call" if verdict is None else "false"
-        yield HoverFact(spec.id, span, bound.api, (*known, f"`{spec.condition}` is {state}"))
+        if not quiet:
+            state = "unknown: some value is not known at this call" if verdict is None else "false"
+            known = _known_lines(bound, plan)
+            yield HoverFact(spec.id, span, bound.api, (*known, f"`{spec.condition}` is {state}"))
         return
+    known = _known_lines(bound, plan)
     if never_reached(site.node, facts):
         yield HoverFact(spec.id, span, bound.api, (*known, "never reached: a guard before it "
                         "always returns"), flagged=False)  # fmt: skip

@@ -456,7 +456,8 @@ def test_an_array_stays_a_list_through_clone() -> None:
 def test_check_skips_a_call_whose_arguments_already_rule_the_condition_out() -> None:
     """`findings_only` (what `check` asks): a call whose arguments make a conjunct of the
     condition unknown or false gets no finding whatever its receiver is, so its receiver's
-    shape is never worked out and it has no hover; the findings are the same."""
+    shape is never worked out; and a call that gives no finding gets no hover text at all
+    (`check` reads none); the findings are the same."""
     src = """use burn::prelude::*;
 fn f<B: Backend>(d: &B::Device, n: usize) {
     let t = Tensor::<B, 2>::zeros([2, 3], d);
@@ -474,7 +475,7 @@ fn f<B: Backend>(d: &B::Device, n: usize) {
         return sorted(h.span.start.row + 1 for h in analysis.hovers if h.rule == RESHAPE)
 
     assert hovered(full) == [4, 5, 6]
-    assert hovered(quick) == [5, 6]  # `[n, 2]`: `n` unknown, so the condition cannot hold
+    assert hovered(quick) == [5]  # the one finding's; `[n, 2]` and `[3, 2]` give none
 
 
 def test_check_works_out_only_the_arguments_a_conjunct_needs_first() -> None:
