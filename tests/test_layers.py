@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "panic_lens.prefilter",
             "panic_lens.cache",
             "panic_lens.batch",
+            "panic_lens.batch_workers",
             "panic_lens.function_reanalysis",
             "panic_lens.function_merge",
             "panic_lens.fixing",

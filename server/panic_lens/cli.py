@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # A short run that allocates much (imports) and frees little until it ends: with higher
     # thresholds the collector does not traverse what lives until the end anyway. Forked
-    # analysis workers go back to the defaults (batch._init_worker).
+    # analysis workers go back to the defaults (batch_workers._init_worker).
     before = gc.get_threshold()
     gc.set_threshold(*START_UP_GC_THRESHOLDS)
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from panic_lens import batch
+from panic_lens import batch, batch_workers
 from panic_lens.cli import main
 from panic_lens.rules import meta
 from panic_lens.rules.language.load import use_rule_folders
@@ -77,9 +77,9 @@ def test_a_spawned_worker_gets_the_rules_from_its_initializer(tmp_path: Path) ->
     loaded = use_rule_folders([RULES])
     context = multiprocessing.get_context("spawn")
     initargs = (None, None, None, meta.added_rules())
-    with ProcessPoolExecutor(1, context, batch._init_worker, initargs) as pool:
+    with ProcessPoolExecutor(1, context, batch_workers._init_worker, initargs) as pool:
         item = (path, EXAMPLE.encode(), None, None)
-        done = pool.submit(batch._analyse_in_worker, [item]).result()
+        done = pool.submit(batch_workers._analyse_in_worker, [item]).result()
     assert loaded.rules == meta.added_rules()
     [(_, analysis, _)] = done
     assert [f.rule for f in analysis.findings] == [RULE_ID] * 3

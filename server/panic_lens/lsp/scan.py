@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from panic_lens import batch, engine
+from panic_lens import batch, batch_workers, engine
 from panic_lens.lsp import rule_files
 from panic_lens.lsp.config import record_paths, reload_catalog
 from panic_lens.lsp.session import file_uri
@@ -105,9 +105,10 @@ async def _scan_in_workers(
     each task's results are published as it comes back."""
     jobs = batch.default_jobs()
     loop = asyncio.get_running_loop()
-    pool = batch.fork_pool(jobs, ls.settings, ls.catalog, None)
+    pool = batch_workers.fork_pool(jobs, ls.settings, ls.catalog, None)
     tasks = batch.scan_tasks(paths, sizes, jobs)
-    futures = [asyncio.wrap_future(pool.submit(batch.scan_in_worker, t), loop=loop) for t in tasks]
+    scan = batch_workers.scan_in_worker
+    futures = [asyncio.wrap_future(pool.submit(scan, t), loop=loop) for t in tasks]
     found = done = 0
     reported = 0
     try:
