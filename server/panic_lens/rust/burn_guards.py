@@ -115,31 +115,31 @@ def add_public_paths(
 ) -> dict[str, list[str]]:
     """Set `public` on each `pub` function: the path panic-lens's resolver gives a user's
     call of it (its owner type's, or its own for a free function), when users can name it.
-    Names are resolved with `rust.burn_index` (`pub mod`, `pub use`, globs), with free
-    functions added to its items in the value namespace (`burn_index.VALUE`: a function
+    Names are resolved with `rust.burn_workspace` (`pub mod`, `pub use`, globs), with free
+    functions added to its items in the value namespace (`burn_workspace.VALUE`: a function
     `matvec` re-exported next to its private module `matvec`); an owner is resolved in the
     scope of its impl's module. Returns, for each trait of `impls` ((trait, type, module) of
     each `impl Trait for Type`), the public paths of the types implementing it. `aliases`
     gets every other path the resolver gives for one of these items -> its `public` key
     (`burn::tensor::Slice` and `burn_std::Slice` -> `burn::backend::Slice`): a user may write
     any of them."""
-    from panic_lens.rust import burn_index as bi
+    from panic_lens.rust import burn_workspace as bi
 
     if not (root / "crates").is_dir():
         return {}
-    space = bi._Workspace(root)
+    space = bi.Workspace(root)
     space.load()
     for module in space.modules.values():
         crate, path = module.key
-        for node, attrs in bi._items(module.body, module.src):
-            if node.type != "function_item" or bi._test_only(attrs, module.src):
+        for node, attrs in bi.items_of(module.body, module.src):
+            if node.type != "function_item" or bi.test_only(attrs, module.src):
                 continue
             name_node = node.child_by_field_name("name")
             if name_node is None:
                 continue
             name = module.src[name_node.start_byte : name_node.end_byte].decode()
             entity = ("item", (crate, path, name))
-            module.items.setdefault(name + bi.VALUE, (entity, bi._visibility(node, module.src)))
+            module.items.setdefault(name + bi.VALUE, (entity, bi.visibility(node, module.src)))
     space.resolve_names()
     targets: dict[str, Any] = {}
     for key, fn in functions.items():
@@ -173,7 +173,7 @@ def add_public_paths(
                 if entity[0] == "item":
                     if entity[1] in wanted:
                         found.setdefault(entity[1], set()).add(path)
-                elif entity[1] not in chain and len(path) < bi._MAX_PATH:
+                elif entity[1] not in chain and len(path) < bi.MAX_PATH:
                     stack.append((entity[1], path, chain | {entity[1]}))
     implementors: dict[str, set[str]] = {}
     for key, target in targets.items():
