@@ -51,6 +51,17 @@ def step(snap: Snapshot, src: bytes) -> tuple[Snapshot | None, bool]:
     return new_snap, partial
 
 
+def _burn_crate(root: Path, src: bytes) -> Path:
+    """A crate at `root` that depends on burn 0.22, `src` its `src/lib.rs` (returned)."""
+    lib = root / "src" / "lib.rs"
+    lib.parent.mkdir()
+    (root / "Cargo.toml").write_text(
+        '[package]\nname = "c"\nversion = "0.1.0"\n\n[dependencies]\nburn = "0.22"\n'
+    )
+    lib.write_bytes(src)
+    return lib
+
+
 def edit_at(src: bytes, at: int, cut: int, snippet: str) -> bytes:
     at = min(at, len(src))
     while at and (src[at] & 0xC0) == 0x80 if at < len(src) else False:
@@ -588,18 +599,13 @@ def test_an_edit_in_a_caller_runs_the_rules_of_the_functions_it_calls_again(
     """The evaluator checks a function's body once per call of it with known arguments
     (`evaluate.callers`): an edit in a caller re-runs the rules in the functions it calls
     (still per function), and the finding in `crop` comes and goes with the argument."""
-    lib = tmp_path / "src" / "lib.rs"
-    lib.parent.mkdir()
-    (tmp_path / "Cargo.toml").write_text(
-        '[package]\nname = "c"\nversion = "0.1.0"\n\n[dependencies]\nburn = "0.22"\n'
-    )
     src = (
         b"use burn::prelude::*;\n"
         b"fn crop(x: Tensor<2>, width: usize) -> Tensor<2> {\n    x.narrow(1, 0, width)\n}\n"
         b"pub fn run(d: &Device) -> Tensor<2> {\n"
         b"    let t = Tensor::<2>::zeros([4, 10], d);\n    let w = 8;\n    crop(t, w)\n}\n"
     )
-    lib.write_bytes(src)
+    lib = _burn_crate(tmp_path, src)
     snap = start(lib)
     assert not [f for f in snap.analysis.findings if f.rule == "narrow-out-of-range"]
     after, partial = step(snap, src.replace(b"let w = 8;", b"let w = 12;"))
@@ -617,11 +623,6 @@ def test_an_edit_two_calls_up_runs_the_rules_of_the_function_it_reaches_again(
     """A finding read in the frame of a caller's caller (`evaluate.callers`, two levels): an
     edit of the outermost call re-runs the rules in the function two calls down (through the
     function between them), and the finding comes and goes with the value."""
-    lib = tmp_path / "src" / "lib.rs"
-    lib.parent.mkdir()
-    (tmp_path / "Cargo.toml").write_text(
-        '[package]\nname = "c"\nversion = "0.1.0"\n\n[dependencies]\nburn = "0.22"\n'
-    )
     src = (
         b"use burn::prelude::*;\nuse burn::nn::{GroupNorm, GroupNormConfig};\n"
         b"#[derive(Config, Debug)]\npub struct BlockConfig {\n    pub channels: usize,\n}\n"
@@ -632,7 +633,7 @@ def test_an_edit_two_calls_up_runs_the_rules_of_the_function_it_reaches_again(
         b"        let wide = 2 * self.base;\n        BlockConfig::new(wide).make(d)\n    }\n}\n"
         b"pub fn run(d: &Device) -> GroupNorm {\n    NetConfig::new(16).build_block(d)\n}\n"
     )
-    lib.write_bytes(src)
+    lib = _burn_crate(tmp_path, src)
     snap = start(lib)
     rule = "group-norm-groups-divide-channels"
     assert not [f for f in snap.analysis.findings if f.rule == rule]
