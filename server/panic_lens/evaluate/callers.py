@@ -25,7 +25,7 @@ from panic_lens.evaluate import fields, loops, scope
 from panic_lens.evaluate.calls import _method, callee_fn, frame_for
 from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.state import Frame, State, Value
-from panic_lens.rust.lexical import WORD_BYTES
+from panic_lens.rust.lexical import word_starts
 from panic_lens.rust.search import calls_named
 from panic_lens.rust.syntax import (
     Node,
@@ -126,17 +126,8 @@ def frames_at(
 def _named_elsewhere(fn: Node, name: Node, st: State) -> bool:
     """Whether the file writes the function's name as a word outside the function (a superset
     of its calls there, found by the bytes)."""
-    src, word = st.unit.src, st.unit.src[name.start_byte : name.end_byte]
-    at = src.find(word)
-    while at >= 0:
-        end = at + len(word)
-        whole = (at == 0 or src[at - 1] not in WORD_BYTES) and (
-            end == len(src) or src[end] not in WORD_BYTES
-        )
-        if whole and not fn.start_byte <= at < fn.end_byte:
-            return True
-        at = src.find(word, end)
-    return False
+    word = st.unit.src[name.start_byte : name.end_byte]
+    return any(not fn.start_byte <= at < fn.end_byte for at in word_starts(st.unit.src, word))
 
 
 def _mark_uncalled(

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from panic_lens.rust.lexical import WORD_BYTES
+from panic_lens.rust.lexical import word_starts
 from panic_lens.rust.syntax import Node, ancestors, child_by_field, walk
 
 _PATTERN_OWNERS = {"for_expression": "pattern", "match_arm": "pattern", "let_condition": "pattern"}
@@ -154,16 +154,7 @@ def _writes_assignment(text: bytes, name: bytes) -> bool:
     """`name`, as a whole word, followed by `=` or `op=` somewhere in `text`: a byte test that
     spares walking a statement that cannot assign it. Comments between the name and the
     operator would hide one: the caller walks a statement with a comment anyway."""
-    at = text.find(name)
-    while at >= 0:
-        end = at + len(name)
-        whole = (at == 0 or text[at - 1] not in WORD_BYTES) and (
-            end == len(text) or text[end] not in WORD_BYTES
-        )
-        if whole and _ASSIGN_OPERATOR.match(text, end):
-            return True
-        at = text.find(name, at + 1)
-    return False
+    return any(_ASSIGN_OPERATOR.match(text, at + len(name)) for at in word_starts(text, name))
 
 
 def _in_params(params: Node | None, name: str, src: bytes, kind: str) -> LocalBinding | None:
