@@ -86,7 +86,8 @@ def _built_struct(expr: Node | None, st: State, depth: int) -> scope.Item | None
         return fields.declared_struct(expr, st) or _built_struct(binding.value, st, depth + 1)
     if expr.type == "struct_expression":
         written = child_by_field(expr, "name")
-        return fields.struct_named(written, unit, st) if written is not None else None
+        kind = fields._self_type(written, unit) if written is not None else None
+        return fields.struct_named(kind, unit, st) if kind is not None else None
     if expr.type != "call_expression":
         return None
     fn = callee_fn(expr, st)

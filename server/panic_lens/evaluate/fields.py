@@ -142,14 +142,7 @@ def struct_literal_value(node: Node, st: State, frame: Frame, depth: int) -> Val
     name = child_by_field(node, "name")
     if node.type != "struct_expression" or name is None:
         return None
-    if st.unit.text(name) == "Self":
-        impl = scope._enclosing_impl(node, st.unit)
-        kind = child_by_field(impl, "type") if impl is not None else None
-        while kind is not None and kind.type == "generic_type":
-            kind = child_by_field(kind, "type")
-        item = st.item_at(kind) if kind is not None else None
-    else:
-        item = st.item_at(name)
+    item = struct_named(_self_type(name, st.unit), st.unit, st)  # `Self { .. }` in its impl
     if item is None or item.node.type != "struct_item" or is_config(item.node, item.unit):
         return None
     written, base = struct_literal_parts(node, st.unit.text)

@@ -187,6 +187,7 @@ impl Net {
         Tensor::zeros([batch, 1, self.side, self.side], &z.device())
     }
     pub fn width(&self) -> usize { self.latent * 2 }
+    pub fn square(side: usize) -> Self { Self { latent: side, side } }
 }
 """
 
@@ -200,6 +201,7 @@ impl Net {
         ("let net = NetConfig::new(20).with_side(32).init(d); let y = /*here*/ net.width();", 40),
         ("let y = /*here*/ NetConfig::new(7).init(d).width();", 14),
         ("let net = Net { latent: 3, side: 1 }; let y = /*here*/ net.width();", 3 * 2),
+        ("let net = Net::square(5); let y = /*here*/ net.width();", 5 * 2),  # `Self { .. }`
         # unknown: the config's width at run time, a changed `let mut`
         ("let net = NetConfig::new(n).init(d); let y = /*here*/ net.width();", None),
         ("let mut net = Net { latent: 3, side: 1 }; net.latent = n; "
