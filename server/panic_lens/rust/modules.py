@@ -20,7 +20,7 @@ from panic_lens.rust.names import Imports, ModuleLoader
 from panic_lens.rust.syntax import Tree, parse_code
 
 _MAX_CACHED = 512
-_cache: dict[Path, tuple[int, Imports]] = {}
+_cache: dict[Path, tuple[int, Imports, Tree]] = {}  # by file: its stamp, names and tree
 
 
 def module_path(file: Path, src_root: Path) -> tuple[str, ...] | None:
@@ -92,14 +92,11 @@ def _imports_of(
     tree = _analysed_tree(file, src) or parse_code(src)
     imports = Imports.module_level(tree, src, module_path=path, loader=load)
     if len(_cache) >= _MAX_CACHED:
-        _trees.pop(next(iter(_cache)), None)
         _cache.pop(next(iter(_cache)))
-    _cache[file] = (stamp, imports)
-    _trees[file] = tree  # alive anyway: the Imports hold its nodes
+    _cache[file] = (stamp, imports, tree)  # (the tree is alive anyway: the Imports hold nodes)
     return imports
 
 
-_trees: dict[Path, Tree] = {}
 # The trees of the last files analysed (`remember`), by absolute path: the loader reads one of
 # them without parsing it again (a crate's `mod.rs` is analysed, then its children load it).
 _analysed: dict[str, tuple[bytes, Tree]] = {}
@@ -136,9 +133,9 @@ def parsed(path: str, src: bytes) -> Tree | None:
     (a file of the crate that an analysis asks about after another file's analysis loaded
     it); else None."""
     for file in (Path(path), Path(os.path.abspath(path))):
-        cached, tree = _cache.get(file), _trees.get(file)
-        if cached is not None and tree is not None and cached[1].src == src:
-            return tree
+        cached = _cache.get(file)
+        if cached is not None and cached[1].src == src:
+            return cached[2]
     return None
 
 
