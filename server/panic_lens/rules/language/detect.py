@@ -50,6 +50,12 @@ def recorded_failures() -> Iterator[dict[str, list[str]]]:
         _RECORDERS.remove(found)
 
 
+def _findings_only(facts: FileFacts) -> bool:
+    """Only findings are read (`check`), and no one records the conditions that failed (`rules
+    test` does): what gives no finding need not be worked out."""
+    return facts.findings_only and not _RECORDERS
+
+
 def _receiver_fits(where: Where, site: CallSite, plan: Plan, facts: FileFacts) -> bool:
     """Whether a method call's receiver can be what `where` needs, from the receiver's config
     or type found once per call (most rules share a method name, few its receiver)."""
@@ -100,7 +106,7 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
         return
     plan = plan_of(spec)
     by_name, renamed = sites(facts)
-    findings_only = facts.findings_only and not _RECORDERS
+    findings_only = _findings_only(facts)
     for site in rule_sites(plan, by_name, renamed):
         wheres = plan.by_name.get(site.name) or renamed_wheres(site, plan)
         if findings_only and site.kind == "method" and not _may_fire(wheres, site, plan, facts):
@@ -275,7 +281,7 @@ def _bind(
         origins.update({f"config.{name}": v for name, v in config.fields.items()})
     elif config_info is not None or module_of is not None:
         data["config"] = {}
-    if facts.findings_only and not _RECORDERS:
+    if _findings_only(facts):
         for part, names in plan.arg_conjuncts[where]:
             _add_args(where, args, names, facts, bound, frame)
             if holds(part, plan.names, data, lengths) is not True:
@@ -283,7 +289,7 @@ def _bind(
     # an argument nothing of the rule reads is not worked out (`&device`, `options`)
     _add_args(where, args, [a for a in where.args if a in plan.reads], facts, bound, frame)
     condition = plan.unfolded[where]
-    if facts.findings_only and not _RECORDERS and condition is not None:
+    if _findings_only(facts) and condition is not None:
         unknown = frozenset(a for a in where.args if a != "_" and a not in data)
         if not may_hold(with_lengths(condition, lengths) if lengths else condition, unknown):
             return RULED_OUT  # the receiver, the result and the lets cannot make it true
@@ -338,8 +344,7 @@ def _judge(
         verdict: bool | Failed | None = True
     else:
         verdict = holds(spec.condition, plan.names, bound.data, bound.lengths)
-    # `check` reads findings only: a call that gives none needs no hover text
-    quiet = facts.findings_only and not _RECORDERS
+    quiet = _findings_only(facts)  # a call that gives no finding needs no hover text
     if isinstance(verdict, Failed):
         where_failed = f"{facts.path or '<text>'}:{span.start.row + 1}: {verdict.reason}"
         for recorder in _RECORDERS:
