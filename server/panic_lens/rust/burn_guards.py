@@ -158,23 +158,7 @@ def add_public_paths(
         entry = space.scopes.get((crate, tuple(inner)), {}).get(type_)
         if entry is not None and entry[0][0] == "item":
             targets[f"impl {index}"] = entry[0][1]
-    wanted = set(targets.values())
-    found: dict[Any, set[tuple[str, ...]]] = {}
-    for crate in space.crates:
-        stack: list[tuple[Any, tuple[str, ...], frozenset[Any]]] = [
-            ((crate, ()), (crate,), frozenset({(crate, ())}))
-        ]
-        while stack:
-            mod_key, prefix, chain = stack.pop()
-            for name, (entity, vis) in space.scopes.get(mod_key, {}).items():
-                if vis != bi.PUBLIC:
-                    continue
-                path = (*prefix, name.removesuffix(bi.VALUE))
-                if entity[0] == "item":
-                    if entity[1] in wanted:
-                        found.setdefault(entity[1], set()).add(path)
-                elif entity[1] not in chain and len(path) < bi.MAX_PATH:
-                    stack.append((entity[1], path, chain | {entity[1]}))
+    found = space.public_paths(set(targets.values()))
     implementors: dict[str, set[str]] = {}
     for key, target in targets.items():
         paths = found.get(target)

@@ -8,7 +8,7 @@ of every module what it stands for, so that `public_paths` lists each struct's p
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -229,8 +229,13 @@ class Workspace:
 
     # -- public paths ----------------------------------------------------------------------
 
-    def public_paths(self) -> dict[ItemKey, list[tuple[str, ...]]]:
-        """Every path a user of the crates can write for each struct, shortest first."""
+    def public_paths(
+        self, wanted: Collection[ItemKey] | None = None
+    ) -> dict[ItemKey, list[tuple[str, ...]]]:
+        """Every path a user of the crates can write for each struct (or each item of
+        `wanted`: a function's name in the value namespace is written without its mark),
+        shortest first."""
+        items = self.structs if wanted is None else wanted
         found: dict[ItemKey, set[tuple[str, ...]]] = {}
         for crate in self.crates:
             stack: list[tuple[ModKey, tuple[str, ...], frozenset[ModKey]]] = [
@@ -241,8 +246,8 @@ class Workspace:
                 for name, (entity, vis) in self.scopes.get(key, {}).items():
                     if vis != PUBLIC:
                         continue
-                    path = (*prefix, name)
-                    if entity[0] == "item" and entity[1] in self.structs:
+                    path = (*prefix, name.removesuffix(VALUE))
+                    if entity[0] == "item" and entity[1] in items:
                         found.setdefault(entity[1], set()).add(path)
                     elif entity[0] == "mod" and entity[1] not in chain and len(path) < MAX_PATH:
                         stack.append((entity[1], path, chain | {entity[1]}))
