@@ -2,6 +2,7 @@
 
     python -m bench.astgrep_config DIR              # one rule (the benchmark's baseline)
     python -m bench.astgrep_config --per-rule DIR   # one rule file per shipped rule
+    python -m bench.astgrep_config --with-derived DIR   # one rule, the derived rules' too
 
 The call shapes of a rule in the rule language are those of its `[[where]]`s: a method
 (`Type::name`) as `$R.name(..)` and `Type::name(..)`, a free function (`path::name`) as
@@ -13,6 +14,8 @@ hook rules' hand-written rule bodies among them): ast-grep walks each file once 
 is the fastest way to ask ast-grep for the same calls, the fair comparison. The per-rule
 project (one file per shipped rule, a hook rule's file copied) finds the same call sites, each
 once per rule matching it, and is the slower one the benchmark used before.
+The like-for-like project (`--with-derived`) is the one rule for every rule `check` runs: the
+shipped rule files' shapes and those of the rules derived from the shipped records.
 The benchmark writes the projects into its temporary folder on every run, so they always have
 the rules the installed panic-lens has.
 """
@@ -94,6 +97,17 @@ def write_config(folder: Path, rules: tuple[RuleInfo, ...] | None = None) -> Pat
     return config
 
 
+def checked_rules() -> tuple[RuleInfo, ...]:
+    """Every rule `check` runs with no option: the shipped rule files, then the rules derived
+    from the shipped records no rule file covers (derived here as `check` derives them)."""
+    from panic_lens.catalog import load_catalog
+    from panic_lens.commands.common import derive_checks
+    from panic_lens.rules.meta import derived_rules
+
+    derive_checks(load_catalog([], include_default=True))
+    return (*SHIPPED, *derived_rules())
+
+
 ONE_RULE_ID = "panic-lens-call-shapes"
 
 
@@ -164,12 +178,17 @@ def write_one_rule(folder: Path, rules: tuple[RuleInfo, ...] | None = None) -> P
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    per_rule = args[:1] == ["--per-rule"]
-    args = args[1:] if per_rule else args
+    flag = args[0] if args[:1] in (["--per-rule"], ["--with-derived"]) else None
+    args = args[1:] if flag else args
     if len(args) != 1 or args[0].startswith("-"):
         print(__doc__, file=sys.stderr)
         return 2
-    print((write_config if per_rule else write_one_rule)(Path(args[0])))
+    if flag == "--per-rule":
+        print(write_config(Path(args[0])))
+    elif flag == "--with-derived":
+        print(write_one_rule(Path(args[0]), checked_rules()))
+    else:
+        print(write_one_rule(Path(args[0])))
     return 0
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from bench import astgrep_config, corpus, derive_scale, explain_data, measure, rule_scale
 from bench.lsp_bench import run_lsp
 from bench.report import CheckRow, ExplainRow, render
-from panic_lens.rules.meta import SHIPPED
+from panic_lens.rules.meta import SHIPPED, RuleInfo
 
 BENCH = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
@@ -55,6 +55,14 @@ def baseline_sg() -> str:
     return f"ast-grep scan, one rule: the call shapes of all {len(SHIPPED)} shipped rules"
 
 
+def every_rule_sg(rules: tuple[RuleInfo, ...]) -> str:
+    """The row of the like-for-like ast-grep project: the call shapes of every rule `check`
+    runs, the derived ones too (the baseline has the rule files' alone)."""
+    derived = len(rules) - len(SHIPPED)
+    return (f"ast-grep scan, one rule: the call shapes of all {len(rules)} rules check runs "
+            f"({len(SHIPPED)} shipped + {derived} derived from the shipped records)")  # fmt: skip
+
+
 def per_rule_sg() -> str:
     """The row of the per-rule ast-grep project (`--per-rule-astgrep`)."""
     return f"ast-grep scan, one rule file per shipped rule ({len(SHIPPED)} files)"
@@ -68,16 +76,22 @@ def check_rows(
     `work/astgrep-per-rule`)."""
     cache = work / f"cache-{label}"
     one_rule = astgrep_config.write_one_rule(work / "astgrep-one-rule")
+    every = astgrep_config.checked_rules()
+    every_rule = astgrep_config.write_one_rule(work / "astgrep-every-rule", every)
     pl = [tool("panic-lens"), "check", "--format", "json", str(tree)]
 
     def sg(config: Path) -> list[str]:
         return [tool("ast-grep"), "scan", "-c", str(config), "--json=stream", str(tree)]
 
-    # ast-grep's projects (the baseline first: the table's first ratio columns), then the cold
-    # check; these take turns below
+    # ast-grep's projects (the baseline first: the table's first ratio columns; then the
+    # like-for-like one, with the derived rules' shapes), then the cold check; these take
+    # turns below
     paired: list[tuple[str, list[str], dict[str, str], str, int]] = [
         (baseline_sg(), sg(one_rule), {},
          "(GENERATED = python -m bench.astgrep_config GENERATED) "
+         "ast-grep scan -c GENERATED/sgconfig.yml --json=stream TREE", reps),
+        (every_rule_sg(every), sg(every_rule), {},
+         "(GENERATED = python -m bench.astgrep_config --with-derived GENERATED) "
          "ast-grep scan -c GENERATED/sgconfig.yml --json=stream TREE", reps),
         (SEED_SG, sg(SGCONFIG), {},
          "ast-grep scan -c bench/astgrep/sgconfig.yml --json=stream TREE", reps),
@@ -106,10 +120,11 @@ def check_rows(
     # every run recompile the package; one untimed run first writes the bytecode.
     base = {"PYTHONPATH": python_path(), "PYTHONDONTWRITEBYTECODE": ""}
     measure.run([*pl[:-1], str(BENCH / "astgrep")], {**base, "PANIC_LENS_NO_CACHE": "1"})
-    # The ast-grep projects take turns with the cold check, the baseline always next to it:
-    # [(per-rule,) seed, cold check, baseline], reversed on every other turn, so the baseline
-    # runs right after the cold check on one turn and right before it on the next, in the same
-    # state of a shared machine; the cache rows follow in order (filling, then warm)
+    # The ast-grep projects take turns with the cold check, the two it is compared with most
+    # always next to it: [(per-rule,) seed, like-for-like, cold check, baseline], reversed on
+    # every other turn, so each runs right after the cold check on one turn and right before
+    # it on the next, in the same state of a shared machine; the cache rows follow in order
+    # (filling, then warm)
     turns = [*paired[1:-1][::-1], paired[-1], paired[0]]
     samples: dict[str, list[measure.Sample]] = {name: [] for name, *_ in paired}
     for turn in range(reps):

@@ -98,8 +98,11 @@ def test_the_command_line_writes_either_project(tmp_path: Path) -> None:
     assert [p.name for p in (tmp_path / "one" / "rules").glob("*.yml")] == [
         f"{astgrep_config.ONE_RULE_ID}.yml"
     ]
+    assert astgrep_config.main(["--with-derived", str(tmp_path / "every")]) == 0
+    assert len(list((tmp_path / "every" / "rules").glob("*.yml"))) == 1
     assert astgrep_config.main([]) == 2
     assert astgrep_config.main(["--per-rule"]) == 2
+    assert astgrep_config.main(["--with-derived"]) == 2
     assert astgrep_config.main(["--per-rule", "a", "b"]) == 2
 
 
@@ -122,6 +125,24 @@ def test_the_baseline_is_one_rule_with_every_call_shape_once(tmp_path: Path) -> 
             body = "\n".join([f"    - {first}", *(f"      {line}" for line in rest)])
             assert items.count(body + "\n") == 1, rule.id
     assert "$R.init($$$A)" in text and text.count('"$R.init($$$A)"') == 1
+
+
+def test_the_like_for_like_project_has_the_derived_rules_shapes_too(tmp_path: Path) -> None:
+    """`checked_rules` is what `check` runs: the shipped rule files, then the rules derived
+    from the shipped records; its one rule has every shape of the baseline's and those of the
+    derived rules (`Tensor::argmax` is a derived rule's call, in no rule file)."""
+    rules = astgrep_config.checked_rules()
+    assert rules[: len(SHIPPED)] == SHIPPED
+    derived = rules[len(SHIPPED) :]
+    assert derived and all(r.spec is not None and r.spec.source.startswith("<derived")
+                           for r in derived)  # fmt: skip
+    base = astgrep_config.write_one_rule(tmp_path / "base").parent / "rules"
+    every = astgrep_config.write_one_rule(tmp_path / "every", rules).parent / "rules"
+    (base_rule,), (every_rule,) = base.glob("*.yml"), every.glob("*.yml")
+    base_items = set(base_rule.read_text().split("\n  any:\n", 1)[1].splitlines())
+    every_items = set(every_rule.read_text().split("\n  any:\n", 1)[1].splitlines())
+    assert base_items < every_items
+    assert '    - pattern: "$R.argmax($$$A)"' in every_items - base_items
 
 
 def test_the_one_rule_and_per_rule_projects_match_the_same_call_sites(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import measure, regex_scan, run, shapes
+from bench import astgrep_config, measure, regex_scan, run, shapes
 
 
 def test_measure_reports_time_output_and_exit_code() -> None:
@@ -81,10 +81,12 @@ def test_quick_run_writes_every_table(tmp_path: Path) -> None:
     text = out.read_text()
     for tool in ("cold, no cache", "warm cache", "regex scan (naive)"):
         assert f"| generated | {tool}" in text or f"| generated | panic-lens check, {tool}" in text
-    for tool in (run.baseline_sg(), run.SEED_SG):  # both ast-grep projects, each a base
+    every = run.every_rule_sg(astgrep_config.checked_rules())
+    for tool in (run.baseline_sg(), every, run.SEED_SG):  # the ast-grep projects, each a base
         assert f"| generated | {tool} |" in text
     assert run.per_rule_sg() not in text  # only with --per-rule-astgrep
-    header = " | ".join(f"{k} / ast-grep {b}" for b in ("baseline", "A") for k in ("wall", "CPU"))
+    bases = ("baseline", "A", "B")
+    header = " | ".join(f"{k} / ast-grep {b}" for b in bases for k in ("wall", "CPU"))
     assert header in text.split("## check")[1]
     targets = text.split("## Targets")[1]
     for check, limit in (("cold, no cache", 0.6), ("warm cache", 0.1)):
@@ -108,6 +110,7 @@ def _fake_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
             config = cmd[3]
             order.append(
                 "one" if "astgrep-one-rule" in config
+                else "every" if "astgrep-every-rule" in config
                 else "per" if "astgrep-per-rule" in config
                 else "seed"
             )  # fmt: skip
@@ -124,20 +127,22 @@ def _fake_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_ast_grep_and_the_cold_check_take_turns(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The cold check runs between the seed rules' ast-grep and the baseline (one rule for
-    every shipped rule), the baseline always next to it, and the order reverses every turn
-    (so the baseline runs after the cold check on one turn and before it on the next), three
-    runs each; the cache rows come after, filling before warm."""
+    """The cold check runs between the like-for-like ast-grep project (the call shapes of the
+    derived rules too) and the baseline (one rule for every shipped rule file), both always
+    next to it, the seed rules' project before them, and the order reverses every turn (so
+    each runs after the cold check on one turn and before it on the next), three runs each;
+    the cache rows come after, filling before warm."""
     order = _fake_runs(monkeypatch)
     (tmp_path / "tree").mkdir()
     (tmp_path / "tree" / "lib.rs").write_text("fn main() {}\n")
     rows = run.check_rows(tmp_path / "tree", "t", tmp_path, 3, False)
     assert order[0] == "cold"  # the untimed run that writes bytecode
-    turn = ["seed", "cold", "one"]
-    assert order[1:10] == [*turn, *turn[::-1], *turn]
-    assert order[10:] == ["cached"] * 7 + ["other"] * 3  # filling 1, warm 3, touched 3, regex 3
-    assert [r.tool for r in rows[:3]] == [run.baseline_sg(), run.SEED_SG, run.COLD]
-    assert [r.summary.runs for r in rows[:3]] == [3, 3, 3]
+    turn = ["seed", "every", "cold", "one"]
+    assert order[1:13] == [*turn, *turn[::-1], *turn]
+    assert order[13:] == ["cached"] * 7 + ["other"] * 3  # filling 1, warm 3, touched 3, regex 3
+    every = run.every_rule_sg(astgrep_config.checked_rules())
+    assert [r.tool for r in rows[:4]] == [run.baseline_sg(), every, run.SEED_SG, run.COLD]
+    assert [r.summary.runs for r in rows[:4]] == [3, 3, 3, 3]
 
 
 def test_the_commands_keep_the_callers_python_path(
@@ -171,7 +176,8 @@ def test_the_per_rule_project_is_timed_on_request(
     (tmp_path / "tree").mkdir()
     (tmp_path / "tree" / "lib.rs").write_text("fn main() {}\n")
     rows = run.check_rows(tmp_path / "tree", "t", tmp_path, 2, False, per_rule=True)
-    turn = ["per", "seed", "cold", "one"]
-    assert order[1:9] == [*turn, *turn[::-1]]
-    assert [r.tool for r in rows[:4]] == [run.baseline_sg(), run.SEED_SG, run.per_rule_sg(),
-                                          run.COLD]  # fmt: skip
+    turn = ["per", "seed", "every", "cold", "one"]
+    assert order[1:11] == [*turn, *turn[::-1]]
+    every = run.every_rule_sg(astgrep_config.checked_rules())
+    assert [r.tool for r in rows[:5]] == [run.baseline_sg(), every, run.SEED_SG,
+                                          run.per_rule_sg(), run.COLD]  # fmt: skip
