@@ -65,9 +65,9 @@ def _machine(args: argparse.Namespace, loads: list[float], stats: CorpusStats) -
         f"- generated workspace: {stats.files} files, {stats.lines} lines, "
         f"{stats.bytes / 1e6:.1f} MB; {stats.rule_files} files use a rule's call shape "
         f"({stats.risky_shapes} risky)",
-        f"- figures are medians of {args.repeat} run(s); the cold check runs between the two "
-        "ast-grep runs of each turn, the baseline next to it (before it on one turn, after it on "
-        "the next); peak MB sums the process tree",
+        f"- figures are medians of {args.repeat} run(s); each turn runs the ast-grep projects "
+        "and the cold check, the baseline and A next to the check (each after it on one turn, "
+        "before it on the next); peak MB sums the process tree",
     ]
 
 
