@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from panic_lens.evaluate.fields import derives
+from panic_lens.evaluate.scope import unit_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity, Span
 from panic_lens.rules.meta import INTERPOLATE as INFO
 from panic_lens.rust.crate import CUBECL_FEATURES
 from panic_lens.rust.facts import CallSite, FileFacts, TrainingSignal
-from panic_lens.rust.syntax import Node, child_by_field, method_call, strip_wrappers
+from panic_lens.rust.syntax import Node, call_parts, child_by_field, method_call, strip_wrappers
 from panic_lens.rust.testcode import in_test_code
 
 __all__ = ["INFO", "detect"]
@@ -48,6 +50,17 @@ BACKWARD_PANICS = {
     "tch": frozenset({"Lanczos3"}),
 }
 DATA_TRAITS = frozenset({"Batcher", "Mapper", "Metric", "Dataset"})
+# A tensor made by these (functions of `Tensor`, methods that make a new tensor, `detach`) is
+# tracked by no autodiff graph: no backward pass runs through the ops applied to it.
+UNTRACKED_MAKERS = frozenset(
+    {"from_data", "from_floats", "from_ints", "from_bool", "from_primitive", "zeros", "ones",
+     "full", "empty", "random", "arange", "arange_step", "eye", "zeros_like", "ones_like",
+     "full_like", "random_like", "detach", "inner"}
+)  # fmt: skip
+# Methods whose result is (or may be) tracked whatever their receiver: a module's output, a
+# parameter's value, a tensor that asks for its gradient.
+TRACKING_METHODS = frozenset({"forward", "val", "require_grad", "set_require_grad"})
+_MAX_TRACE = 3  # functions followed back to their callers in the file
 _MAX_HOPS = 16
 # `cfg(` then `test` later on its line is tried from line starts only, up to the line's first
 # `cfg(`: tried from every `cfg(` it took quadratic time (6 s on a 56 KB attribute).
@@ -215,6 +228,117 @@ def _signal(site: CallSite, facts: FileFacts) -> TrainingSignal | None:
     return None
 
 
+def _input_may_be_tracked(site: CallSite, facts: FileFacts) -> bool:
+    """Whether the tensor `interpolate` resizes may be part of an autodiff graph, as far as
+    the file shows. Yes: a module's output, a parameter's value, a tensor that requires grad,
+    a field, what a function of the crate returns, a parameter of a method of a module (or of
+    a type the file does not declare), of a public free function (its callers may be
+    anywhere), or of a function the file calls with such a tensor. No: a tensor made from
+    data (`from_data`, `zeros`..) or detached, any op on such tensors, and a parameter of a
+    private function or of a method of a type the file declares without `#[derive(Module)]`
+    that no code here calls with a tracked tensor. burn's autodiff runs an op's backward only
+    for tensors that track their graph: without one, no backward pass runs through here."""
+    free = site.resolves_to(FREE_FUNCTIONS)
+    if free is None:  # the nn modules' `with_mode`: their input is seen at `forward`
+        return True
+    return _tracked(site.args[0] if site.args else None, facts, 0)
+
+
+def _tracked(expr: Node | None, facts: FileFacts, hops: int) -> bool:
+    expr = strip_wrappers(expr)
+    if expr is None:
+        return True
+    kind = expr.type
+    if kind in ("integer_literal", "float_literal", "boolean_literal", "string_literal",
+                "array_expression", "range_expression", "unit_expression"):  # fmt: skip
+        return False
+    if kind == "identifier":
+        binding = facts.binding(expr)
+        if binding is None:
+            return True
+        if binding.kind == "param":
+            return _param_tracked(binding.decl, facts, hops)
+        if binding.kind in ("let", "assign") and binding.value is not None:
+            return _tracked(binding.value, facts, hops)
+        return True
+    if kind == "binary_expression":
+        return any(_tracked(child_by_field(expr, f), facts, hops) for f in ("left", "right"))
+    if kind == "call_expression":
+        return _call_tracked(expr, facts, hops)
+    return True  # a field, a block, a branch, a macro..: not followed
+
+
+def _call_tracked(call: Node, facts: FileFacts, hops: int) -> bool:
+    parts = method_call(call)
+    if parts is not None:
+        receiver, name, args = parts
+        method = facts.text(name)
+        if method in TRACKING_METHODS:
+            return True
+        if method in UNTRACKED_MAKERS:
+            return False
+        return any(_tracked(a, facts, hops) for a in (receiver, *args))
+    callee, args = call_parts(call)
+    path = facts.resolve(callee) if callee is not None else None
+    if path is None or not path.startswith("burn::"):
+        return True  # the crate's own function, or one not known: what it returns is not read
+    if path.rsplit("::", 1)[-1] in UNTRACKED_MAKERS:
+        return False
+    return any(_tracked(a, facts, hops) for a in args)  # `relu(x)`, `Tensor::cat(..)`..
+
+
+def _param_tracked(decl: Node, facts: FileFacts, hops: int) -> bool:
+    """A function's parameter (`_input_may_be_tracked`); a closure's is not followed."""
+    fn = decl.parent
+    while fn is not None and fn.type not in ("function_item", "closure_expression"):
+        fn = fn.parent
+    if fn is None or fn.type != "function_item" or hops >= _MAX_TRACE:
+        return True
+    impl = fn.parent.parent if fn.parent is not None else None
+    if impl is not None and impl.type == "impl_item":
+        if not _plain_type(impl, facts):
+            return True
+    elif any(c.type == "visibility_modifier" for c in fn.children):
+        return True  # a public free function: called from anywhere
+    name_node, params = child_by_field(fn, "name"), child_by_field(fn, "parameters")
+    if name_node is None or params is None:
+        return True
+    given = [p for p in params.named_children if p.type == "parameter"]
+    at = next((i for i, p in enumerate(given) if _contains(p, decl)), None)
+    if at is None:
+        return True
+    name = facts.text(name_node)
+    for site in facts.calls(frozenset({name})):
+        if site.name != name or _contains(fn, site.node):  # not its own recursive calls
+            continue
+        args = site.args
+        if site.kind != "method" and len(args) == len(given) + 1:
+            args = args[1:]  # `Self::f(self, x)`
+        if at >= len(args) or _tracked(args[at], facts, hops + 1):
+            return True
+    return False
+
+
+def _plain_type(impl: Node, facts: FileFacts) -> bool:
+    """An `impl` of a struct or enum the file declares without `#[derive(Module)]` (and not
+    an impl of burn's `Module` traits by hand): its methods are no module's code."""
+    trait = child_by_field(impl, "trait")
+    if trait is not None and "Module" in facts.text(trait):
+        return False
+    written = child_by_field(impl, "type")
+    if written is None:
+        return False
+    name = facts.text(written).split("<", 1)[0].strip()
+    item = facts.imports.local_item(name, impl)
+    if item is None or item.type not in ("struct_item", "enum_item"):
+        return False
+    return not any(d.rsplit("::", 1)[-1] == "Module" for d in derives(item, unit_of(facts)))
+
+
+def _contains(outer: Node, inner: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
 def _in_data_impl(node: Node, facts: FileFacts) -> bool:
     """Inside `impl Batcher<..> for ..` (or Mapper, Metric, Dataset)."""
     cur = node.parent
@@ -274,6 +398,16 @@ def _quiet_facts(mode: _Mode | None, facts: FileFacts) -> tuple[str, ...]:
 def _finding(site: CallSite, mode: _Mode, facts: FileFacts) -> Finding:
     signal = _signal(site, facts)
     severity, why = _severity(mode, signal, facts)
+    if (
+        signal is not None
+        and (signal.span is None or signal.path is not None)  # the crate's, none in the file
+        and severity in (Severity.ERROR, Severity.WARNING)
+        and not _input_may_be_tracked(site, facts)
+    ):
+        severity = Severity.HINT
+        why = (f"{why}; but nothing here tracks the tensor resized in an autodiff graph (it "
+               "is made from data, or comes from outside into code of no module), so no "
+               "backward pass runs through this call")  # fmt: skip
     trains = f"training signal: {signal.what}" if signal is not None else "no training signal"
     if signal is not None and signal.span is not None and signal.path is None:
         trains += f" on line {signal.span.start.row + 1}"
