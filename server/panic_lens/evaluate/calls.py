@@ -274,13 +274,74 @@ def _ends_in_return(items: list[Node]) -> bool:
     return inner is not None and inner.type == "return_expression"
 
 
+def closure_call(call: Node, st: State, frame: Frame, depth: int) -> tuple[Node, Frame] | None:
+    """`down(3, w)` of `let down = |c_in, c_out| ..;` (a `let` that is not changed since): the
+    closure's result expression (its body, or that block's tail) and the frame it runs in at
+    this call, its parameters' values where known, inside the caller's `frame` (what it
+    captures is read there); None for any other call or one that may not be followed."""
+    callee, args = call_parts(call)
+    if callee is None or callee.type != "identifier":
+        return None
+    found = st.binding(callee)
+    closure = found.value if found is not None and found.kind == "let" else None
+    while closure is not None and closure.type == "parenthesized_expression":
+        closure = closure.named_children[0] if closure.named_children else None
+    if closure is None or closure.type != "closure_expression":
+        return None
+    if closure.id in frame.calls or len(frame.calls) >= MAX_CALL_DEPTH:
+        return None
+    params = child_by_field(closure, "parameters")
+    names: list[str | None] = []
+    for param in params.named_children if params is not None else ():
+        pattern = child_by_field(param, "pattern") if param.type == "parameter" else param
+        names.append(st.unit.text(pattern) if pattern is not None and pattern.type ==
+                     "identifier" else None)  # fmt: skip
+    body = child_by_field(closure, "body")
+    if body is not None and body.type == "block":
+        items = [c for c in body.named_children if "comment" not in c.type]
+        last = items[-1] if items else None
+        body = None if last is None or last.type.endswith(("statement", "declaration",
+                                                               "_item")) else last  # fmt: skip
+    if body is None or len(names) != len(args):
+        return None
+    given: dict[str, Any] = {}
+    key: list[Any] = [closure.id, id(frame)]
+    for name, arg in zip(names, args, strict=True):
+        if name is None:
+            continue
+        known = st.value(arg, frame, depth + 1)
+        if known is None:
+            shape = st.shape(arg, frame, depth + 1)
+            if shape is not None and shape.dims is not None:
+                known = Value(None, span_of(arg), arg, shape=shape)
+        if known is not None:
+            given[name] = known
+            key.append((name, repr(known.value), repr(getattr(known.shape, "dims", None))))
+    frames = st.memo.setdefault(("evaluate", "frames"), {})
+    memo_key = (tuple(key), frame.calls)
+    if memo_key not in frames:
+        label = f"{st.unit.text(callee)}(..)"
+        frames[memo_key] = Frame(closure, given, (*frame.calls, closure.id), label, frame)
+    inner: Frame = frames[memo_key]
+    return body, inner
+
+
 def call_value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
-    """The value a call of a crate function returns, evaluated with the call's arguments."""
+    """The value a call of a crate function (or of a closure bound by `let`) returns,
+    evaluated with the call's arguments."""
+    found: Value | None
+    closure = closure_call(node, st, frame, depth)
+    if closure is not None:
+        found = st.value(closure[0], closure[1], depth + 1)
+        if found is None:
+            return None
+        return Value(found.value, found.origin, None, found.note, found.path, found.shape,
+                     (*found.steps, f"returned by {closure[1].label} at {at(node)}"))  # fmt: skip
     fn = callee_fn(node, st)
     inner = frame_for(node, fn, st, frame, depth) if fn is not None else None
     if fn is None or inner is None:
         return None
-    found: Value | None = returned(fn, st, inner, depth, State.value)
+    found = returned(fn, st, inner, depth, State.value)
     if found is None:
         return None
     return Value(found.value, found.origin, None, found.note, found.path, found.shape,

@@ -11,7 +11,7 @@ from typing import Any
 from panic_lens.evaluate import calls, fields
 from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.locals import bound_value
-from panic_lens.evaluate.state import Fields, Frame, State, Value
+from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value
 from panic_lens.rust.locals import LocalBinding
 from panic_lens.rust.syntax import Node, ancestors, call_parts, child_by_field, span_of
 
@@ -238,3 +238,69 @@ def _always_leaves(stmt: Node, st: State, frame: Frame) -> bool:
     return tail.type == "macro_invocation" and st.unit.text(tail).startswith(
         ("panic!", "unreachable!", "todo!", "unimplemented!")
     )
+
+
+def tuple_part(found: LocalBinding, st: State) -> tuple[Node, tuple[int, ...]] | None:
+    """`let (a, (b, c)) = value;` (no `else`): the value and the indexes that lead to the name
+    `found` binds in its tuple pattern; None for any other binding or pattern (a `..` in the
+    tuple leaves the places unknown)."""
+    pattern, let = found.decl, found.decl.parent
+    if found.kind != "pattern" or pattern.type != "tuple_pattern" or let is None:
+        return None
+    if let.type != "let_declaration" or child_by_field(let, "alternative") is not None:
+        return None
+    value = child_by_field(let, "value")
+    path = _place(pattern, found.name, st)
+    return (value, path) if value is not None and path is not None else None
+
+
+def _place(pattern: Node, name: str, st: State) -> tuple[int, ...] | None:
+    items = [c for c in pattern.named_children if "comment" not in c.type]
+    if any(c.type == "remaining_field_pattern" for c in items):
+        return None
+    for at_, item in enumerate(items):
+        inner = item
+        if item.type == "mut_pattern" and item.named_children:  # `mut a`: the name is last
+            inner = item.named_children[-1]
+        if inner.type == "identifier" and st.unit.text(inner) == name:
+            return (at_,)
+        if inner.type == "tuple_pattern" and (deeper := _place(inner, name, st)) is not None:
+            return (at_, *deeper)
+    return None
+
+
+def tuple_element(
+    expr: Node | None, path: tuple[int, ...], st: State, frame: Frame, depth: int, what: Any
+) -> Any:
+    """`what` (`State.value` or `State.shape`) of the element at `path` of the tuple `expr`
+    gives: an element written in a tuple literal, or of the tuples every exit of a crate
+    function returns (`let (raw, fine) = model.forward(x)`); None when not known."""
+    while expr is not None and expr.type == "parenthesized_expression" and expr.named_children:
+        expr = expr.named_children[0]
+    if expr is None or depth > MAX_DEPTH:
+        return None
+    if not path:
+        return what(st, expr, frame, depth + 1)
+    if expr.type == "tuple_expression":
+        items = [c for c in expr.named_children if "comment" not in c.type]
+        if path[0] >= len(items):
+            return None
+        return tuple_element(items[path[0]], path[1:], st, frame, depth + 1, what)
+    if expr.type != "call_expression":
+        return None
+    fn = calls.callee_fn(expr, st)
+    inner = calls.frame_for(expr, fn, st, frame, depth) if fn is not None else None
+    if fn is None or inner is None:
+        return None
+
+    def element(owner: State, exit_: Node, at_frame: Frame, at_depth: int) -> Any:
+        return tuple_element(exit_, path, owner, at_frame, at_depth, what)
+
+    found = calls.returned(fn, st, inner, depth, element)
+    if found is None:
+        return None
+    step = f"returned by {inner.label} at {at(expr)}, element {'.'.join(map(str, path))}"
+    if isinstance(found, Value):
+        return Value(found.value, found.origin, None, found.note, found.path, found.shape,
+                     (*found.steps, step))  # fmt: skip
+    return found.then(step)

@@ -79,6 +79,16 @@ def embedding(e: Entry, config: Config, x: Shape) -> Dims | None:
     return (*x.dims, _size(field(config, e.get("out"))))
 
 
+def rnn(e: Entry, config: Config, x: Shape) -> Dims | None:
+    """`[batch, seq, d_input] -> [batch, seq, times * d_hidden]` (Gru, Lstm; `times` 2 for
+    the bidirectional ones, whose two directions are joined on the last dim)."""
+    if x.dims is None or len(x.dims) != 3:
+        return None
+    hidden = _size(field(config, e.get("out")))
+    times = as_int(e.get("times")) or 1
+    return (*x.dims[:-1], hidden * times if isinstance(hidden, int) else None)
+
+
 def _size(v: object) -> Dim:
     n = as_int(v)
     return v if isinstance(v, Sym) else (n if n is not None and n >= 0 else None)
@@ -277,6 +287,7 @@ MODULE_KINDS: dict[str, ModuleKind] = {
     "halve_dim": halve_dim,
     "linear": linear,
     "embedding": embedding,
+    "rnn": rnn,
     "conv": conv,
     "conv_transpose": conv_transpose,
     "pool": pool,

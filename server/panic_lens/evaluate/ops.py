@@ -171,11 +171,16 @@ def binary_shape(op: str, lhs: Shape | int | float, rhs: Shape | int | float) ->
 
 
 def module_forward_shape(
-    module_type_path: str, config: Mapping[str, object], input: Shape
-) -> Shape | None:
-    """`module.forward(input)` for a burn module built from `config` (field name -> value)."""
+    module_type_path: str, config: Mapping[str, object], input: Shape, args: int = 1,
+    element: int | None = None,
+) -> Shape | None:  # fmt: skip
+    """`module.forward(input, ..)` (`args` arguments) for a burn module built from `config`
+    (field name -> value); of a forward that returns a tuple (`tuple = true`: an RNN's output
+    and state), the output when asked for its `element` 0."""
     entry = table().module.get(module_type_path)
-    if entry is None or not isinstance(input, Shape):
+    if entry is None or not isinstance(input, Shape) or entry.get("args", 1) != args:
+        return None
+    if (element is not None) != bool(entry.get("tuple")) or element not in (None, 0):
         return None
     label = module_type_path.rsplit("::", 1)[-1] + ".forward"
     if entry["kind"] == "same":

@@ -16,7 +16,7 @@ from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, strip
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.shapes import Shape, Sym
-from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value, register
+from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value, register, state_for
 from panic_lens.rust.burn_api import TENSOR_CONSTRUCTORS, TENSOR_FROM, tensor_type_args
 from panic_lens.rust.syntax import (
     Node,
@@ -51,6 +51,8 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     kind = node.type
     if kind == "identifier":
         return _local(node, st, frame, depth)
+    if kind in ("scoped_identifier", "type_identifier"):  # `Self::ANCHORS`, `hparams::GRID`
+        return _item_shape(node, st, depth)
     if kind == "array_expression":
         return _array(node, st, frame, depth)
     if kind == "call_expression":
@@ -242,15 +244,58 @@ def _scalar(node: Node | None, st: State, frame: Frame, depth: int) -> Any:
     return found.value if found is not None else None
 
 
+def _tuple_shape(
+    expr: Node, path: tuple[int, ...], st: State, frame: Frame, depth: int
+) -> Shape | None:
+    """The shape of one element of a tuple: of burn's ops that give two tensors
+    (`x.var_mean(1)`, `x.max_dim_with_indices(0)`), of a burn module's forward that returns
+    its output and state (`lstm.forward(x, None)`), or as `flow.tuple_element` finds it."""
+    parts = method_call(expr) if len(path) == 1 else None
+    if parts is not None and st.unit.text(parts[1]) == "forward" and parts[2]:
+        module = _forward(parts[0], parts[2], st, frame, depth, path[0])
+        if module is not None:
+            return module
+    if parts is not None:
+        receiver, name_node, args = parts
+        inner = shape(receiver, st, frame, depth + 1)
+        values = [_arg(a, st, frame, depth) for a in args] if inner is not None else []
+        pieces = ops.method_outputs(st.unit.text(name_node), inner, values) if inner else None
+        if pieces is not None:
+            return pieces[path[0]] if path[0] < len(pieces) else None
+    found: Shape | None = flow.tuple_element(expr, path, st, frame, depth, State.shape)
+    return found
+
+
+def _item_shape(name: Node, st: State, depth: int) -> Shape | None:
+    """The shape of the array a const or static of the crate holds (`const ANCHORS: [[f32; 2];
+    3] = [..]`, read as `from_data(ANCHORS, d)`), evaluated in its own file."""
+    item = st.item_at(name)
+    if item is None or item.node.type not in ("const_item", "static_item"):
+        return None
+    body = child_by_field(item.node, "value")
+    if body is None:
+        return None
+    owner = state_for(item.unit, st)
+    owner.steps = st.steps
+    found = shape(body, owner, _SITE, depth + 1)
+    st.steps = max(st.steps, owner.steps)
+    return found.then(f"{st.unit.text(name)} at {at(body)}") if found is not None else None
+
+
 def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     unit = st.unit
     found = st.binding(ident)
     if found is None:
-        return None
+        return _item_shape(ident, st, depth)
     if found.kind in ("param", "closure-param", "pattern"):
         given = bound_elsewhere(ident, found, st, frame, depth)
         if given is not None and given.shape is not None:
             return given.shape
+        part = flow.tuple_part(found, st) if found.kind == "pattern" else None
+        if part is not None:  # `let (raw, fine) = model.forward(x);`
+            inner = _tuple_shape(part[0], part[1], st, frame, depth)
+            if inner is not None:
+                return inner
         body = loops.previous_map(found.decl, st) if found.kind == "closure-param" else None
         inner = shape(body, st, frame, depth + 1) if body is not None else None
         if inner is not None:  # each value an earlier `.map(|x| ..)` returns
@@ -353,6 +398,10 @@ def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     ranks = [a for a in turbofish or () if a.isdigit()]
     if found is None and owner == "Tensor" and len(ranks) == 1 and fn in TENSOR_CONSTRUCTORS:
         return shapes.of_rank(int(ranks[0]), (f"{step} of rank {ranks[0]} at {at(call)}",))
+    closure = calls.closure_call(call, st, frame, depth)
+    if closure is not None:  # `let crop = |x, n| x.narrow(2, 0, n);` .. `crop(t, 9)`
+        result = shape(closure[0], st, closure[1], depth + 1)
+        return result.then(f"returned by {closure[1].label} at {at(call)}") if result else None
     fn_item = calls.callee_fn(call, st)
     if fn_item is not None:
         inner = calls.frame_for(call, fn_item, st, frame, depth)
@@ -456,8 +505,8 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         sub = calls.frame_for(call, fn_item, st, frame, depth)
         result = calls.returned(fn_item, st, sub, depth, State.shape) if sub else None
         return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
-    if name == "forward" and len(args) == 1:
-        return _forward(call, receiver, args[0], st, frame, depth)
+    if name == "forward" and args:
+        return _forward(receiver, args, st, frame, depth)
     if inner is None:
         inner = shape(receiver, st, frame, depth + 1)
     if inner is None:
@@ -481,15 +530,16 @@ def _returns_tensor(fn: Any) -> bool:
     return kind is not None and tensor_type_args(fn.unit.text(kind)) is not None
 
 
-def _forward(call: Node, module: Node, arg: Node, st: State, frame: Frame,
-             depth: int) -> Shape | None:  # fmt: skip
-    """`module.forward(x)` of a burn module: its type and config from where it was built (a
-    local, or a field every literal of the struct sets alike), through burn's table."""
+def _forward(module: Node, args: list[Node], st: State, frame: Frame, depth: int,
+             element: int | None = None) -> Shape | None:  # fmt: skip
+    """`module.forward(x, ..)` of a burn module: its type and config from where it was built
+    (a local, or a field every literal of the struct sets alike), through burn's table; the
+    `element` of a forward that returns a tuple (`let (out, state) = lstm.forward(x, None)`)."""
     found = _module(module, st, depth, frame)
-    inner = shape(arg, st, frame, depth + 1) if found is not None else None
+    inner = shape(args[0], st, frame, depth + 1) if found is not None else None
     if found is None or inner is None:
         return None
-    return ops.module_forward_shape(found[0], found[1], inner)
+    return ops.module_forward_shape(found[0], found[1], inner, len(args), element)
 
 
 def _module(
@@ -499,7 +549,7 @@ def _module(
     if node is None:
         return None
     if node.type == "field_expression" and frame is not None:
-        built = _built_module(node, st, frame)  # `self.linear` of the value a call is on
+        built = _built_module(node, st, frame, depth)  # `self.linear`, `model.linear`
         if built is not None:
             return built
     if node.type == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
@@ -512,15 +562,21 @@ def _module(
     return st.module_of(node)
 
 
-def _built_module(node: Node, st: State, frame: Frame) -> tuple[str, dict[str, Any]] | None:
-    """`self.f` in a method followed from a call on a struct value whose literal built `f` as
-    a burn module (`Fields.built`): the module's config, read in the frame of that literal
+def _built_module(
+    node: Node, st: State, frame: Frame, depth: int
+) -> tuple[str, dict[str, Any]] | None:
+    """`self.f` in a method followed from a call on a struct value (or `v.f` of a local value,
+    `let stem = StemConfig::new().init(d)`) whose literal built `f` as a burn module
+    (`Fields.built`): the module's config, read in the frame of that literal
     (`ModelConfig::new(10, 512).init(d)` then `model.forward(x)`: `self.linear2` is
     `LinearConfig::new(self.hidden_size, self.num_classes)` with that config's values)."""
     base, field = child_by_field(node, "value"), child_by_field(node, "field")
-    if base is None or base.type != "self" or field is None:
+    if base is None or field is None:
         return None
-    me = flow.self_value(node, st, frame)
+    if base.type == "self":
+        me = flow.self_value(node, st, frame)
+    else:  # `stem.pool` of `let stem = StemConfig::new().init(d)`
+        me = st.value(base, frame, depth + 1)
     if me is None or not isinstance(me.value, Fields):
         return None
     found = me.value.built.get(st.unit.text(field))

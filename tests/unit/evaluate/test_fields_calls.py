@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from evaluate_helpers import dims_at, value_at
 
+import panic_lens.rules.language.own_configs
 import panic_lens.rules.language.values  # noqa: F401  (registers how modules are read)
 
 MODEL = """use burn::prelude::*;
@@ -88,3 +89,93 @@ def test_a_field_is_what_the_struct_literal_sets() -> None:
 )  # fmt: skip
 def test_helpers_called_with_known_values(src: str, value: object) -> None:
     assert value_at(src) == value
+
+
+STEM = """use burn::prelude::*;
+use burn::nn::conv::{Conv1d, Conv1dConfig};
+use burn::nn::pool::{MaxPool1d, MaxPool1dConfig};
+#[derive(Config, Debug)]
+pub struct StemConfig {
+    #[config(default = 256)]
+    pub width: usize,
+}
+#[derive(Module, Debug)]
+pub struct Stem {
+    conv: Conv1d,
+    pool: MaxPool1d,
+}
+impl StemConfig {
+    pub fn init(&self, device: &Device) -> Stem {
+        let down = |c_in: usize, c_out: usize| {
+            Conv1dConfig::new(c_in, c_out, 3).with_stride(2).init(device)
+        };
+        Stem { conv: down(80, self.width), pool: MaxPool1dConfig::new(2).init() }
+    }
+}
+impl Stem {
+    pub fn forward(&self, x: Tensor<3>) -> (Tensor<3>, Tensor<3>) {
+        let y = self.conv.forward(x);
+        (y.clone(), self.pool.forward(y))
+    }
+}
+fn f(d: &Device) {
+    let stem = StemConfig::new().init(d);
+    let x = Tensor::<3>::zeros([4, 80, 3001], d);
+    BODY
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "dims"),
+    [
+        # a module built by a closure bound by `let`, read in the frame of its call
+        ("let (a, b) = stem.forward(x); let y = /*here*/ a;", (4, 256, 1500)),
+        # the second element of the tuple every exit returns
+        ("let (a, b) = stem.forward(x); let y = /*here*/ b;", (4, 256, 750)),
+        # a module field of a local struct value (not `self`)
+        ("let y = /*here*/ stem.pool.forward(Tensor::<3>::zeros([4, 8, 10], d));", (4, 8, 5)),
+        ("let (a, b) = (x.clone(), 3); let y = /*here*/ a;", (4, 80, 3001)),
+        # no tuple: the call's own shape is unknown, as is a place past its end
+        ("let y = /*here*/ stem.forward(x);", None),
+        ("let (a, b, c) = stem.forward(x); let y = /*here*/ c;", None),
+    ],
+)  # fmt: skip
+def test_tuples_closures_and_local_module_values(body: str, dims: object) -> None:
+    assert dims_at(STEM.replace("BODY", body)) == dims
+
+
+def test_a_closure_call_gives_its_value_and_shape() -> None:
+    src = """use burn::prelude::*;
+fn f(d: &Device, n: usize) {
+    let k = 3;
+    let area = |w: usize, h: usize| w * h + k;
+    let crop = |t: Tensor<2>, m| t.narrow(1, 0, m);
+    let t = Tensor::<2>::zeros([2, 10], d);
+    BODY
+}
+"""
+    assert value_at(src.replace("BODY", "let y = /*here*/ area(4, 5);")) == 23
+    assert value_at(src.replace("BODY", "let y = /*here*/ area(4, n);")) is None
+    assert dims_at(src.replace("BODY", "let y = /*here*/ crop(t, 4);")) == (2, 4)
+    changed = src.replace("BODY", "let area = |w: usize| w; let y = /*here*/ area(4);")
+    assert value_at(changed) == 4  # the closure bound last
+
+
+def test_a_const_array_has_its_shape() -> None:
+    src = """use burn::prelude::*;
+const ANCHORS: [[f32; 2]; 3] = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]];
+mod grid { pub const CELLS: [f32; 4] = [0.0; 4]; }
+struct Head;
+impl Head { const BIAS: [f32; 5] = [0.0; 5]; fn f(d: &Device) { BODY } }
+"""
+    assert dims_at(src.replace("BODY", "let y = /*here*/ Tensor::<2>::from_data(ANCHORS, d);")) == (
+        3,
+        2,
+    )
+    assert dims_at(
+        src.replace("BODY", "let y = /*here*/ Tensor::<1>::from_data(grid::CELLS, d);")
+    ) == (4,)
+    assert dims_at(
+        src.replace("BODY", "let y = /*here*/ Tensor::<1>::from_data(Self::BIAS, d);")
+    ) == (5,)

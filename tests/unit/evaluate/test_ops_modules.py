@@ -139,6 +139,36 @@ def test_module_forward_shape(path: str, config: dict, x: Shape, expected: objec
         assert got.steps[-1].startswith(path.rsplit("::", 1)[-1] + ".forward")
 
 
+RNN_CASES = [
+    # {NN}/rnn/gru.rs test_batched_forward_pass: GruConfig::new(64, 1024, true),
+    # forward([8, 10, 64], None) -> [8, 10, 1024] (a tensor)
+    ("burn::nn::Gru", {"d_input": 64, "d_hidden": 1024}, S(8, 10, 64), None, (8, 10, 1024)),
+    # gru.rs test_bigru_batched_forward_pass: BiGru -> (output [8, 10, 2048], state)
+    ("burn::nn::BiGru", {"d_input": 64, "d_hidden": 1024}, S(8, 10, 64), 0, (8, 10, 2048)),
+    # {NN}/rnn/lstm/lstm_module.rs test_batched_forward_pass: (output [8, 10, 1024], state)
+    ("burn::nn::Lstm", {"d_input": 64, "d_hidden": 1024}, S(8, 10, 64), 0, (8, 10, 1024)),
+    ("burn::nn::Lstm", {"d_input": 64, "d_hidden": 1024}, S(1, 2, 64), 0, (1, 2, 1024)),
+    # {NN}/rnn/lstm/bilstm_module.rs: both directions joined on the last dim
+    ("burn::nn::BiLstm", {"d_input": 64, "d_hidden": 32}, S(B, 10, 64), 0, (B, 10, 64)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "config", "x", "element", "expected"), RNN_CASES)
+def test_recurrent_forwards(
+    path: str, config: dict, x: Shape, element: int | None, expected: object
+) -> None:
+    """`forward(input, state)`: two arguments; a forward that returns (output, state) gives
+    the output as its element 0 only, never as the call's own shape, and one that returns a
+    tensor is no tuple."""
+    got = module_forward_shape(path, config, x, 2, element)
+    assert got is not None and got.dims == expected
+    assert module_forward_shape(path, config, x, 1, element) is None  # the state is required
+    other = 0 if element is None else None
+    assert module_forward_shape(path, config, x, 2, other) is None
+    assert module_forward_shape(path, config, x, 2, 1) is None  # the state is not read
+    assert module_forward_shape(path, config, S(8, 64), 2, element) is None  # not batched
+
+
 def test_table_says_its_burn_version_and_covers_the_issue() -> None:
     t = table()
     assert t.burn == "0.22.0-pre.2"

@@ -80,7 +80,10 @@ def test_values(body: str, items: str, value: object) -> None:
         "let s = 5000; if let Some(s) = o { let x = /*here*/ s; }",
         "let s = 5000; match o { Some(s) => { let x = /*here*/ s; } _ => {} }",
         "let mut s = 5000; if n > 1 { s = 64; } let x = /*here*/ s;",
-        "let (s, t) = (5000, 1); let x = /*here*/ s;",
+        "let (s, ..) = (5000, 1); let x = /*here*/ s;",  # `..`: the places are not followed
+        "let (s, t) = (n, 1); let x = /*here*/ s;",
+        "let (s, t) = (5000, 1); let s = n; let x = /*here*/ s;",
+        "let Some((s, t)) = o else { return; }; let x = /*here*/ s;",
         "let mut s = 5000; s += 1; let x = /*here*/ s;",
         "let mut s = vec![1]; s.push(2); let x = /*here*/ s;",
         "let mut s = 3; g(&mut s); let x = /*here*/ s;",
@@ -90,6 +93,23 @@ def test_values(body: str, items: str, value: object) -> None:
 )
 def test_patterns_branches_and_changes_hide_a_value(body: str) -> None:
     assert at(body) is None
+
+
+def test_a_tuple_pattern_gives_each_name_its_element() -> None:
+    """`let (a, (b, c)) = ..;` of a tuple literal, or of the tuples a function of the crate
+    returns at every exit; `mut` names too, up to their first change."""
+    assert at("let (s, t) = (5000, 1); let x = /*here*/ s;") == 5000
+    assert at("let (s, t) = (5000, 1); let x = /*here*/ t;") == 1
+    assert at("let (a, (b, c)) = (1, (2, 3)); let x = /*here*/ c;") == 3
+    assert at("let (mut a, b) = (4, 5); let x = /*here*/ a;") == 4
+    assert at("let (mut a, b) = (4, 5); a = 7; let x = /*here*/ a;") == 7
+    assert (
+        at("let (w, h) = size(); let x = /*here*/ w * h;", "fn size() -> (usize, usize) { (3, 7) }")
+        == 21
+    )
+    two_exits = "fn size(n: usize) -> (usize, usize) { if n > 0 { return (3, 7); } (3, 9) }"
+    assert at("let (w, h) = size(n); let x = /*here*/ w;", two_exits) == 3
+    assert at("let (w, h) = size(n); let x = /*here*/ h;", two_exits) is None
 
 
 def test_let_mut_is_known_up_to_the_first_change() -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import evaluate
+from panic_lens.evaluate.calls import closure_call
 from panic_lens.evaluate.fields import field_sites
 from panic_lens.evaluate.literals import parse_int_literal
 from panic_lens.evaluate.locals import bound_value
@@ -549,7 +550,14 @@ def _module_of(
 ) -> tuple[str, dict[str, Any]] | None:
     """(type path, known config fields) of the burn module `node` builds (in `frame`):
     `cfg.init(d)` of a config (through `let`s), or a module made without one (`Relu::new()`),
-    for the evaluator's `module.forward(x)` (`evaluate.tensors`)."""
+    for the evaluator's `module.forward(x)` (`evaluate.tensors`); through a closure bound by
+    `let` that builds it (`let down = |c_in, c_out| Conv2dConfig::new(..).init(d);`, then
+    `conv1: down(3, w)`), in the frame of that call."""
+    closure = None
+    if node.type == "call_expression":
+        closure = closure_call(node, state_of(facts), frame or _NO_CALL, 0)
+    if closure is not None:
+        return _module_of(closure[0], facts, closure[1])
     config = module_config(node, facts, frame=frame)
     if config is not None and config.info.init is not None:
         options = {f.name for f in config.info.fields if f.option}
@@ -575,6 +583,9 @@ def _with_payload(value: Value, facts: FileFacts) -> Any:
     if not args or any(k is None for k in known):
         return value.value
     return (value.value, *(k.value for k in known if k is not None))
+
+
+_NO_CALL = Frame()  # a question asked where no call is being followed
 
 
 register("module", _module_of)
