@@ -279,15 +279,16 @@ def closure_call(call: Node, st: State, frame: Frame, depth: int) -> tuple[Node,
     closure's result expression (its body, or that block's tail) and the frame it runs in at
     this call, its parameters' values where known, inside the caller's `frame` (what it
     captures is read there); None for any other call or one that may not be followed."""
-    callee, args = call_parts(call)
+    callee = child_by_field(call, "function")
     if callee is None or callee.type != "identifier":
-        return None
+        return None  # (most calls: a path or a method, no closure)
     found = st.binding(callee)
     closure = found.value if found is not None and found.kind == "let" else None
     while closure is not None and closure.type == "parenthesized_expression":
         closure = closure.named_children[0] if closure.named_children else None
     if closure is None or closure.type != "closure_expression":
         return None
+    args = call_parts(call)[1]
     if closure.id in frame.calls or len(frame.calls) >= MAX_CALL_DEPTH:
         return None
     params = child_by_field(closure, "parameters")

@@ -240,21 +240,28 @@ def _always_leaves(stmt: Node, st: State, frame: Frame) -> bool:
     )
 
 
-def tuple_part(found: LocalBinding, st: State) -> tuple[Node, tuple[int, ...]] | None:
+def tuple_part(ident: Node, found: LocalBinding, st: State) -> tuple[Node, tuple[int, ...]] | None:
     """`let (a, (b, c)) = value;` (no `else`): the value and the indexes that lead to the name
-    `found` binds in its tuple pattern; None for any other binding or pattern (a `..` in the
-    tuple leaves the places unknown)."""
+    `found` binds in its tuple pattern, when nothing since may have changed a `mut` one
+    (`locals.bound_value`) where `ident` reads it; None for any other binding or pattern (a
+    `..` in the tuple leaves the places unknown)."""
     pattern, let = found.decl, found.decl.parent
     if found.kind != "pattern" or pattern.type != "tuple_pattern" or let is None:
         return None
     if let.type != "let_declaration" or child_by_field(let, "alternative") is not None:
         return None
     value = child_by_field(let, "value")
-    path = _place(pattern, found.name, st)
-    return (value, path) if value is not None and path is not None else None
+    place = _place(pattern, found.name, st)
+    if value is None or place is None:
+        return None
+    element = LocalBinding(found.name, "let", place[1], None, value)  # `mut c`: may change
+    if bound_value(ident, element, st.unit.src, st.unit.root) is None:
+        return None
+    return value, place[0]
 
 
-def _place(pattern: Node, name: str, st: State) -> tuple[int, ...] | None:
+def _place(pattern: Node, name: str, st: State) -> tuple[tuple[int, ...], Node] | None:
+    """The indexes of `name` in a tuple pattern, and the element that binds it."""
     items = [c for c in pattern.named_children if "comment" not in c.type]
     if any(c.type == "remaining_field_pattern" for c in items):
         return None
@@ -263,9 +270,9 @@ def _place(pattern: Node, name: str, st: State) -> tuple[int, ...] | None:
         if item.type == "mut_pattern" and item.named_children:  # `mut a`: the name is last
             inner = item.named_children[-1]
         if inner.type == "identifier" and st.unit.text(inner) == name:
-            return (at_,)
+            return (at_,), item
         if inner.type == "tuple_pattern" and (deeper := _place(inner, name, st)) is not None:
-            return (at_, *deeper)
+            return (at_, *deeper[0]), deeper[1]
     return None
 
 

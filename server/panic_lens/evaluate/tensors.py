@@ -291,7 +291,7 @@ def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         given = bound_elsewhere(ident, found, st, frame, depth)
         if given is not None and given.shape is not None:
             return given.shape
-        part = flow.tuple_part(found, st) if found.kind == "pattern" else None
+        part = flow.tuple_part(ident, found, st) if found.kind == "pattern" else None
         if part is not None:  # `let (raw, fine) = model.forward(x);`
             inner = _tuple_shape(part[0], part[1], st, frame, depth)
             if inner is not None:

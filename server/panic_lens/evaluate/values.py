@@ -115,7 +115,7 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
         if found.kind in ("param", "closure-param", "pattern"):
             given = flow.bound_elsewhere(ident, found, st, frame, depth)
             if given is None and found.kind == "pattern":
-                part = flow.tuple_part(found, st)  # `let (w, h) = (3, 4);`, `= size(..)`
+                part = flow.tuple_part(ident, found, st)  # `let (w, h) = (3, 4);`, `= size(..)`
                 if part is not None:
                     return flow.tuple_element(part[0], part[1], st, frame, depth, State.value)
                 return _pattern_dim(ident, found, st, frame, depth)

@@ -233,10 +233,11 @@ def _input_may_be_tracked(site: CallSite, facts: FileFacts) -> bool:
     the file shows. Yes: a module's output, a parameter's value, a tensor that requires grad,
     a field, what a function of the crate returns, a parameter of a method of a module (or of
     a type the file does not declare), of a public free function (its callers may be
-    anywhere), or of a function the file calls with such a tensor. No: a tensor made from
-    data (`from_data`, `zeros`..) or detached, any op on such tensors, and a parameter of a
-    private function or of a method of a type the file declares without `#[derive(Module)]`
-    that no code here calls with a tracked tensor. burn's autodiff runs an op's backward only
+    anywhere), of a private one nothing here calls, or of a function the file calls with such
+    a tensor. No: a tensor made from data (`from_data`, `zeros`..) or detached, any op on
+    such tensors, a parameter of a private function whose calls here all pass such tensors,
+    and one of a method of a type the file declares without `#[derive(Module)]` that no code
+    here calls with a tracked tensor. burn's autodiff runs an op's backward only
     for tensors that track their graph: without one, no backward pass runs through here."""
     free = site.resolves_to(FREE_FUNCTIONS)
     if free is None:  # the nn modules' `with_mode`: their input is seen at `forward`
@@ -295,10 +296,10 @@ def _param_tracked(decl: Node, facts: FileFacts, hops: int) -> bool:
     if fn is None or fn.type != "function_item" or hops >= _MAX_TRACE:
         return True
     impl = fn.parent.parent if fn.parent is not None else None
-    if impl is not None and impl.type == "impl_item":
-        if not _plain_type(impl, facts):
-            return True
-    elif any(c.type == "visibility_modifier" for c in fn.children):
+    plain = impl is not None and impl.type == "impl_item" and _plain_type(impl, facts)
+    if impl is not None and impl.type == "impl_item" and not plain:
+        return True  # a module's method, or a method of a type declared elsewhere
+    if not plain and any(c.type == "visibility_modifier" for c in fn.children):
         return True  # a public free function: called from anywhere
     name_node, params = child_by_field(fn, "name"), child_by_field(fn, "parameters")
     if name_node is None or params is None:
@@ -308,15 +309,20 @@ def _param_tracked(decl: Node, facts: FileFacts, hops: int) -> bool:
     if at is None:
         return True
     name = facts.text(name_node)
+    called = False
     for site in facts.calls(frozenset({name})):
         if site.name != name or _contains(fn, site.node):  # not its own recursive calls
             continue
+        called = True
         args = site.args
         if site.kind != "method" and len(args) == len(given) + 1:
             args = args[1:]  # `Self::f(self, x)`
         if at >= len(args) or _tracked(args[at], facts, hops + 1):
             return True
-    return False
+    # every call here passes a tensor no graph tracks; a private function nothing here calls
+    # yet (being written, or called from elsewhere) is not known; a plain type's method that
+    # nothing here calls works on the data its callers give
+    return not (called or plain)
 
 
 def _plain_type(impl: Node, facts: FileFacts) -> bool:

@@ -84,6 +84,8 @@ def test_values(body: str, items: str, value: object) -> None:
         "let (s, t) = (n, 1); let x = /*here*/ s;",
         "let (s, t) = (5000, 1); let s = n; let x = /*here*/ s;",
         "let Some((s, t)) = o else { return; }; let x = /*here*/ s;",
+        "let (mut s, t) = (5000, 1); s += 1; let x = /*here*/ s;",
+        "let (mut s, t) = (vec![1], 1); s.push(2); let x = /*here*/ s;",
         "let mut s = 5000; s += 1; let x = /*here*/ s;",
         "let mut s = vec![1]; s.push(2); let x = /*here*/ s;",
         "let mut s = 3; g(&mut s); let x = /*here*/ s;",
