@@ -72,10 +72,15 @@ def frames_at(node: Node, facts: Any, about: Sequence[Node] | None = None) -> li
     literal `for` loops around it (`loop_frames`), then one per call of its function in the
     file that gives the parameters `node` names known values (labelled "when called as
     norm(3, ..) at line 12"), when one of the `about` nodes (if given: the parts of `node`
-    whose values decide) names a parameter."""
-    return loop_frames(node, facts) + (
-        _ask(lambda n, st, top: callers.frames_at(n, st, top, about), node, facts) or []
-    )
+    whose values decide) names a parameter; and when `node` is in such loops too, one per
+    element inside each of those calls ("when called as f(48) at line 9, for k = 2"): a
+    value may need both, the loop's element and the caller's argument."""
+    in_loops = loop_frames(node, facts)
+    by_callers = _ask(lambda n, st, top: callers.frames_at(n, st, top, about), node, facts) or []
+    nested: list[Frame] = []
+    for caller in by_callers if in_loops else ():
+        nested += _ask(lambda n, st, top, c=caller: loops.frames_at(n, st, c), node, facts) or []
+    return in_loops + by_callers + nested
 
 
 def framed_bodies(facts: Any) -> frozenset[tuple[int, int]]:

@@ -39,7 +39,7 @@ def frames_at(node: Node, st: State, top: Frame) -> list[Frame]:
             loops.append((outer, child_by_field(outer, "pattern"), "for"))
     if not loops:
         return []
-    key = ("evaluate", "loop-frames", tuple(loop.id for loop, _, _ in loops))
+    key = ("evaluate", "loop-frames", tuple(loop.id for loop, _, _ in loops), id(top))
     if key in st.memo:
         return st.memo[key]
     frames = [top]

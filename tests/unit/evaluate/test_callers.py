@@ -68,6 +68,28 @@ def test_a_methods_caller_gives_a_config_its_value() -> None:
     assert hit[0] == 5 and hit[1].endswith("(when called as self.norm(3, d) at line 11)")
 
 
+def test_a_loop_inside_a_function_its_callers_give_values() -> None:
+    """A value that needs both a loop's element and a caller's argument: the loop's frames
+    inside each caller's, the finding naming both."""
+    src = """
+fn norms(base: usize, d: &Device) -> Vec<GroupNorm> {
+    let mut out = Vec::new();
+    for mult in [1, 2] {
+        out.push(GroupNormConfig::new(32, base * mult).init(d));
+    }
+    out
+}
+pub fn build(d: &Device) {
+    let _a = norms(64, d);
+    let _b = norms(BASE, d);
+}
+"""
+    (hit,) = found(src.replace("BASE", "48"), "group-norm-groups-divide-channels")
+    assert hit[0] == 5
+    assert hit[1].endswith("(when called as norms(48, d) at line 13, for mult = 1)")
+    assert found(src.replace("BASE", "96"), "group-norm-groups-divide-channels") == []
+
+
 def test_a_config_in_a_loop_is_checked_per_element_without_an_edit() -> None:
     src = """
 pub fn sweep(d: &Device) -> Vec<GroupNorm> {

@@ -65,7 +65,7 @@ impl UNetConfig {
         let time_table = generate_sinusoids(self.num_steps, self.time_dim, self.max_period, device); // expect: positional-encoding-timescale-below-length
         let mut norms = Vec::new();
         for mult in [1, 2, 1] {
-            norms.push(GroupNormConfig::new(NORM_GROUPS, self.base * mult).init(device)); // expect: group-norm-groups-divide-channels (miss: a literal loop's element inside a method whose `self` comes from its caller's `with_base(48)`: the loop frame and the caller frame are not combined)
+            norms.push(GroupNormConfig::new(NORM_GROUPS, self.base * mult).init(device)); // expect: group-norm-groups-divide-channels
         }
         let same = PaddingConfig2d::Explicit(1, 1, 1, 1);
         UNet {
