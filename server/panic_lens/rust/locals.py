@@ -7,6 +7,7 @@ the answer says so (`value is None`) rather than looking further back.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,22 +44,24 @@ def find_binding(
     identifier up once: the evaluator, the types and the values all ask about the same ones.
     """
     if memo is None:
-        return _find_binding(ident, src, root)
+        return _find_binding(ident, src, root, None)
     key = ("binding", ident.id)
     found = memo.get(key, _UNSET)
     if found is _UNSET:
-        found = memo[key] = _find_binding(ident, src, root)
+        found = memo[key] = _find_binding(ident, src, root, memo)
     return found
 
 
 _UNSET = object()
 
 
-def _find_binding(ident: Node, src: bytes, root: Node | None) -> LocalBinding | None:
+def _find_binding(
+    ident: Node, src: bytes, root: Node | None, memo: dict[Any, Any] | None
+) -> LocalBinding | None:
     name = src[ident.start_byte : ident.end_byte].decode("utf-8", errors="replace")
     child = ident
     for cur in ancestors(ident, root):
-        found = _binding_in(cur, child, name, ident.start_byte, src)
+        found = _binding_in(cur, child, name, ident.start_byte, src, memo)
         if found is not None:
             return found
         if cur.type == "function_item":
@@ -67,10 +70,12 @@ def _find_binding(ident: Node, src: bytes, root: Node | None) -> LocalBinding | 
     return None
 
 
-def _binding_in(node: Node, child: Node, name: str, pos: int, src: bytes) -> LocalBinding | None:
+def _binding_in(
+    node: Node, child: Node, name: str, pos: int, src: bytes, memo: dict[Any, Any] | None
+) -> LocalBinding | None:
     kind = node.type
     if kind == "block":
-        return _in_block(node, child, name, pos, src)
+        return _in_block(node, child, name, pos, src, memo)
     if kind == "function_item":
         return _in_params(child_by_field(node, "parameters"), name, src, "param")
     if kind == "closure_expression":
@@ -91,13 +96,17 @@ def _binding_in(node: Node, child: Node, name: str, pos: int, src: bytes) -> Loc
     return None
 
 
-def _in_block(block: Node, child: Node, name: str, pos: int, src: bytes) -> LocalBinding | None:
+def _in_block(
+    block: Node, child: Node, name: str, pos: int, src: bytes, memo: dict[Any, Any] | None
+) -> LocalBinding | None:
     """Scan the statements before `child` backwards for the latest binding of `name`."""
     needle = name.encode()
     if src.find(needle, block.start_byte, min(child.start_byte, pos)) < 0:
         return None  # not written before the use: nothing in the block binds it
-    for stmt in reversed(block.named_children):
-        if stmt.start_byte >= child.start_byte or stmt.end_byte > pos:
+    statements, starts = _statements(block, memo)
+    for at in range(bisect_left(starts, child.start_byte) - 1, -1, -1):
+        stmt = statements[at]
+        if stmt.end_byte > pos:
             continue
         if src.find(needle, stmt.start_byte, stmt.end_byte) < 0:
             continue
@@ -111,6 +120,19 @@ def _in_block(block: Node, child: Node, name: str, pos: int, src: bytes) -> Loca
         if _assigns_somewhere(stmt, name, src):
             return LocalBinding(name, "pattern", stmt)  # reassigned in a branch: unknown
     return None
+
+
+def _statements(block: Node, memo: dict[Any, Any] | None) -> tuple[list[Node], list[int]]:
+    """A block's statements and their start bytes, read once per block when a `memo` is
+    given (a long function body is scanned for each name read in it)."""
+    key = ("statements", block.id)
+    found = memo.get(key) if memo is not None else None
+    if found is None:
+        statements = block.named_children
+        found = (statements, [s.start_byte for s in statements])
+        if memo is not None:
+            memo[key] = found
+    return found
 
 
 def _from_let(stmt: Node, name: str, src: bytes) -> LocalBinding | None:

@@ -178,7 +178,8 @@ def _occurrences(
     others. Words of word bytes only go through one Aho-Corasick pass, leftmost-longest and
     non-overlapping, which hides no whole-word occurrence: a match that is not one lies on
     word bytes, on which no whole word can start."""
-    finder = _words_finder(words)
+    # a word or two: `bytes.find` each, no automaton (most sets asked are one name, once)
+    finder = _words_finder(words) if len(words) > _FIND_EACH else None
     if finder is None:
         for word in sorted(words):
             needle = word.encode()
@@ -190,6 +191,9 @@ def _occurrences(
     part = src if start == 0 and stop == len(src) else src[start:stop]
     for _, at, after in finder.find_matches_as_indexes(part):
         yield at + start, after + start
+
+
+_FIND_EACH = 2
 
 
 @lru_cache(maxsize=256)
