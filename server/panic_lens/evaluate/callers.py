@@ -93,17 +93,22 @@ def frames_at(
     for call in _calls_named(st, st.unit.text(name))[:MAX_CALLS_READ]:
         if fn.start_byte <= call.start_byte < fn.end_byte:
             continue  # recursion
-        if not _may_call(call, method, owner, st, config is not None):
+        if not _may_call(call, method, owner, st, True):
             continue
-        on_value = _on_value(call)  # `cfg.init(d)`: the receiver's value says which method
-        if on_value and (config is None or not _named_method(call, config, fn, st)):
+        on_value = _on_value(call)
+        if on_value and config is None and not _on_local(call):
+            continue  # `self.linear.forward(x)`: a field's method, burn's module most often
+        # `cfg.init(d)` of a config: the receiver's value says which method (a method of
+        # another struct called on a local, `model.keep_best(x)`: its type, as any call's)
+        by_value = config if on_value else None
+        if by_value is not None and not _named_method(call, by_value, fn, st):
             continue
-        if on_value and config is not None and not _may_be_of(call, config, st):
+        if by_value is not None and not _may_be_of(call, by_value, st):
             continue  # `LinearConfig::new(..).init(d)`: another type's method
-        if on_value and _test_caller(call, fn, st):
-            continue  # a test building the config: its values flag no code outside tests
-        callee = None if on_value else callee_fn(call, st)
-        if not on_value and (callee is None or callee.node.id != fn.id):
+        if _test_caller(call, fn, st):
+            continue  # a test's values flag no code outside tests (it expects the panic)
+        callee = None if by_value is not None else callee_fn(call, st)
+        if by_value is None and (callee is None or callee.node.id != fn.id):
             continue
         label = f"when called as {_shown(call, st)} at {at(call)}"
         # the call's values in its own function's callers' frames, when they read its
@@ -112,7 +117,9 @@ def frames_at(
         outers = _outer_frames(call, st, top, level) if level < MAX_LEVELS else []
         for outer, shown in [(o, f"{label}, {o.label}") for o in outers] or [(top, label)]:
             inner = frame_for(call, item, st, outer, 0, named)
-            if inner is None or not inner.args or (on_value and "self" not in inner.args):
+            if inner is None or not inner.args:
+                continue
+            if by_value is not None and "self" not in inner.args:
                 continue
             found.append(Frame(inner.fn, inner.args, inner.calls, shown, call=call))
             if len(found) >= MAX_CALLERS:
@@ -313,10 +320,10 @@ def _may_call(
     call: Node, method: bool, owner: str | None, st: State, on_values: bool = False
 ) -> bool:
     """Whether `call` is written as a call of the function may be: a method (one with `self`)
-    as `self.f(..)` (or on any receiver, for a method of a struct whose values are known:
-    `on_values`), an associated function by a path through `Self` or its type (`owner`), a
-    free function by its name or a path. A method call on another receiver, or `Vec::new(..)`
-    for `Model::new`, is another type's."""
+    as `self.f(..)` (or, with `on_values`, on any receiver: which type's method it calls is
+    then told by the receiver's value or type), an associated function by a path through
+    `Self` or its type (`owner`), a free function by its name or a path. A method call on
+    another receiver, or `Vec::new(..)` for `Model::new`, is another type's."""
     function = child_by_field(call, "function")
     if function is not None and function.type == "generic_function":
         function = child_by_field(function, "function")
@@ -338,6 +345,12 @@ def _on_value(call: Node) -> bool:
     """A method call on a receiver other than `self` (`cfg.init(d)`)."""
     parts = method_call(call)
     return parts is not None and parts[0].type != "self"
+
+
+def _on_local(call: Node) -> bool:
+    """A method call on a local or a parameter (`model.keep_best(x)`), not on a field."""
+    parts = method_call(call)
+    return parts is not None and parts[0].type == "identifier"
 
 
 def _may_be_of(call: Node, owner: scope.Item, st: State) -> bool:
@@ -377,9 +390,11 @@ _MAX_CHAIN = 16  # method calls followed down a receiver
 
 
 def _test_caller(call: Node, fn: Node, st: State) -> bool:
-    """A call in test code of a method that is not (the rules show no finding from it)."""
+    """A call in test code of a function that is not (the rules show no finding from it; a
+    `#[cfg(test)]` helper is test code: its body is asked, which the attribute covers)."""
     facts = st.facts()
-    return facts is not None and in_test_code(call, facts) and not in_test_code(fn, facts)
+    body = child_by_field(fn, "body") or fn
+    return facts is not None and in_test_code(call, facts) and not in_test_code(body, facts)
 
 
 def _named_method(call: Node, owner: scope.Item, fn: Node, st: State) -> bool:

@@ -224,7 +224,7 @@ def returned(fn: scope.Item, st: State, frame: Frame, depth: int, what: Any) -> 
     exits_key = ("evaluate", "exits", body.id)
     exits = owner.memo.get(exits_key)
     if exits is None:  # once per function (a body's walk, not once per call of it)
-        exits = owner.memo[exits_key] = body_exits(body)
+        exits = owner.memo[exits_key] = body_exits(body, fn.unit.src)
     if not exits:
         return None
     owner.steps = st.steps
@@ -241,15 +241,18 @@ def _key(result: Any) -> Any:
             repr(getattr(getattr(result, "shape", None), "dims", None)))  # fmt: skip
 
 
-def body_exits(body: Node) -> list[Node]:
+def body_exits(body: Node, src: bytes) -> list[Node]:
     """The tail expression of a function body and the values of its `return`s (not those of
-    closures or nested functions); [] when one `return` has no value or the body has no tail."""
+    closures or nested functions); [] when one `return` has no value or the body has no tail.
+    A body (of `src`) that never writes `return` is not walked."""
     items = [c for c in body.named_children if "comment" not in c.type]
     if not items or items[-1].type.endswith(("statement", "declaration", "_item")):
         tail = None
     else:
         tail = items[-1]
     out = [tail] if tail is not None else []
+    if src.find(b"return", body.start_byte, body.end_byte) < 0:
+        return out
     stack = list(body.named_children)
     while stack:
         node = stack.pop()

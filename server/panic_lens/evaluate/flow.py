@@ -150,7 +150,7 @@ def _constructed(call: Node, st: State) -> Node | None:
     parameters are unknown."""
     fn = calls.callee_fn(call, st)
     body = child_by_field(fn.node, "body") if fn is not None and fn.unit is st.unit else None
-    exits = calls.body_exits(body) if body is not None else []
+    exits = calls.body_exits(body, st.unit.src) if body is not None else []
     return exits[0] if len(exits) == 1 and exits[0].type == "struct_expression" else None
 
 

@@ -185,9 +185,10 @@ def _in_frames(
     """The call's values in the first of `evaluate.frames_at` (an element of the literal
     `for` loops around it, a call of its function with known arguments) at which the
     condition is true; None when there is none."""
-    # the parts whose values a frame may give: the arguments, and a config's builder chain
+    # the parts whose values a frame may give: the arguments, and the receiver (a config's
+    # builder chain, a tensor whose shape a caller gives: `fn keep(s: Tensor<2>) { s.topk(..) }`)
     about = list(site.args)
-    if site.receiver is not None and plan.receivers.get(where, ("type",))[0] != "type":
+    if site.receiver is not None:
         about.append(site.receiver)
     for frame in _frames(site, facts, about):
         bound = _bind(where, site, plan, facts, frame)

@@ -74,7 +74,7 @@ impl Detector {
 
     /// The best objectness scores of every image.
     fn keep_best(&self, scores: Tensor<2>) -> Tensor<2> {
-        scores.topk(Self::MAX_DETECTIONS, 1) // expect: topk-k-out-of-range (miss: the caller's tensor is reached through a helper's output, a sigmoid and a reshape, deeper than the callers' frames follow)
+        scores.topk(Self::MAX_DETECTIONS, 1) // expect: topk-k-out-of-range
     }
 }
 
