@@ -262,7 +262,10 @@ def tuple_part(ident: Node, found: LocalBinding, st: State) -> tuple[Node, tuple
 
 def _place(pattern: Node, name: str, st: State) -> tuple[tuple[int, ...], Node] | None:
     """The indexes of `name` in a tuple pattern, and the element that binds it."""
-    items = [c for c in pattern.named_children if "comment" not in c.type]
+    # the elements in order, `_` (an unnamed node) among them
+    items = [
+        c for c in pattern.children if (c.is_named and "comment" not in c.type) or c.type == "_"
+    ]
     if any(c.type == "remaining_field_pattern" for c in items):
         return None
     for at_, item in enumerate(items):

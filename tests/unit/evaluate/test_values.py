@@ -103,6 +103,8 @@ def test_a_tuple_pattern_gives_each_name_its_element() -> None:
     assert at("let (s, t) = (5000, 1); let x = /*here*/ s;") == 5000
     assert at("let (s, t) = (5000, 1); let x = /*here*/ t;") == 1
     assert at("let (a, (b, c)) = (1, (2, 3)); let x = /*here*/ c;") == 3
+    assert at("let (_, t) = (5000, 1); let x = /*here*/ t;") == 1  # `_` holds a place
+    assert at("let (_, (_, c)) = (1, (2, 3)); let x = /*here*/ c;") == 3
     assert at("let (mut a, b) = (4, 5); let x = /*here*/ a;") == 4
     assert at("let (mut a, b) = (4, 5); a = 7; let x = /*here*/ a;") == 7
     assert (
