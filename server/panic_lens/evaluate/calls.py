@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from panic_lens.evaluate import fields, ops, scope
-from panic_lens.evaluate.literals import at
+from panic_lens.evaluate.literals import at, block_tail
 from panic_lens.evaluate.state import Fields, Frame, State, Value, state_for
 from panic_lens.rust.syntax import Node, call_parts, child_by_field, method_call, span_of
 
@@ -231,12 +231,13 @@ def returned(fn: scope.Item, st: State, frame: Frame, depth: int, what: Any) -> 
     results = [what(owner, e, frame, depth + 1) for e in exits]
     st.steps = max(st.steps, owner.steps)
     first = results[0]
-    if first is None or any(r is None or _key(r) != _key(first) for r in results[1:]):
+    if first is None or any(r is None or result_key(r) != result_key(first) for r in results[1:]):
         return None
     return first
 
 
-def _key(result: Any) -> Any:
+def result_key(result: Any) -> Any:
+    """What two answers (values, shapes) must share to agree."""
     return (repr(getattr(result, "value", result)), repr(getattr(result, "dims", None)),
             repr(getattr(getattr(result, "shape", None), "dims", None)))  # fmt: skip
 
@@ -246,10 +247,7 @@ def body_exits(body: Node, src: bytes) -> list[Node]:
     closures or nested functions); [] when one `return` has no value or the body has no tail.
     A body (of `src`) that never writes `return` is not walked."""
     items = [c for c in body.named_children if "comment" not in c.type]
-    if not items or items[-1].type.endswith(("statement", "declaration", "_item")):
-        tail = None
-    else:
-        tail = items[-1]
+    tail = block_tail(body)
     out = [tail] if tail is not None else []
     if src.find(b"return", body.start_byte, body.end_byte) < 0:
         return out
@@ -302,10 +300,7 @@ def closure_call(call: Node, st: State, frame: Frame, depth: int) -> tuple[Node,
                      "identifier" else None)  # fmt: skip
     body = child_by_field(closure, "body")
     if body is not None and body.type == "block":
-        items = [c for c in body.named_children if "comment" not in c.type]
-        last = items[-1] if items else None
-        body = None if last is None or last.type.endswith(("statement", "declaration",
-                                                               "_item")) else last  # fmt: skip
+        body = block_tail(body)
     if body is None or len(names) != len(args):
         return None
     given: dict[str, Any] = {}

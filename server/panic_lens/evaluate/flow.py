@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from panic_lens.evaluate import calls, fields
-from panic_lens.evaluate.literals import at
+from panic_lens.evaluate.literals import at, block_tail
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value
 from panic_lens.rust.locals import LocalBinding
@@ -36,12 +36,12 @@ def bound_elsewhere(
 
 def value_of_expression(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if node.type == "block":
-        items = [c for c in node.named_children if "comment" not in c.type]
-        if not items or items[-1].type.endswith(("statement", "declaration", "_item")):
-            return None
-        return st.value(items[-1], frame, depth + 1)
+        tail = block_tail(node)
+        return st.value(tail, frame, depth + 1) if tail is not None else None
     if node.type == "if_expression":
         return _if(node, st, frame, depth)
+    if node.type == "match_expression":
+        return _match(node, st, frame, depth)
     if node.type == "field_expression":
         base = child_by_field(node, "value")
         field = child_by_field(node, "field")
@@ -183,6 +183,75 @@ def _if(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     return Value(a.value, span_of(node), None, a.note, a.path)  # every branch agrees
 
 
+def match_arms(node: Node, st: State, frame: Frame, depth: int) -> list[Node] | None:
+    """The values of the arms a `match` may take: the first arm whose pattern the known
+    scrutinee matches (`match size { ModelSize::Mini => 6, .. }`: a variant by its name, a
+    literal, `_`, `A | B`), else every arm; None when an arm that may be the one binds a name
+    or has a guard (what it gives is not followed)."""
+    scrutinee = child_by_field(node, "value")
+    block = child_by_field(node, "body")
+    arms = [a for a in block.named_children if a.type == "match_arm"] if block else []
+    known = st.value(scrutinee, frame, depth + 1) if scrutinee is not None else None
+    out: list[Node] = []
+    for arm in arms:
+        pattern, value = child_by_field(arm, "pattern"), child_by_field(arm, "value")
+        if pattern is None or value is None or child_by_field(pattern, "condition"):
+            return None
+        fits = _fits(pattern, known, st) if known is not None else None
+        if fits is False:
+            continue
+        if fits is None and known is not None:
+            return None  # a pattern not read: which arm is taken is not known
+        out.append(value)
+        if fits:
+            return out[-1:]
+    return out or None
+
+
+def _fits(pattern: Node, known: Value, st: State) -> bool | None:
+    """Whether a value matches a match arm's pattern: `_`, a literal, a variant (by name),
+    `A | B`; None for a pattern that binds or one not read."""
+    items = [c for c in pattern.children if c.is_named or c.type == "_"]
+    if len(items) != 1:
+        return None
+    item = items[0]
+    if item.type == "_":
+        return True
+    if item.type == "or_pattern":
+        found = [_fits_one(c, known, st) for c in item.named_children]
+        return True if True in found else (False if all(f is False for f in found) else None)
+    return _fits_one(item, known, st)
+
+
+def _fits_one(item: Node, known: Value, st: State) -> bool | None:
+    text = st.unit.text(item).replace(" ", "")
+    if item.type == "identifier" and text == "None":
+        return known.value is None
+    variant = item.type == "scoped_identifier" or (
+        item.type == "identifier" and text[:1].isupper() and not text.isupper()
+    )  # (a name in capitals is a const's, compared by its value: not read)
+    if variant:
+        return type(known.value) is str and known.value == text.rsplit("::", 1)[-1]
+    if item.type in ("integer_literal", "boolean_literal", "string_literal", "char_literal",
+                     "negative_literal"):  # fmt: skip
+        written = st.value(item, Frame(), 0)
+        return None if written is None else _same(written.value, known.value)
+    return None
+
+
+def _match(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    ways = match_arms(node, st, frame, depth)
+    if not ways:
+        return None
+    values = [st.value(w, frame, depth + 1) for w in ways]
+    first = values[0]
+    if first is None or any(v is None or not _same(v.value, first.value) for v in values[1:]):
+        return None
+    if len(ways) == 1:
+        return first
+    return Value(first.value, span_of(node), None, first.note, first.path)  # every arm agrees
+
+
 def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
@@ -296,6 +365,18 @@ def tuple_element(
         if path[0] >= len(items):
             return None
         return tuple_element(items[path[0]], path[1:], st, frame, depth + 1, what)
+    if expr.type in ("match_expression", "if_expression"):  # the arm taken, or all agreeing
+        ways = (match_arms if expr.type == "match_expression" else if_branches)(
+            expr, st, frame, depth
+        )
+        found = [tuple_element(w, path, st, frame, depth + 1, what) for w in ways or ()]
+        if not found or any(f is None or calls.result_key(f) != calls.result_key(found[0])
+                            for f in found[1:]):  # fmt: skip
+            return None
+        return found[0]
+    if expr.type == "block":
+        tail = block_tail(expr)
+        return tuple_element(tail, path, st, frame, depth + 1, what) if tail else None
     if expr.type != "call_expression":
         return None
     fn = calls.callee_fn(expr, st)

@@ -49,3 +49,22 @@ def strip(node: Node | None) -> Node | None:
 def at(node: Node) -> str:
     """Where a node is, as explanations quote it (`line 54`)."""
     return f"line {node.start_point[0] + 1}"
+
+
+def block_tail(block: Node) -> Node | None:
+    """The expression a block (a function's body, a closure's) evaluates to: its last item
+    when that is an expression, or a `match`, `if`, `loop` or inner block written last
+    without a `;` (tree-sitter wraps those in a statement); None when the block ends in a
+    statement (its value is `()`)."""
+    items = [c for c in block.named_children if "comment" not in c.type]
+    last = items[-1] if items else None
+    if last is None:
+        return None
+    if last.type == "expression_statement":
+        ends = last.children[-1] if last.children else None
+        if ends is None or ends.type == ";" or len(last.named_children) != 1:
+            return None
+        return last.named_children[0]
+    if last.type.endswith(("statement", "declaration", "_item")):
+        return None
+    return last

@@ -13,7 +13,7 @@ from typing import Any
 from panic_lens.evaluate import calls, fields, flow, loops, ops, shapes
 from panic_lens.evaluate.dims import dims_arg, note_made
 from panic_lens.evaluate.flow import bound_elsewhere
-from panic_lens.evaluate.literals import at, strip
+from panic_lens.evaluate.literals import at, block_tail, strip
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.shapes import Shape, Sym
 from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value, register, state_for
@@ -178,7 +178,7 @@ def _branches(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     branch of an `if` or arm of a `match` agrees on (a branch that leaves, as `return` or
     `panic!(..)` do, gives none to agree with)."""
     if node.type == "block":
-        tail = _tail(node)
+        tail = block_tail(node)
         return shape(tail, st, frame, depth + 1) if tail is not None else None
     ways: list[Node | None]
     if node.type == "if_expression":
@@ -204,13 +204,6 @@ def _branches(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     return agreed.then(f"every {kind} at {at(node)} gives {shapes.format_dims(agreed.dims)}")
 
 
-def _tail(block: Node) -> Node | None:
-    items = [c for c in block.named_children if "comment" not in c.type]
-    if not items or items[-1].type.endswith(("statement", "declaration", "_item")):
-        return None
-    return items[-1]
-
-
 _LEAVING_MACROS = ("panic!", "unreachable!", "todo!", "unimplemented!")
 
 
@@ -218,7 +211,7 @@ def _leaves(way: Node, st: State) -> bool:
     """A branch that never gives a value: `return ..`, `break`, `continue`, `panic!(..)` (also
     as a block's tail)."""
     while way.type == "block":
-        tail = _tail(way)
+        tail = block_tail(way)
         if tail is None:
             return False
         way = tail

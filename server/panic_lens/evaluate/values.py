@@ -24,8 +24,8 @@ from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register, state_for
 from panic_lens.rust.syntax import Node, call_parts, child_by_field, method_call, span_of
 
-# calls that give back their receiver's value
-TRANSPARENT = frozenset({"into", "clone", "to_owned", "to_string"})
+# calls that give back their receiver's value (a list's `to_vec` is the same items)
+TRANSPARENT = frozenset({"into", "clone", "to_owned", "to_string", "to_vec"})
 
 
 def value(node: Node | None, st: State, frame: Frame, depth: int = 0) -> Value | None:
@@ -363,6 +363,11 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         called = unit.text(method)
         if called in TRANSPARENT and not margs:
             return value(receiver, st, frame, depth + 1)
+        if called == "unwrap_or" and len(margs) == 1:  # an Option's value, or the default
+            inner = value(receiver, st, frame, depth + 1)
+            if inner is None:
+                return None
+            return value(margs[0], st, frame, depth + 1) if inner.value is None else inner
         if called in ("dims", "shape") and not margs:  # a tensor's dims, when all are known
             dims = dims_read(node, st, frame, depth)
             if dims is not None and all(type(d) is int for d in dims):

@@ -116,6 +116,50 @@ def test_a_tuple_pattern_gives_each_name_its_element() -> None:
     assert at("let (w, h) = size(n); let x = /*here*/ h;", two_exits) is None
 
 
+MATCH_ITEMS = """
+enum Res { Hourly, Daily, Weekly }
+const L: usize = 48;
+fn steps(r: Res) -> usize {
+    match r {
+        Res::Hourly => L,
+        Res::Daily | Res::Weekly => L / 24,
+    }
+}
+fn pick(n: usize) -> (bool, f64) {
+    match n { 0 => (true, 0.0), _ => (true, 1.0) }
+}
+fn early(n: usize) -> (bool, f64) {
+    if n > 3 { return (false, 1e-5); }
+    match n { 0 => (true, 0.0), _ => (true, 1.0) }
+}
+"""
+
+
+def test_a_match_takes_the_arm_its_known_value_picks() -> None:
+    """The arm a known scrutinee matches (a variant by name, `A | B`, a literal, `_`), also as
+    a function's tail written without `;`; with the value unknown, every arm must agree; an
+    arm that binds a name or has a guard is not read."""
+    assert at("let x = /*here*/ steps(Res::Hourly);", MATCH_ITEMS) == 48
+    assert at("let x = /*here*/ steps(Res::Weekly);", MATCH_ITEMS) == 2
+    assert at("let (a, b) = pick(0); let x = /*here*/ b;", MATCH_ITEMS) == 0.0
+    assert at("let (a, b) = pick(2); let x = /*here*/ b;", MATCH_ITEMS) == 1.0
+    assert at("let (a, b) = pick(n); let x = /*here*/ a;", MATCH_ITEMS) is True  # arms agree
+    assert at("let (a, b) = early(0); let x = /*here*/ b;", MATCH_ITEMS) is None  # exits differ
+    assert at("let x = /*here*/ match n { 0 => 4, _ => 4 };") == 4
+    assert at("let x = /*here*/ match n { 0 => 4, _ => 5 };") is None
+    assert at("let x = /*here*/ match 3 { k if k > 2 => 4, _ => 5 };") is None
+    assert at("let x = /*here*/ match 3 { k => k };") is None
+    assert at("let x = /*here*/ match o { None => 1, Some(_) => 2 };") is None
+    assert at("let o = None; let x = /*here*/ match o { None => 1, Some(_) => 2 };") == 1
+
+
+def test_unwrap_or_and_to_vec() -> None:
+    assert at("let x = /*here*/ None.unwrap_or(10.0);") == 10.0
+    assert at("let x = /*here*/ Some(3).unwrap_or(10);") == 3
+    assert at("let x = /*here*/ o.unwrap_or(10);") is None
+    assert at("let x = /*here*/ [1, 2].to_vec();") == [1, 2]
+
+
 def test_let_mut_is_known_up_to_the_first_change() -> None:
     assert at("let mut s = 5000; let x = /*here*/ s;") == 5000
     assert at("let mut s = 5000; let y = s + 1; let x = /*here*/ s;") == 5000
