@@ -189,6 +189,29 @@ def module_forward_shape(
     return None if dims is None else input.to(dims, f"{label} -> {_text(dims)}")
 
 
+def module_param_shape(
+    module_type_path: str, config: Mapping[str, object], param: str
+) -> Shape | None:
+    """The shape of a burn module's parameter (`embedding.weight.val()`: `[n_embedding,
+    d_model]`) from the config it was built from, as the table's `params` say; None when the
+    table does not size it or a field it needs is not known."""
+    entry = table().module.get(module_type_path)
+    params = entry.get("params") if entry is not None else None
+    sizes = params.get(param) if isinstance(params, Mapping) else None
+    if entry is None or not isinstance(sizes, list):
+        return None
+    when = entry.get("params_when")
+    for name, wanted in (when.items() if isinstance(when, Mapping) else ()):
+        if config.get(name) != wanted:
+            return None
+    dims = [config.get(str(f)) for f in sizes]
+    if any(type(d) is not int or d < 0 for d in dims):
+        return None
+    label = module_type_path.rsplit("::", 1)[-1]
+    known = tuple(d for d in dims if type(d) is int)
+    return Shape(known, (f"{label}.{param}: {_text(known)}",))
+
+
 def method_outputs(name: str, receiver: Shape, args: Sequence[object]) -> tuple[Shape, ...] | None:
     """The shapes of a method giving several tensors: `chunk`/`split`/`split_with_sizes` (one
     per piece) and the pairs (`var_mean`, `max_dim_with_indices`, `sort_with_indices`...)."""
@@ -258,5 +281,6 @@ __all__ = (
     "method_outputs",
     "method_shape",
     "module_forward_shape",
+    "module_param_shape",
     "table",
 )

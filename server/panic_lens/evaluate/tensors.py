@@ -500,6 +500,10 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
     if name == "forward" and args:
         return _forward(receiver, args, st, frame, depth)
+    field = strip(receiver) if name == "val" and not args else None
+    param = _param(field, st, frame, depth) if field is not None else None
+    if param is not None:
+        return param
     if inner is None:
         inner = shape(receiver, st, frame, depth + 1)
     if inner is None:
@@ -515,6 +519,19 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         ranks = [c for c in generic.named_children if "comment" not in c.type]
         values.append(("rank", _scalar(ranks[0], st, frame, depth) if ranks else None))
     return ops.method_shape(name, inner, values)
+
+
+def _param(field: Node, st: State, frame: Frame, depth: int) -> Shape | None:
+    """`module.weight.val()`: the shape of a burn module's parameter, from the config the
+    module was built from (`module` read as for its `forward`)."""
+    base, name = child_by_field(field, "value"), child_by_field(field, "field")
+    if field.type != "field_expression" or base is None or name is None:
+        return None
+    found = _module(base, st, depth, frame)
+    if found is None:
+        return None
+    shape = ops.module_param_shape(found[0], found[1], st.unit.text(name))
+    return shape.then(f".val() at {at(field)}") if shape is not None else None
 
 
 def _returns_tensor(fn: Any) -> bool:

@@ -46,6 +46,10 @@ const HEADS: usize = 4;
         ("let y = /*here*/ self.act.forward(self.norm.forward(self.linear.forward(x)));",
          (8, 10, 64)),
         ("let y = /*here*/ self.norm.forward(x.clone());", (8, 10, 28)),
+        # a parameter's shape from the same config (Linear's default Row layout)
+        ("let y = /*here*/ self.linear.weight.val();", (28, 64)),
+        ("let y = /*here*/ self.norm.gamma.val().unsqueeze::<2>();", (1, 64)),
+        ("let y = /*here*/ self.linear.bias.val();", None),  # an Option: not sized
     ],
 )  # fmt: skip
 def test_modules_in_fields_carry_their_config(body: str, dims: tuple[int, ...]) -> None:

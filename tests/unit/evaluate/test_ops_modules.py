@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 from burn_tree import BURN
 
-from panic_lens.evaluate.ops import OpsTableError, load_table, module_forward_shape, table
+from panic_lens.evaluate.ops import (
+    OpsTableError,
+    load_table,
+    module_forward_shape,
+    module_param_shape,
+    table,
+)
 from panic_lens.evaluate.shapes import Shape, Span, Sym
 
 B = Sym("param:x#0", "x.dims[0]")
@@ -169,6 +175,28 @@ def test_recurrent_forwards(
     assert module_forward_shape(path, config, S(8, 64), 2, element) is None  # not batched
 
 
+@pytest.mark.parametrize(
+    ("path", "config", "param", "expected"),
+    [
+        # {NN}/embedding.rs: "weights of the module of shape `[n_embedding, d_model]`"
+        ("burn::nn::Embedding", {"n_embedding": 100, "d_model": 32}, "weight", (100, 32)),
+        # {NN}/linear.rs `init`: Row layout (the default) `[d_input, d_output]`; Col is not read
+        ("burn::nn::Linear", {"d_input": 8, "d_output": 4, "layout": "Row"}, "weight", (8, 4)),
+        ("burn::nn::Linear", {"d_input": 8, "d_output": 4, "layout": "Col"}, "weight", None),
+        ("burn::nn::Linear", {"d_input": 8, "d_output": 4}, "weight", None),
+        ("burn::nn::Linear", {"d_input": 8, "d_output": 4, "layout": "Row"}, "bias", None),
+        # {NN}/norm/layer.rs, rms.rs, batch.rs `init`: gamma (and batch's beta) `[d_model]`
+        ("burn::nn::LayerNorm", {"d_model": 28}, "gamma", (28,)),
+        ("burn::nn::RmsNorm", {"d_model": 28}, "gamma", (28,)),
+        ("burn::nn::BatchNorm", {"num_features": 3}, "beta", (3,)),
+        ("burn::nn::LayerNorm", {}, "gamma", None),
+    ],
+)  # fmt: skip
+def test_module_param_shapes(path: str, config: dict, param: str, expected: object) -> None:
+    got = module_param_shape(path, config, param)
+    assert (None if got is None else got.dims) == expected
+
+
 def test_table_says_its_burn_version_and_covers_the_issue() -> None:
     t = table()
     assert t.burn == "0.22.0-pre.2"
@@ -191,6 +219,8 @@ def test_module_config_fields_match_the_configs_index() -> None:
     keys = ("out", "channels_out", "stride", "dilation", "dim_field", "factor")
     for path, entry in table().module.items():
         fields = {str(v).split(".")[0] for k, v in entry.items() if k in keys}
+        fields |= {str(f) for sizes in entry.get("params", {}).values() for f in sizes}
+        fields |= set(entry.get("params_when", {}))
         if fields and f"{path}Config" in configs:
             names = {f["name"] for f in configs[f"{path}Config"]["fields"]}
             assert fields <= names, path
