@@ -201,7 +201,7 @@ def module_param_shape(
     if entry is None or not isinstance(sizes, list):
         return None
     when = entry.get("params_when")
-    for name, wanted in (when.items() if isinstance(when, Mapping) else ()):
+    for name, wanted in when.items() if isinstance(when, Mapping) else ():
         if config.get(name) != wanted:
             return None
     dims = [config.get(str(f)) for f in sizes]
