@@ -17,7 +17,7 @@ from panic_lens.evaluate.op_kinds import (
     dim_of,
     unknown_dims,
 )
-from panic_lens.evaluate.shapes import Dim, Shape, broadcast, dims_equal, norm_dim
+from panic_lens.evaluate.shapes import Dim, Many, Shape, broadcast, dims_equal, norm_dim
 
 
 def broadcast_kind(e: Entry, x: Shape, args: Sequence[object], r: int | None) -> Dims | None:
@@ -156,7 +156,11 @@ def pad(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dim
 
 
 def _tensors(e: Entry, args: Sequence[object]) -> list[Shape] | None:
+    """The shapes of the `tensors` argument; a list of unknown length (`Many`) gives its one
+    item shape twice: the dims all items share are known, the count and the sum are not."""
     raw = arg(e, "tensors", args)
+    if isinstance(raw, Many):
+        return [raw.item, raw.item] if raw.item.dims is not None else None
     if not isinstance(raw, tuple | list) or not raw:
         return None
     if not all(isinstance(t, Shape) and t.dims is not None for t in raw):
@@ -189,12 +193,13 @@ def cat(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dim
     dim = dim_of(e, "dim", args, rank)
     if dim is None:
         return None
+    counted = not isinstance(arg(e, "tensors", args), Many)  # a Many's length is not known
     out: list[Dim] = []
     for i in range(rank):
         column = [t.dims[i] for t in shapes if t.dims is not None]
         if i == dim:
             total = sum(d for d in column if isinstance(d, int))
-            out.append(total if all(isinstance(d, int) for d in column) else None)
+            out.append(total if counted and all(isinstance(d, int) for d in column) else None)
             continue
         shared = _agree(column)
         if shared is False:
@@ -207,7 +212,7 @@ def stack(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> D
     """`Tensor::stack(tensors, dim)`: a new dim of the tensors' count at `dim` (of D + 1)."""
     shapes = _tensors(e, args)
     raw = arg(e, "tensors", args)
-    if shapes is None or not isinstance(raw, tuple | list):
+    if shapes is None or not isinstance(raw, tuple | list | Many):
         return None
     rank = (shapes[0].rank or 0) + 1
     dim = dim_of(e, "dim", args, rank)
@@ -221,7 +226,8 @@ def stack(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> D
         inner.append(shared if not isinstance(shared, bool) else None)
     # stack::<D2> unsqueezes each tensor to D2 (trailing 1s past D + 1), then cats
     extra = (1,) * (out_rank - rank) if out_rank is not None and out_rank > rank else ()
-    return (*inner[:dim], len(raw), *inner[dim:], *extra)
+    count = None if isinstance(raw, Many) else len(raw)
+    return (*inner[:dim], count, *inner[dim:], *extra)
 
 
 # More pieces than this are not listed (a `split(1, 0)` of a long dim): the answer stays bounded.

@@ -76,6 +76,14 @@ class Shape:
 
 
 @dataclass(frozen=True)
+class Many:
+    """A list of tensors of unknown length whose every item has `item`'s shape (`items.iter()
+    .map(|i| Tensor::from_data(..)).collect::<Vec<_>>()`), as an op's argument."""
+
+    item: Shape
+
+
+@dataclass(frozen=True)
 class Span:
     """One slice argument as burn's `Slice` holds it: Rust's `a..b`, `a..`, `..b`, `..`,
     `s![a..b;step]` (build `a..=b` with `inclusive`, a lone index with `index`). `start`/`end`/

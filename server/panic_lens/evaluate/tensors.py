@@ -466,6 +466,11 @@ def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
         array = strip(bound)
         if array is not None and array.type == "array_expression":
             node = array  # a local bound to an array: the array's items
+        elif array is not None and array.type == "call_expression":
+            node = array  # `let images = items.iter().map(..).collect::<Vec<_>>();`
+    many = _collected(node, st, frame, depth)
+    if many is not None:
+        return many
     if node.type == "array_expression" and child_by_field(node, "length") is None:
         items = [i for i in node.named_children if "comment" not in i.type]
         values = [st.value(i, frame, depth + 1) for i in items]
@@ -480,6 +485,28 @@ def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
         return found
     scalar = st.value(node, frame, depth + 1)
     return scalar.value if scalar is not None else None
+
+
+def _collected(node: Node, st: State, frame: Frame, depth: int) -> shapes.Many | None:
+    """`xs.iter().map(|x| ..).collect()` (a turbofish or not): a list of unknown length of
+    the tensors the last `.map` closure makes, when every one has the same known shape (its
+    body evaluated with its parameter unknown, or the value an earlier `.map` gives it)."""
+    parts = method_call(node) if node.type == "call_expression" else None
+    if parts is None or st.unit.text(parts[1]) != "collect" or parts[2]:
+        return None
+    mapped = method_call(parts[0]) if parts[0].type == "call_expression" else None
+    if mapped is None or st.unit.text(mapped[1]) != "map" or len(mapped[2]) != 1:
+        return None
+    closure = strip(mapped[2][0])
+    body = child_by_field(closure, "body") if closure is not None else None
+    if closure is None or closure.type != "closure_expression" or body is None:
+        return None
+    item = shape(body, st, frame, depth + 1)
+    if item is None or item.dims is None:
+        return None
+    # a run-time dim may differ from item to item: only the ints are every item's
+    dims = tuple(d if shapes.is_int(d) else None for d in item.dims)
+    return shapes.Many(item.to(dims, f"each item .map makes at {at(closure)}"))
 
 
 def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: Frame,

@@ -183,3 +183,42 @@ impl Head { const BIAS: [f32; 5] = [0.0; 5]; fn f(d: &Device) { BODY } }
     assert dims_at(
         src.replace("BODY", "let y = /*here*/ Tensor::<1>::from_data(Self::BIAS, d);")
     ) == (5,)
+
+
+def test_a_collected_map_is_a_list_of_one_shape() -> None:
+    """`items.iter().map(..).collect()` into `Tensor::cat`/`stack`: the dims every item shares
+    are known, the count (the cat's sum, the stack's new dim) is not; a dim that depends on
+    the item is unknown."""
+    src = """use burn::prelude::*;
+fn f(items: Vec<Vec<f32>>, d: &Device) {
+    let fixed = items
+        .iter()
+        .map(|v| Tensor::<4>::from_data(TensorData::new(v.clone(), [1, 3, 32, 32]), d))
+        .collect::<Vec<_>>();
+    let sized = items
+        .iter()
+        .map(|v| Tensor::<2>::from_data(TensorData::new(v.clone(), [1, v.len()]), d))
+        .collect::<Vec<_>>();
+    BODY
+}
+"""
+    assert dims_at(src.replace("BODY", "let y = /*here*/ Tensor::cat(fixed, 0);")) == (
+        None,
+        3,
+        32,
+        32,
+    )
+    assert dims_at(src.replace("BODY", "let y = /*here*/ Tensor::cat(fixed, 1);")) == (
+        1,
+        None,
+        32,
+        32,
+    )
+    assert dims_at(src.replace("BODY", "let y = /*here*/ Tensor::stack::<5>(fixed, 0);")) == (
+        None,
+        1,
+        3,
+        32,
+        32,
+    )
+    assert dims_at(src.replace("BODY", "let y = /*here*/ Tensor::cat(sized, 0);")) == (None, None)

@@ -195,7 +195,7 @@ impl Batcher<ImageItem, ImageBatch> for ImageBatcher {
 
         let mean = Tensor::<1>::from_floats(MEAN, device).reshape([1, 1, 1, CHANNELS]);
         let std = Tensor::<1>::from_floats(STD, device).reshape([1, CHANNELS, 1, 1]);
-        let images = images - mean; // expect: binary-op-incompatible-shapes (miss: `Tensor::cat` of a Vec collected from an iterator: the element shape is known, the list is not)
+        let images = images - mean; // expect: binary-op-incompatible-shapes
         let images = images / std; // ok ([n, 3, 32, 32] / [1, 3, 1, 1])
 
         let targets = items
