@@ -91,6 +91,8 @@ class Imports:
         # whose own path leads back to it ends there instead of fanning out through every glob
         self._glob_modules: dict[tuple[int, tuple[str, ...]], str | None] = {}
         self._spans_of: tuple[dict[int, ScopeNames], list[_Span]] | None = None
+        # `_scope_chain`'s answers by (node id, inclusive), for the spans they were read from
+        self._chains: tuple[list[_Span], dict[tuple[int, bool], list[ScopeNames]]] | None = None
 
     @classmethod
     def from_tree(
@@ -373,12 +375,20 @@ class Imports:
         return self._file_module(self.module_path[:-1]) if self.module_path else None
 
     def _scope_chain(self, at: Node, inclusive: bool = False) -> list[ScopeNames]:
-        """Scopes from the innermost around `at` out to its module: a `mod` sees no outer names."""
-        chain: list[ScopeNames] = []
-        for scope in self._scopes_around(at, inclusive):
-            chain.append(scope)
-            if scope.is_module:
-                break
+        """Scopes from the innermost around `at` out to its module: a `mod` sees no outer names.
+        Once per node (most names are resolved again and again: every rule, every frame)."""
+        spans = self._spans()
+        if self._chains is None or self._chains[0] is not spans:
+            self._chains = (spans, {})
+        key = (at.id, inclusive)
+        chain = self._chains[1].get(key)
+        if chain is None:
+            chain = []
+            for scope in self._scopes_around(at, inclusive):
+                chain.append(scope)
+                if scope.is_module:
+                    break
+            self._chains[1][key] = chain
         return chain
 
     def _scopes_around(self, at: Node, inclusive: bool) -> list[ScopeNames]:

@@ -406,9 +406,9 @@ def strip_wrappers(node: Node | None) -> Node | None:
 
 def call_parts(call: Node) -> tuple[Node | None, list[Node]]:
     """(callee, argument nodes) of a call_expression; comments are not arguments."""
-    args = child_by_field(call, "arguments")
+    args = call.child_by_field_name("arguments")
     items = [a for a in (args.named_children if args else []) if a.type not in _COMMENT_KINDS]
-    return child_by_field(call, "function"), items
+    return call.child_by_field_name("function"), items
 
 
 def call_name(call: Node) -> Node | None:
@@ -434,27 +434,27 @@ def method_call(node: Node) -> tuple[Node, Node, list[Node]] | None:
     """(receiver, method name, args) of `recv.name(args)` or `recv.name::<T>(args)`, else None."""
     if node.type != "call_expression":
         return None
-    callee, args = call_parts(node)
+    callee = node.child_by_field_name("function")  # (the arguments only for a method call)
     if callee is not None and callee.type == "generic_function":
-        callee = child_by_field(callee, "function")
+        callee = callee.child_by_field_name("function")
     if callee is None or callee.type != "field_expression":
         return None
-    receiver, name = child_by_field(callee, "value"), child_by_field(callee, "field")
+    receiver, name = callee.child_by_field_name("value"), callee.child_by_field_name("field")
     if receiver is None or name is None or name.type != "field_identifier":
         return None
-    return receiver, name, args
+    return receiver, name, call_parts(node)[1]
 
 
 def path_call(node: Node) -> tuple[Node, Node, list[Node]] | None:
     """(owner path, function name, args) of `Owner::name(args)` (`a::Owner::name`), else
     None."""
-    callee, args = call_parts(node) if node.type == "call_expression" else (None, [])
+    callee = node.child_by_field_name("function") if node.type == "call_expression" else None
     if callee is None or callee.type != "scoped_identifier":
         return None
-    owner, name = child_by_field(callee, "path"), child_by_field(callee, "name")
+    owner, name = callee.child_by_field_name("path"), callee.child_by_field_name("name")
     if owner is None or name is None:
         return None
-    return owner, name, args
+    return owner, name, call_parts(node)[1]
 
 
 def ancestors(node: Node, root: Node | None = None) -> list[Node]:
