@@ -156,11 +156,15 @@ def _mark_uncalled(
 
 
 def _config_owner(fn: Node, st: State) -> scope.Item | None:
-    """The `#[derive(Config)]` struct whose method `fn` is: its callers' receivers give `self`
-    (a method of another struct is followed from the calls the evaluator is asked about, not
-    from its callers: `calls.frame_for`)."""
+    """The `#[derive(Config)]` struct (or hand-written config, `fields.plain_data`) whose
+    method `fn` is: its callers' receivers give `self` (a method of another struct is
+    followed from the calls the evaluator is asked about, not from its callers:
+    `calls.frame_for`)."""
     owner = fields.method_owner(fn, st)
-    return owner if owner is not None and fields.is_config(owner.node, owner.unit) else None
+    if owner is None:
+        return None
+    known = fields.is_config(owner.node, owner.unit) or fields.plain_data(owner.node, owner.unit)
+    return owner if known else None
 
 
 def _outer_frames(call: Node, st: State, top: Frame, level: int) -> list[Frame]:

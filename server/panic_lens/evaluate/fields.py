@@ -13,8 +13,8 @@ import re
 from typing import Any
 
 from panic_lens.evaluate import scope
-from panic_lens.evaluate.literals import at
-from panic_lens.evaluate.state import Fields, Frame, State, Value, register
+from panic_lens.evaluate.literals import at, block_tail
+from panic_lens.evaluate.state import Fields, Frame, State, Value, register, state_for
 from panic_lens.rust.syntax import (
     Node,
     child_by_field,
@@ -98,6 +98,29 @@ def is_config(item: Node, unit: scope.Unit) -> bool:
     }
 
 
+_PLAIN = frozenset(
+    {"usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128",
+     "f32", "f64", "bool", "char", "String", "str"}
+)  # fmt: skip
+_PLAIN_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def plain_data(item: Node, unit: scope.Unit) -> bool:
+    """A struct whose named fields are all plain values (numbers, bools, strings, and
+    `Option`s, arrays, tuples and references of those): a hand-written config
+    (`struct PpoConfig { clip: f32, .. }` with `impl Default`), whose value its literal or
+    constructor gives whole; no module or tensor lives in it."""
+    body = child_by_field(item, "body") if item.type == "struct_item" else None
+    if body is None or body.type != "field_declaration_list":
+        return False
+    kinds = [child_by_field(d, "type") for d in body.named_children
+             if d.type == "field_declaration"]  # fmt: skip
+    if not kinds or any(k is None for k in kinds):
+        return False
+    words = {w for k in kinds if k is not None for w in _PLAIN_WORD.findall(unit.text(k))}
+    return words <= _PLAIN | {"Option"}
+
+
 def _is_config_memo(item: Node, st: State) -> bool:
     key = ("evaluate", "is-config", item.id)
     found = st.memo.get(key)
@@ -149,7 +172,8 @@ def struct_literal_value(node: Node, st: State, frame: Frame, depth: int) -> Val
     sources: dict[str, Value] = {}
     built: dict[str, tuple[Node, Frame]] = {}
     if base is not None and base.type != "base_field_initializer":
-        inner = st.value(base, frame, depth + 1)
+        inner = _default_of(item, st, depth) if _is_default(base, st) else None
+        inner = inner or st.value(base, frame, depth + 1)
         if inner is not None and isinstance(inner.value, Fields) and _same(inner.value, item):
             sources.update(inner.value.sources)
             built.update(inner.value.built)
@@ -166,6 +190,46 @@ def struct_literal_value(node: Node, st: State, frame: Frame, depth: int) -> Val
     text = " ".join(st.unit.text(name).split())
     return Value(Fields(item, sources, built), span_of(node), None, f"{text} {{ .. }}",
                  st.unit.path, None, (f"{text} {{ .. }} at {at(node)}",))  # fmt: skip
+
+
+_DEFAULT_CALLS = frozenset({"Default::default", "std::default::Default::default",
+                            "core::default::Default::default", "Self::default"})  # fmt: skip
+
+
+def _is_default(base: Node, st: State) -> bool:
+    """`..Default::default()` (or `..Self::default()`) in a literal: the struct's own default."""
+    callee = child_by_field(base, "function") if base.type == "call_expression" else None
+    args = child_by_field(base, "arguments")
+    return (
+        callee is not None
+        and st.unit.text(callee).replace(" ", "") in _DEFAULT_CALLS
+        and args is not None
+        and not args.named_children
+    )
+
+
+def _default_of(item: scope.Item, st: State, depth: int) -> Value | None:
+    """The value the struct's `impl Default` returns (its `default`'s tail), in its file."""
+    unit = item.unit
+    name = child_by_field(item.node, "name")
+    type_name = unit.text(name) if name is not None else None
+    for impl in scope._impls(unit):
+        trait = child_by_field(impl, "trait")
+        if trait is None or unit.text(trait).rsplit("::", 1)[-1] != "Default":
+            continue
+        if scope._base_name(child_by_field(impl, "type"), unit) != type_name:
+            continue
+        body = child_by_field(impl, "body")
+        for fn in body.named_children if body is not None else ():
+            fn_body = child_by_field(fn, "body") if fn.type == "function_item" else None
+            tail = block_tail(fn_body) if fn_body is not None else None
+            if tail is not None:
+                owner = state_for(unit, st)
+                return owner.value(tail, _NO_CALL, depth + 1)
+    return None
+
+
+_NO_CALL = Frame()  # `default` is read where no call is being followed
 
 
 def own_struct(value: Fields) -> bool:

@@ -159,7 +159,7 @@ def _index(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         or not 0 <= at_.value < len(listed.value)
     ):
         return None
-    return _derived(listed.value[at_.value], node, listed, at_)
+    return _derived(listed.value[at_.value], node, listed, at_, st)
 
 
 def _path(node: Node, st: State, depth: int) -> Value | None:
@@ -218,17 +218,18 @@ def _unary(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if text.startswith("*"):
         return inner  # a dereference reads the same value
     if text.startswith("-") and type(v) in (int, float):
-        return _derived(-v, node, inner, inner)
+        return _derived(-v, node, inner, inner, st)
     if text.startswith("!") and type(v) is bool:
-        return _derived(not v, node, inner, inner)
+        return _derived(not v, node, inner, inner, st)
     return None
 
 
-def _derived(v: Any, node: Node, a: Value, b: Value | None, st: State | None = None) -> Value:
+def _derived(v: Any, node: Node, a: Value, b: Value | None, st: State) -> Value:
+    """A value computed at `node` from `a` (and `b`): set where `node` is, in `st`'s file
+    (whatever files its operands come from)."""
     note = a.note if a.note and (b is None or not b.note) else (b.note if b else "") or a.note
     steps = (*a.steps, *(b.steps if b is not None and b is not a else ()))
-    return Value(v, span_of(node), None, note, a.path if a.path == (b.path if b else a.path)
-                 else None, None, steps)  # fmt: skip
+    return Value(v, span_of(node), None, note, st.unit.path, None, steps)
 
 
 def _div(a: int, b: int) -> int | None:
@@ -267,7 +268,7 @@ def _binary(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if left is None:
         return None
     if op in ("&&", "||") and type(left.value) is bool and left.value == (op == "||"):
-        return _derived(left.value, node, left, None)  # short-circuits as Rust does
+        return _derived(left.value, node, left, None, st)  # short-circuits as Rust does
     right = value(child_by_field(node, "right"), st, frame, depth + 1)
     if right is None:
         return None
@@ -282,7 +283,7 @@ def _binary(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         result = b
     else:
         return None  # Rust mixes no ints with floats
-    return None if result is None else _derived(result, node, left, right)
+    return None if result is None else _derived(result, node, left, right, st)
 
 
 def _cast(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
@@ -294,7 +295,7 @@ def _cast(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if type(v) not in (int, float, bool):
         return None
     if kind in ("f32", "f64"):
-        return _derived(float(v), node, inner, None)
+        return _derived(float(v), node, inner, None, st)
     if kind in _INTS:
         if type(v) is float and (v != v or abs(v) == float("inf")):
             return None
@@ -305,7 +306,7 @@ def _cast(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
             number = min(max(number, low), high - 1)  # saturates, as Rust's float casts
         elif not low <= number < high:
             return None  # wraps: not what the author meant to write, leave it unknown
-        return _derived(number, node, inner, None)
+        return _derived(number, node, inner, None, st)
     return None
 
 

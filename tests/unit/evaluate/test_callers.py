@@ -90,6 +90,30 @@ pub fn build(d: &Device) {
     assert found(src.replace("BASE", "96"), "group-norm-groups-divide-channels") == []
 
 
+def test_a_hand_written_config_gives_its_methods_self() -> None:
+    """A struct of plain values (no derive; `impl Default` and constructors of its own) is a
+    config too: its methods see `self` as each caller's receiver builds it; a struct that
+    holds a module is not."""
+    src = """
+pub struct NormCfg { groups: usize, channels: usize }
+impl Default for NormCfg { fn default() -> Self { Self { groups: 8, channels: 64 } } }
+impl NormCfg {
+    pub fn odd() -> Self { Self { groups: 7, ..Default::default() } }
+    pub fn build(&self, d: &Device) -> GroupNorm {
+        GroupNormConfig::new(self.groups, self.channels).init(d)
+    }
+}
+pub fn run(d: &Device) {
+    let _a = NormCfg::default().build(d);
+    let _b = NormCfg::odd().build(d);
+}
+"""
+    (hit,) = found(src, "group-norm-groups-divide-channels")
+    assert hit[0] == 7 and "when called as NormCfg::odd().build(d)" in hit[1]
+    holds_module = src.replace("channels: usize }", "channels: usize, norm: GroupNorm }")
+    assert found(holds_module, "group-norm-groups-divide-channels") == []
+
+
 def test_a_config_in_a_loop_is_checked_per_element_without_an_edit() -> None:
     src = """
 pub fn sweep(d: &Device) -> Vec<GroupNorm> {

@@ -3,8 +3,10 @@ through locals (`let`, `let mut` up to a change), and what stays unknown."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from evaluate_helpers import marked, value_at
+from evaluate_helpers import crate, marked, value_at
 
 from panic_lens import evaluate
 from panic_lens.evaluate.literals import parse_int_literal
@@ -190,3 +192,20 @@ def test_the_origin_and_note_of_a_const() -> None:
 )  # fmt: skip
 def test_ranges_and_macros(body: str, value: object) -> None:
     assert at(body, "const K: usize = 4;") == value
+
+
+def test_a_value_computed_here_from_another_files_consts_is_set_here(tmp_path: Path) -> None:
+    """`hp::H / hp::K` with both consts from another file: the value is set at the division,
+    in this file (its origin and its path agree), not in the consts' file."""
+    lib = crate(
+        tmp_path,
+        {
+            "lib.rs": "mod hp;\nfn f() { let x = /*here*/ hp::H / hp::K; }\n",
+            "hp.rs": "pub const H: usize = 36;\npub const K: usize = 3;\n",
+        },
+    )
+    facts, node = marked(lib.read_text(), str(lib))
+    found = evaluate.value_of(node, facts)
+    assert found is not None and found.value == 12
+    assert found.path == str(lib)
+    assert found.origin is not None and found.origin.start.row == 1

@@ -247,7 +247,7 @@ impl Sampler {
 
     pub fn filter(&self, logits: Tensor<2>) -> Tensor<2> {
         let scaled = logits.div_scalar(self.temperature);
-        let top = scaled.clone().topk(self.top_k, 1); // expect: topk-k-out-of-range (miss: a field two constructors set differently (`keep_all` over `Default`), read in a method called on one of them elsewhere)
+        let top = scaled.clone().topk(self.top_k, 1); // expect: topk-k-out-of-range
         let kth = top.narrow(1, self.top_k - 1, 1); // ok (the k-th largest of the k kept)
         let below = scaled.clone().lower(kth);
         scaled.mask_fill(below, f32::NEG_INFINITY)

@@ -39,7 +39,7 @@ impl PpoConfig {
     }
 
     pub fn value_loss(&self) -> HuberLoss {
-        HuberLossConfig::new(self.value_clip).init() // expect: huber-delta-negative (miss: a config the crate's own constructor builds with `..Default::default()`, read in a method called on it elsewhere)
+        HuberLossConfig::new(self.value_clip).init() // expect: huber-delta-negative
     }
 
     pub fn init(&self, device: &Device) -> ActorCritic {

@@ -109,7 +109,7 @@ impl EncoderBlock {
         let p = dropout.unwrap_or(Self::DEFAULT_DROPOUT);
         Self {
             ln1: LayerNormConfig::new(embed).init(device),
-            attn: MultiHeadAttentionConfig::new(embed, heads).with_dropout(p).init(device), // expect: dropout-probability-range (miss: an `Option` parameter from the caller of an associated `new`, two calls up, through `unwrap_or` of an associated const)
+            attn: MultiHeadAttentionConfig::new(embed, heads).with_dropout(p).init(device), // expect: dropout-probability-range
             ln2: LayerNormConfig::new(embed).init(device),
             fc1: LinearConfig::new(embed, hidden).init(device),
             fc2: LinearConfig::new(hidden, embed).init(device),
