@@ -181,21 +181,41 @@ def frame_for(
         name = fn.unit.text(pattern)
         if only is not None and name not in only:
             continue
-        found = st.value(arg, frame, depth + 1)
-        if found is None:
-            shape = st.shape(arg, frame, depth + 1)
-            if shape is not None and shape.dims is not None:
-                found = Value(None, span_of(arg), arg, shape=shape)
+        found = _argument(arg, st, frame, depth)
         if found is not None:
             given[name] = found
-            key.append((name, repr(found.value), repr(getattr(found.shape, "dims", None))))
+            key.append(_keyed(name, found))
+    label = f"{fn.unit.text(child_by_field(fn.node, 'name') or fn.node)}(..)"
+    return _frame(st, key, frame, fn.node, given, label, None)
+
+
+def _argument(arg: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    """An argument's value, or its shape (as a value of no value) when only that is known."""
+    found = st.value(arg, frame, depth + 1)
+    if found is None:
+        shape = st.shape(arg, frame, depth + 1)
+        if shape is not None and shape.dims is not None:
+            found = Value(None, span_of(arg), arg, shape=shape)
+    return found
+
+
+def _keyed(name: str, found: Value) -> tuple[str, str, str]:
+    return name, repr(found.value), repr(getattr(found.shape, "dims", None))
+
+
+def _frame(
+    st: State, key: list[Any], frame: Frame, fn: Node, given: dict[str, Any], label: str,
+    parent: Frame | None,
+) -> Frame:  # fmt: skip
+    """The frame `fn` (a function or a closure) runs in at a call in `frame` with `given`,
+    one per call context and values (memoised: the same call asked again is the same
+    frame, whose answers are memoised by it)."""
     frames = st.memo.setdefault(("evaluate", "frames"), {})
     memo_key = (tuple(key), frame.calls)
     if memo_key not in frames:
-        label = f"{fn.unit.text(child_by_field(fn.node, 'name') or fn.node)}(..)"
-        frames[memo_key] = Frame(fn.node, given, (*frame.calls, fn.node.id), label)
-    found_frame: Frame = frames[memo_key]
-    return found_frame
+        frames[memo_key] = Frame(fn, given, (*frame.calls, fn.id), label, parent)
+    found: Frame = frames[memo_key]
+    return found
 
 
 def receiver_value(
@@ -308,21 +328,11 @@ def closure_call(call: Node, st: State, frame: Frame, depth: int) -> tuple[Node,
     for name, arg in zip(names, args, strict=True):
         if name is None:
             continue
-        known = st.value(arg, frame, depth + 1)
-        if known is None:
-            shape = st.shape(arg, frame, depth + 1)
-            if shape is not None and shape.dims is not None:
-                known = Value(None, span_of(arg), arg, shape=shape)
+        known = _argument(arg, st, frame, depth)
         if known is not None:
             given[name] = known
-            key.append((name, repr(known.value), repr(getattr(known.shape, "dims", None))))
-    frames = st.memo.setdefault(("evaluate", "frames"), {})
-    memo_key = (tuple(key), frame.calls)
-    if memo_key not in frames:
-        label = f"{st.unit.text(callee)}(..)"
-        frames[memo_key] = Frame(closure, given, (*frame.calls, closure.id), label, frame)
-    inner: Frame = frames[memo_key]
-    return body, inner
+            key.append(_keyed(name, known))
+    return body, _frame(st, key, frame, closure, given, f"{st.unit.text(callee)}(..)", frame)
 
 
 def call_value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
