@@ -222,10 +222,13 @@ def receiver_value(
     receiver: Node, fn: scope.Item, st: State, frame: Frame, depth: int
 ) -> Value | None:
     """The value `self` has in the method `fn` called on `receiver`: the receiver's, when it is
-    a known struct value (`Fields`) of the type whose impl `fn` is in."""
+    a known struct value (`Fields`) of the type whose impl `fn` is in, or one of the variants
+    of the enum it is in (`size.dims()` with `size` known to be `Size::Tiny`)."""
     owner = fields.method_owner(fn.node, state_for(fn.unit, st))
     if owner is None:
-        return None
+        variants = fields.enum_variants_of_method(fn.node, state_for(fn.unit, st))
+        found = st.value(receiver, frame, depth + 1) if variants else None
+        return found if found is not None and found.value in variants else None
     found = st.value(receiver, frame, depth + 1)
     if found is None or not isinstance(found.value, Fields):
         return None

@@ -157,6 +157,24 @@ def method_owner(fn: Node, st: State) -> scope.Item | None:
     return found
 
 
+def enum_variants_of_method(fn: Node, st: State) -> frozenset[str]:
+    """The variant names of the enum of the crate whose inherent impl the method `fn` (one
+    with `self`) is in; empty for any other function."""
+    holder = fn.parent.parent if fn.parent is not None else None  # impl > body > fn
+    params = child_by_field(fn, "parameters")
+    if holder is None or holder.type != "impl_item" or child_by_field(holder, "trait"):
+        return frozenset()
+    if params is None or not any(p.type == "self_parameter" for p in params.named_children):
+        return frozenset()
+    kind = child_by_field(holder, "type")
+    item = st.item_at(kind) if kind is not None else None
+    body = child_by_field(item.node, "body") if item is not None else None
+    if item is None or item.node.type != "enum_item" or body is None:
+        return frozenset()
+    names = [child_by_field(v, "name") for v in body.named_children if v.type == "enum_variant"]
+    return frozenset(item.unit.text(n) for n in names if n is not None)
+
+
 def struct_literal_value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     """A literal of a struct of the crate that is no config (`Vae { latent_dim: self.latent_dim,
     .. }`): the fields whose values are known (`Fields`), written or from a `..base` of the same

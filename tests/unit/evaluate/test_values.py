@@ -155,6 +155,18 @@ def test_a_match_takes_the_arm_its_known_value_picks() -> None:
     assert at("let o = None; let x = /*here*/ match o { None => 1, Some(_) => 2 };") == 1
 
 
+def test_a_method_of_an_enum_sees_the_variant_it_is_called_on() -> None:
+    items = """
+enum Task { Digits, Imagenet }
+impl Task {
+    fn classes(&self) -> usize { match self { Task::Digits => 10, Self::Imagenet => 1000 } }
+}
+fn k(task: Task) -> usize { task.classes() / 100 }
+"""
+    assert at("let x = /*here*/ k(Task::Digits);", items) == 0
+    assert at("let x = /*here*/ k(Task::Imagenet);", items) == 10
+
+
 def test_unwrap_or_and_to_vec() -> None:
     assert at("let x = /*here*/ None.unwrap_or(10.0);") == 10.0
     assert at("let x = /*here*/ Some(3).unwrap_or(10);") == 3
