@@ -309,13 +309,16 @@ def _always_leaves(stmt: Node, st: State, frame: Frame) -> bool:
     )
 
 
-def tuple_part(ident: Node, found: LocalBinding, st: State) -> tuple[Node, tuple[int, ...]] | None:
+def tuple_part(
+    ident: Node, found: LocalBinding, st: State
+) -> tuple[Node, tuple[int | str, ...]] | None:
     """`let (a, (b, c)) = value;` (no `else`): the value and the indexes that lead to the name
     `found` binds in its tuple pattern, when nothing since may have changed a `mut` one
     (`locals.bound_value`) where `ident` reads it; None for any other binding or pattern (a
     `..` in the tuple leaves the places unknown)."""
     pattern, let = found.decl, found.decl.parent
-    if found.kind != "pattern" or pattern.type != "tuple_pattern" or let is None:
+    kinds = ("tuple_pattern", "struct_pattern")
+    if found.kind != "pattern" or pattern.type not in kinds or let is None:
         return None
     if let.type != "let_declaration" or child_by_field(let, "alternative") is not None:
         return None
@@ -329,8 +332,24 @@ def tuple_part(ident: Node, found: LocalBinding, st: State) -> tuple[Node, tuple
     return value, place[0]
 
 
-def _place(pattern: Node, name: str, st: State) -> tuple[tuple[int, ...], Node] | None:
-    """The indexes of `name` in a tuple pattern, and the element that binds it."""
+def _place(pattern: Node, name: str, st: State) -> tuple[tuple[int | str, ...], Node] | None:
+    """The indexes of `name` in a tuple pattern (a field's name in a struct pattern, `let Dims
+    { d_model, heads: h, .. } = ..`), and the element that binds it."""
+    if pattern.type == "struct_pattern":
+        for item in pattern.named_children:
+            if item.type != "field_pattern":
+                continue
+            field, bound = child_by_field(item, "name"), child_by_field(item, "pattern")
+            if bound is None and field is not None and st.unit.text(field) == name:
+                return (name,), item  # `d_model` (shorthand)
+            inner = bound
+            if inner is not None and inner.type == "mut_pattern" and inner.named_children:
+                inner = inner.named_children[-1]
+            if field is not None and inner is not None and inner.type == "identifier" and (
+                st.unit.text(inner) == name
+            ):
+                return (st.unit.text(field),), item
+        return None
     # the elements in order, `_` (an unnamed node) among them
     items = [
         c for c in pattern.children if (c.is_named and "comment" not in c.type) or c.type == "_"
@@ -349,8 +368,9 @@ def _place(pattern: Node, name: str, st: State) -> tuple[tuple[int, ...], Node] 
 
 
 def tuple_element(
-    expr: Node | None, path: tuple[int, ...], st: State, frame: Frame, depth: int, what: Any
-) -> Any:
+    expr: Node | None, path: tuple[int | str, ...], st: State, frame: Frame, depth: int,
+    what: Any,
+) -> Any:  # fmt: skip
     """`what` (`State.value` or `State.shape`) of the element at `path` of the tuple `expr`
     gives: an element written in a tuple literal, or of the tuples every exit of a crate
     function returns (`let (raw, fine) = model.forward(x)`); None when not known."""
@@ -360,6 +380,10 @@ def tuple_element(
         return None
     if not path:
         return what(st, expr, frame, depth + 1)
+    if isinstance(path[0], str):  # a struct's field: of the value the expression has
+        whole = st.value(expr, frame, depth + 1) if what is State.value and len(path) == 1 else None
+        fields_ = whole.value if whole is not None else None
+        return fields_.sources.get(path[0]) if isinstance(fields_, Fields) else None
     if expr.type == "tuple_expression":
         items = [c for c in expr.named_children if "comment" not in c.type]
         if path[0] >= len(items):

@@ -238,14 +238,15 @@ def _scalar(node: Node | None, st: State, frame: Frame, depth: int) -> Any:
 
 
 def _tuple_shape(
-    expr: Node, path: tuple[int, ...], st: State, frame: Frame, depth: int
+    expr: Node, path: tuple[int | str, ...], st: State, frame: Frame, depth: int
 ) -> Shape | None:
     """The shape of one element of a tuple: of burn's ops that give two tensors
     (`x.var_mean(1)`, `x.max_dim_with_indices(0)`), of a burn module's forward that returns
     its output and state (`lstm.forward(x, None)`), or as `flow.tuple_element` finds it."""
-    parts = method_call(expr) if len(path) == 1 else None
+    at_ = path[0] if len(path) == 1 and isinstance(path[0], int) else None
+    parts = method_call(expr) if at_ is not None else None
     if parts is not None and st.unit.text(parts[1]) == "forward" and parts[2]:
-        module = _forward(parts[0], parts[2], st, frame, depth, path[0])
+        module = _forward(parts[0], parts[2], st, frame, depth, at_)
         if module is not None:
             return module
     if parts is not None:
@@ -253,8 +254,8 @@ def _tuple_shape(
         inner = shape(receiver, st, frame, depth + 1)
         values = [_arg(a, st, frame, depth) for a in args] if inner is not None else []
         pieces = ops.method_outputs(st.unit.text(name_node), inner, values) if inner else None
-        if pieces is not None:
-            return pieces[path[0]] if path[0] < len(pieces) else None
+        if pieces is not None and at_ is not None:
+            return pieces[at_] if at_ < len(pieces) else None
     found: Shape | None = flow.tuple_element(expr, path, st, frame, depth, State.shape)
     return found
 

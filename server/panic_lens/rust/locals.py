@@ -214,8 +214,11 @@ def _is_path_part(ident: Node) -> bool:
     if parent is None:
         return False
     if parent.type in ("tuple_struct_pattern", "struct_pattern", "field_pattern"):
+        # `S { f: x }`: `f` names a field, `x` binds; `S { f }` (shorthand): `f` binds
         return parent.child_by_field_name("type") == ident or (
-            parent.type == "field_pattern" and parent.child_by_field_name("name") == ident
+            parent.type == "field_pattern"
+            and parent.child_by_field_name("name") == ident
+            and parent.child_by_field_name("pattern") is not None
         )
     return parent.type == "scoped_identifier"
 

@@ -167,6 +167,25 @@ fn k(task: Task) -> usize { task.classes() / 100 }
     assert at("let x = /*here*/ k(Task::Imagenet);", items) == 10
 
 
+def test_a_struct_pattern_gives_each_name_its_field() -> None:
+    items = """
+struct Dims { d_model: usize, heads: usize }
+fn dims(n: usize) -> Dims { Dims { d_model: 384, heads: n } }
+"""
+    assert at("let Dims { d_model, .. } = dims(6); let x = /*here*/ d_model;", items) == 384
+    assert at("let Dims { heads: h, .. } = dims(6); let x = /*here*/ h;", items) == 6
+    assert at("let Dims { heads: h, .. } = dims(n); let x = /*here*/ h;", items) is None
+    assert (
+        at("let Dims { mut heads, .. } = dims(6); heads += 1; let x = /*here*/ heads;", items)
+        is None
+    )
+    # a shorthand field binds its name: the outer `heads` is shadowed
+    assert (
+        at("let heads = 3; let Dims { heads, .. } = dims(n); let x = /*here*/ heads;", items)
+        is None
+    )
+
+
 def test_unwrap_or_and_to_vec() -> None:
     assert at("let x = /*here*/ None.unwrap_or(10.0);") == 10.0
     assert at("let x = /*here*/ Some(3).unwrap_or(10);") == 3
