@@ -222,3 +222,19 @@ fn f(items: Vec<Vec<f32>>, d: &Device) {
         32,
     )
     assert dims_at(src.replace("BODY", "let y = /*here*/ Tensor::cat(sized, 0);")) == (None, None)
+
+
+def test_an_explicit_padding_through_a_let_and_a_clone() -> None:
+    """`let padding = PaddingConfig1d::Explicit(1, 1);` then `.with_padding(padding.clone())`:
+    the padding's amounts are read where the variant is written."""
+    src = """use burn::prelude::*;
+use burn::nn::conv::Conv1dConfig;
+use burn::nn::PaddingConfig1d;
+fn f(d: &Device) {
+    let padding = PaddingConfig1d::Explicit(1, 1);
+    let conv = Conv1dConfig::new(80, 384, 3).with_stride(2).with_padding(padding.clone()).init(d);
+    let x = Tensor::<3>::zeros([1, 80, 3000], d);
+    let y = /*here*/ conv.forward(x);
+}
+"""
+    assert dims_at(src) == (1, 384, 1500)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from panic_lens.rust.facts import FileFacts
 
 _MAX_DEPTH = 24
+_MAX_HOPS = 8  # lets and clones followed back to a variant's payload
 _FLOAT = re.compile(r"-?(?:\d[\d_]*\.[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+|\d[\d_]*\.?)")
 _SUFFIX = re.compile(r"(?:_?(?:u|i)(?:8|16|32|64|128|size)|_?f(?:32|64))$")
 _VARIANT = re.compile(r"(?:[A-Za-z_]\w*::)*([A-Z][A-Za-z0-9]*)\s*(?:\{.*\}|\(.*\))?", re.S)
@@ -575,7 +576,15 @@ def _with_payload(value: Value, facts: FileFacts) -> Any:
     """A field's value, a tuple variant with its payload (`("Explicit", 1, 1, 1, 1)` for
     `PaddingConfig2d::Explicit(1, 1, 1, 1)`) when every argument is known: the ops table
     reads explicit paddings so; a condition reads the variant's name."""
-    written = value.written
+    written = strip_wrappers(value.written)
+    for _ in range(_MAX_HOPS):  # `padding.clone()` of `let padding = PaddingConfig1d::Explicit(..)`
+        parts = method_call(written) if written is not None else None
+        if parts is not None and facts.text(parts[1]) in ("clone", "into") and not parts[2]:
+            written = strip_wrappers(parts[0])
+        elif written is not None and written.type == "identifier":
+            written = strip_wrappers(_bound_value(written, facts))
+        else:
+            break
     if type(value.value) is not str or written is None or written.type != "call_expression":
         return value.value
     args = call_parts(written)[1]
