@@ -345,8 +345,11 @@ def _place(pattern: Node, name: str, st: State) -> tuple[tuple[int | str, ...], 
             inner = bound
             if inner is not None and inner.type == "mut_pattern" and inner.named_children:
                 inner = inner.named_children[-1]
-            if field is not None and inner is not None and inner.type == "identifier" and (
-                st.unit.text(inner) == name
+            if (
+                field is not None
+                and inner is not None
+                and inner.type == "identifier"
+                and (st.unit.text(inner) == name)
             ):
                 return (st.unit.text(field),), item
         return None
