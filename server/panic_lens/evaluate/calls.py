@@ -36,7 +36,7 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
         receiver, method, _ = parts
         if receiver.type != "self":  # `model.forward(x)` with `model: &Model<B>`
             called = unit.text(method)
-            owner_item = fields.declared_struct(receiver, st)
+            owner_item = fields.declared_struct(receiver, st) or _variant_enum(receiver, st)
             if owner_item is None and called not in ops.table().method:  # (`x.reshape(..)`:
                 owner_item = _built_struct(receiver, st, 0)  # a tensor's, no type to find)
             return _method_of(owner_item, called, st) if owner_item else None
@@ -64,6 +64,15 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
             type_name = child_by_field(owner_item.node, "name")
             return _method(owner_item.unit, type_name, unit.text(name))
     return None
+
+
+def _variant_enum(receiver: Node, st: State) -> scope.Item | None:
+    """The enum of the crate a variant path names (`LabelSet::Voc` of `LabelSet::Voc.f()`)."""
+    if receiver.type != "scoped_identifier":
+        return None
+    path = child_by_field(receiver, "path")
+    owner = st.item_at(path) if path is not None else None
+    return owner if owner is not None and owner.node.type == "enum_item" else None
 
 
 _MAX_BUILT = 8  # lets and calls followed to find what builds a value
@@ -336,6 +345,33 @@ def closure_call(call: Node, st: State, frame: Frame, depth: int) -> tuple[Node,
             given[name] = known
             key.append(_keyed(name, known))
     return body, _frame(st, key, frame, closure, given, f"{st.unit.text(callee)}(..)", frame)
+
+
+def into_value(call: Node, target: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    """`x.into()` whose result the written type `target` (a `let`'s) says: the value the one
+    `from` of that type's impls (`impl From<Size> for Dims`) returns for `x`; None when the
+    type is not the crate's or has no such single function."""
+    parts = method_call(call)
+    owner = fields.struct_named(target, st.unit, st)
+    if parts is None or owner is None or parts[2] or st.unit.text(parts[1]) != "into":
+        return None
+    fn = _method(owner.unit, child_by_field(owner.node, "name"), "from")
+    params = child_by_field(fn.node, "parameters") if fn is not None else None
+    given = [p for p in params.named_children if p.type == "parameter"] if params else []
+    pattern = child_by_field(given[0], "pattern") if len(given) == 1 else None
+    if fn is None or pattern is None or pattern.type != "identifier":
+        return None
+    if fn.node.id in frame.calls or len(frame.calls) >= MAX_CALL_DEPTH:
+        return None
+    known = _argument(parts[0], st, frame, depth)
+    name = fn.unit.text(pattern)
+    key: list[Any] = [fn.node.id, *([_keyed(name, known)] if known is not None else [])]
+    inner = _frame(st, key, frame, fn.node, {name: known} if known else {}, "from(..)", None)
+    found: Value | None = returned(fn, st, inner, depth, State.value)
+    if found is None:
+        return None
+    return Value(found.value, found.origin, None, found.note, found.path, found.shape,
+                 (*found.steps, f"from(..) by .into() at {at(call)}"))  # fmt: skip
 
 
 def call_value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:

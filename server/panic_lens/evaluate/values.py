@@ -121,6 +121,12 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
                 return _pattern_dim(ident, found, st, frame, depth)
             return given
         bound = bound_value(ident, found, unit.src, unit.root)
+        into = strip(bound) if bound is not None else None
+        target = found.type_node
+        if into is not None and target is not None and into.type == "call_expression":
+            inner = calls.into_value(into, target, st, frame, depth + 1)  # `let d: D = s.into();`
+            if inner is not None:
+                return inner
         inner = value(bound, st, frame, depth + 1) if bound is not None else None
         if inner is None:
             return None
@@ -364,6 +370,11 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         called = unit.text(method)
         if called in TRANSPARENT and not margs:
             return value(receiver, st, frame, depth + 1)
+        if called == "len" and not margs:  # a known list's length (`PINNED.len()`)
+            inner = value(receiver, st, frame, depth + 1)
+            if inner is None or not isinstance(inner.value, list):
+                return None
+            return _derived(len(inner.value), node, inner, None, st)
         if called == "unwrap_or" and len(margs) == 1:  # an Option's value, or the default
             inner = value(receiver, st, frame, depth + 1)
             if inner is None:

@@ -186,6 +186,27 @@ fn dims(n: usize) -> Dims { Dims { d_model: 384, heads: n } }
     )
 
 
+def test_len_into_and_methods_on_a_variant() -> None:
+    """A known list's `len()` (a const array's too); `let d: Dims = size.into()` through the
+    type's one `from`; a method called on a variant path (`Task::Imagenet.classes()`)."""
+    items = """
+mod shortlist { pub const PINNED: [usize; 3] = [4, 8, 15]; }
+enum Task { Digits, Imagenet }
+impl Task {
+    fn classes(&self) -> usize { match self { Task::Digits => 10, Task::Imagenet => 1000 } }
+}
+struct Dims { d_model: usize }
+impl From<Task> for Dims {
+    fn from(task: Task) -> Self { Dims { d_model: task.classes() * 2 } }
+}
+"""
+    assert at("let x = /*here*/ shortlist::PINNED.len();", items) == 3
+    assert at("let x = /*here*/ v.len();", items) is None
+    assert at("let x = /*here*/ Task::Imagenet.classes();", items) == 1000
+    assert at("let d: Dims = Task::Digits.into(); let x = /*here*/ d.d_model;", items) == 20
+    assert at("let d: Dims = task.into(); let x = /*here*/ d.d_model;", items) is None
+
+
 def test_unwrap_or_and_to_vec() -> None:
     assert at("let x = /*here*/ None.unwrap_or(10.0);") == 10.0
     assert at("let x = /*here*/ Some(3).unwrap_or(10);") == 3

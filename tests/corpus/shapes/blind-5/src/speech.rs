@@ -159,7 +159,7 @@ pub fn transcribe_window(device: &Device) -> Tensor<3> {
 /// One group of mel bands per attention head.
 fn banded_stem(size: WhisperSize, device: &Device) -> Conv1d {
     let dims: Dims = size.into();
-    Conv1dConfig::new(N_MELS, dims.d_model, 3).with_groups(dims.n_heads).init(device) // expect: conv-groups-divide-channels (miss: `let dims: Dims = size.into()`: a `From` impl reached through `into` is not followed)
+    Conv1dConfig::new(N_MELS, dims.d_model, 3).with_groups(dims.n_heads).init(device) // expect: conv-groups-divide-channels
 }
 
 pub fn tiny_banded_stem(device: &Device) -> Conv1d {
