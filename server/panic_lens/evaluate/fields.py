@@ -106,8 +106,9 @@ _PLAIN_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 def plain_data(item: Node, unit: scope.Unit) -> bool:
-    """A struct whose named fields are all plain values (numbers, bools, strings, and
-    `Option`s, arrays, tuples and references of those): a hand-written config
+    """A struct whose named fields are all plain values (numbers, bools, strings, enums of the
+    file whose variants hold nothing, and `Option`s, arrays, tuples and references of those):
+    a hand-written config
     (`struct PpoConfig { clip: f32, .. }` with `impl Default`), whose value its literal or
     constructor gives whole; no module or tensor lives in it."""
     body = child_by_field(item, "body") if item.type == "struct_item" else None
@@ -118,7 +119,18 @@ def plain_data(item: Node, unit: scope.Unit) -> bool:
     if not kinds or any(k is None for k in kinds):
         return False
     words = {w for k in kinds if k is not None for w in _PLAIN_WORD.findall(unit.text(k))}
-    return words <= _PLAIN | {"Option"}
+    return all(w in _PLAIN or w == "Option" or _unit_enum(w, item, unit) for w in words)
+
+
+def _unit_enum(name: str, at: Node, unit: scope.Unit) -> bool:
+    """An enum of the file whose variants hold nothing (`enum Size { Tiny, Base }`): a plain
+    value, its variant's name."""
+    item = unit.imports.local_item(name, at)
+    body = child_by_field(item, "body") if item is not None and item.type == "enum_item" else None
+    if body is None:
+        return False
+    variants = [v for v in body.named_children if v.type == "enum_variant"]
+    return bool(variants) and all(child_by_field(v, "body") is None for v in variants)
 
 
 def _is_config_memo(item: Node, st: State) -> bool:

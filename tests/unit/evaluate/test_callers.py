@@ -112,6 +112,11 @@ pub fn run(d: &Device) {
     assert hit[0] == 7 and "when called as NormCfg::odd().build(d)" in hit[1]
     holds_module = src.replace("channels: usize }", "channels: usize, norm: GroupNorm }")
     assert found(holds_module, "group-norm-groups-divide-channels") == []
+    # a field of an enum of the file whose variants hold nothing is a plain value too
+    with_enum = "pub enum Size { Small, Large }\n" + src.replace(
+        "channels: usize }", "channels: usize, size: Size }"
+    ).replace("groups: 8, channels: 64 }", "groups: 8, channels: 64, size: Size::Small }")
+    assert [line for line, _ in found(with_enum, "group-norm-groups-divide-channels")] == [8]
 
 
 def test_a_config_in_a_loop_is_checked_per_element_without_an_edit() -> None:

@@ -250,7 +250,7 @@ impl DecoderBuilder {
     pub fn cross_attention(&self, device: &Device) -> CrossAttention {
         let Dims { d_model, n_heads } = Dims::from(self.size);
         let kv_heads = self.kv_heads.unwrap_or(n_heads);
-        CrossAttentionConfig::new(d_model, d_model, n_heads, kv_heads, HEAD_DIM).init(device) // expect: cross-attention-heads-divide-kv-heads (miss: `Dims::from(self.size)` destructured by a struct pattern in a method of a builder: not followed)
+        CrossAttentionConfig::new(d_model, d_model, n_heads, kv_heads, HEAD_DIM).init(device) // expect: cross-attention-heads-divide-kv-heads
     }
 }
 
