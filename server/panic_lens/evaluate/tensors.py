@@ -285,6 +285,8 @@ def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         given = bound_elsewhere(ident, found, st, frame, depth)
         if given is not None and given.shape is not None:
             return given.shape
+        if given is not None and isinstance(given.value, list):  # an array a caller passes
+            return _list_shape(given.value, f"`{found.name}` as given at {at(found.decl)}")
         part = flow.tuple_part(ident, found, st) if found.kind == "pattern" else None
         if part is not None:  # `let (raw, fine) = model.forward(x);`
             inner = _tuple_shape(part[0], part[1], st, frame, depth)
@@ -340,6 +342,28 @@ def _array(array: Node, st: State, frame: Frame, depth: int) -> Shape | None:
             dims.append(len(nested))
             nested = nested[0] if nested else None
     return Shape(tuple(dims), (f"array literal {shapes.format_dims(dims)} at {at(array)}",))
+
+
+def _list_shape(items: list[Any], step: str) -> Shape | None:
+    """The dims of a nested list of numbers (an array passed as data): each level's length,
+    while every item of it is a list of one length; None for an empty or ragged list, or one
+    whose items are no numbers."""
+    dims: list[shapes.Dim] = []
+    level: Any = items
+    while isinstance(level, list) and len(dims) < _MAX_ARRAY_RANK:
+        if not level:
+            return None
+        dims.append(len(level))
+        if any(isinstance(i, list) != isinstance(level[0], list) for i in level):
+            return None
+        if isinstance(level[0], list) and any(len(i) != len(level[0]) for i in level):
+            return None
+        if not isinstance(level[0], list) and not all(
+            type(i) in (int, float, bool) for i in level
+        ):
+            return None  # not numbers (a list of tensors, of strings): no data
+        level = level[0]
+    return Shape(tuple(dims), (step,))
 
 
 def _a_scalar(node: Node, st: State) -> bool:

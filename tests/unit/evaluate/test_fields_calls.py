@@ -238,3 +238,30 @@ fn f(d: &Device) {
 }
 """
     assert dims_at(src) == (1, 384, 1500)
+
+
+def test_an_array_a_caller_passes_is_data_of_its_shape() -> None:
+    """A helper building a tensor from an array parameter: the caller's array gives its
+    shape; a list of tensors a caller passes is no data."""
+    src = """use burn::prelude::*;
+const MEAN: [f32; 3] = [0.485, 0.456, 0.406];
+fn channel_last(values: [f32; 3], device: &Device) -> Tensor<4> {
+    Tensor::<1>::from_floats(values, device).reshape([1, 1, 1, 3])
+}
+fn rows(values: [[f32; 2]; 2], device: &Device) -> Tensor<2> {
+    Tensor::<2>::from_floats(values, device)
+}
+fn join(parts: Vec<Tensor<2>>) -> Tensor<2> {
+    Tensor::cat(parts, 0)
+}
+fn f(d: &Device) {
+    BODY
+}
+"""
+    assert dims_at(src.replace("BODY", "let y = /*here*/ channel_last(MEAN, d);")) == (1, 1, 1, 3)
+    assert dims_at(src.replace("BODY", "let y = /*here*/ rows([[1.0, 2.0], [3.0, 4.0]], d);")) == (
+        2,
+        2,
+    )
+    two = "let a = Tensor::<2>::zeros([2, 3], d); let y = /*here*/ join(vec![a.clone(), a]);"
+    assert dims_at(src.replace("BODY", two)) in ((4, 3), None)  # never a 1-d "data" shape
