@@ -358,9 +358,7 @@ def _list_shape(items: list[Any], step: str) -> Shape | None:
             return None
         if isinstance(level[0], list) and any(len(i) != len(level[0]) for i in level):
             return None
-        if not isinstance(level[0], list) and not all(
-            type(i) in (int, float, bool) for i in level
-        ):
+        if not isinstance(level[0], list) and not all(type(i) in (int, float, bool) for i in level):
             return None  # not numbers (a list of tensors, of strings): no data
         level = level[0]
     return Shape(tuple(dims), (step,))
