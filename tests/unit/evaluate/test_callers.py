@@ -119,6 +119,30 @@ pub fn run(d: &Device) {
     assert [line for line, _ in found(with_enum, "group-norm-groups-divide-channels")] == [8]
 
 
+def test_a_config_a_function_of_the_file_builds() -> None:
+    """`fn norm_config(g) -> GroupNormConfig { GroupNormConfig::new(g, 48) }` then
+    `norm_config(5).init(d)`: the config its one exit builds, with the call's arguments; a
+    run-time argument or a function with two exits gives nothing."""
+    src = """
+fn norm_config(g: usize) -> GroupNormConfig {
+    GroupNormConfig::new(g, 48)
+}
+fn two_ways(g: usize) -> GroupNormConfig {
+    if g > 100 { return GroupNormConfig::new(5, 48); }
+    GroupNormConfig::new(g, 48)
+}
+pub fn build(d: &Device, n: usize) {
+    let _a = norm_config(8).init(d);
+    let _b = norm_config(n).init(d);
+    let _c = norm_config(CALL).init(d);
+    let _d = two_ways(5).init(d);
+}
+"""
+    (hit,) = found(src.replace("CALL", "5"), "group-norm-groups-divide-channels")
+    assert hit[0] == 12 and "num_groups = 5" in hit[1]
+    assert found(src.replace("CALL", "6"), "group-norm-groups-divide-channels") == []
+
+
 def test_a_config_in_a_loop_is_checked_per_element_without_an_edit() -> None:
     src = """
 pub fn sweep(d: &Device) -> Vec<GroupNorm> {

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import evaluate
-from panic_lens.evaluate.calls import closure_call
+from panic_lens.evaluate.calls import body_exits, callee_fn, closure_call, frame_for
 from panic_lens.evaluate.fields import field_sites
 from panic_lens.evaluate.literals import parse_int_literal
 from panic_lens.evaluate.locals import bound_value
@@ -375,7 +375,27 @@ def _config_value(
         else:
             fields[field.name] = _written(value, args[0])
         return ConfigValue(inner.info, fields, inner.origin)
-    return _config_new(expr, facts, frame)
+    made = _config_new(expr, facts, frame)
+    if made is not None:
+        return made
+    factory = _factory(expr, facts, frame)  # `make_cfg(5)` of `fn make_cfg(g) -> XConfig`
+    return config_value(factory[0], facts, depth + 1, factory[1]) if factory else None
+
+
+def _factory(
+    call: Node, facts: FileFacts, frame: Frame | None
+) -> tuple[Node, Frame] | None:
+    """A call of a function of this file whose one exit builds a burn config (`fn
+    norm_config(c: usize) -> GroupNormConfig { GroupNormConfig::new(32, c) }`): that exit and
+    the frame the function runs in at the call (its parameters as the call gives them)."""
+    st = state_of(facts)
+    fn = callee_fn(call, st)
+    body = child_by_field(fn.node, "body") if fn is not None and fn.unit is st.unit else None
+    exits = body_exits(body, facts.src) if body is not None else []
+    if fn is None or len(exits) != 1:
+        return None
+    inner = frame_for(call, fn, st, frame or _NO_CALL, 0)
+    return (exits[0], inner) if inner is not None else None
 
 
 def config_path(expr: Node | None, facts: FileFacts) -> str | None:
@@ -405,6 +425,9 @@ def _config_path(expr: Node | None, facts: FileFacts, depth: int) -> str | None:
         info = config_named(child_by_field(expr, "name"), facts)
     elif expr.type == "call_expression" and parts is None:
         info = _new_config(expr, facts)
+        factory = _factory(expr, facts, None) if info is None else None
+        if factory is not None:  # a function of the file that builds the config
+            return _config_path(factory[0], facts, depth + 1)
     else:
         info = None
     return info.path if info is not None else None
