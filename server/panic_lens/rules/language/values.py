@@ -382,9 +382,7 @@ def _config_value(
     return config_value(factory[0], facts, depth + 1, factory[1]) if factory else None
 
 
-def _factory(
-    call: Node, facts: FileFacts, frame: Frame | None
-) -> tuple[Node, Frame] | None:
+def _factory(call: Node, facts: FileFacts, frame: Frame | None) -> tuple[Node, Frame] | None:
     """A call of a function of this file whose one exit builds a burn config (`fn
     norm_config(c: usize) -> GroupNormConfig { GroupNormConfig::new(32, c) }`): that exit and
     the frame the function runs in at the call (its parameters as the call gives them)."""
