@@ -3,20 +3,21 @@
 `TensorData::new(.., shape)`), its declared type (`x: Tensor<B, 3>`: rank 3, each dim a `Sym` of
 that binding, the same value wherever it is read), through locals, the crate's own functions
 (`evaluate.calls`) and every op burn's table knows (`evaluate.ops`: methods, free functions,
-operators). Unknown is None.
+operators). The shapes of literal data are `evaluate.data_shapes`'; the burn modules a tensor
+goes through (their forwards, their parameters) `evaluate.module_values`'. Unknown is None.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import calls, fields, flow, loops, ops, shapes
+from panic_lens.evaluate import calls, data_shapes, fields, flow, loops, module_values, ops, shapes
 from panic_lens.evaluate.dims import dims_arg, note_made
 from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, block_tail, strip
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.shapes import Shape, Sym
-from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value, register, state_for
+from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value, register
 from panic_lens.rust.burn_api import TENSOR_CONSTRUCTORS, TENSOR_FROM, tensor_type_args
 from panic_lens.rust.syntax import (
     Node,
@@ -27,7 +28,6 @@ from panic_lens.rust.syntax import (
     span_of,
 )
 
-_MAX_ARRAY_RANK = 8
 _SITE = Frame()  # a struct literal's value, read where the literal is (no call followed)
 # Not ops of the table: the same tensor data under another type (the backend's primitive).
 _SAME_DATA = frozenset({"into_primitive"})
@@ -52,9 +52,9 @@ def _shape(node: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     if kind == "identifier":
         return _local(node, st, frame, depth)
     if kind in ("scoped_identifier", "type_identifier"):  # `Self::ANCHORS`, `hparams::GRID`
-        return _item_shape(node, st, depth)
+        return data_shapes.item_shape(node, st, depth)
     if kind == "array_expression":
-        return _array(node, st, frame, depth)
+        return data_shapes.array_shape(node, st, frame, depth)
     if kind == "call_expression":
         return _call(node, st, frame, depth)
     if kind == "field_expression":
@@ -246,7 +246,7 @@ def _tuple_shape(
     at_ = path[0] if len(path) == 1 and isinstance(path[0], int) else None
     parts = method_call(expr) if at_ is not None else None
     if parts is not None and st.unit.text(parts[1]) == "forward" and parts[2]:
-        module = _forward(parts[0], parts[2], st, frame, depth, at_)
+        module = module_values.forward_shape(parts[0], parts[2], st, frame, depth, at_)
         if module is not None:
             return module
     if parts is not None:
@@ -260,33 +260,19 @@ def _tuple_shape(
     return found
 
 
-def _item_shape(name: Node, st: State, depth: int) -> Shape | None:
-    """The shape of the array a const or static of the crate holds (`const ANCHORS: [[f32; 2];
-    3] = [..]`, read as `from_data(ANCHORS, d)`), evaluated in its own file."""
-    item = st.item_at(name)
-    if item is None or item.node.type not in ("const_item", "static_item"):
-        return None
-    body = child_by_field(item.node, "value")
-    if body is None:
-        return None
-    owner = state_for(item.unit, st)
-    owner.steps = st.steps
-    found = shape(body, owner, _SITE, depth + 1)
-    st.steps = max(st.steps, owner.steps)
-    return found.then(f"{st.unit.text(name)} at {at(body)}") if found is not None else None
-
-
 def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     unit = st.unit
     found = st.binding(ident)
     if found is None:
-        return _item_shape(ident, st, depth)
+        return data_shapes.item_shape(ident, st, depth)
     if found.kind in ("param", "closure-param", "pattern"):
         given = bound_elsewhere(ident, found, st, frame, depth)
         if given is not None and given.shape is not None:
             return given.shape
         if given is not None and isinstance(given.value, list):  # an array a caller passes
-            return _list_shape(given.value, f"`{found.name}` as given at {at(found.decl)}")
+            return data_shapes.list_shape(
+                given.value, f"`{found.name}` as given at {at(found.decl)}"
+            )
         part = flow.tuple_part(ident, found, st) if found.kind == "pattern" else None
         if part is not None:  # `let (raw, fine) = model.forward(x);`
             inner = _tuple_shape(part[0], part[1], st, frame, depth)
@@ -312,70 +298,6 @@ def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     what = "parameter" if found.kind == "param" else "let"
     return Shape(dims, (f"{what} `{found.name}: {unit.text(found.type_node)}` at "
                         f"{at(found.decl)}",))  # fmt: skip
-
-
-def _array(array: Node, st: State, frame: Frame, depth: int) -> Shape | None:
-    """Dims of a nested array literal: `[[1, 2], [3, 4]]` -> [2, 2]; `[[0; 9]; 2]` -> [2, 9]."""
-    dims: list[shapes.Dim] = []
-    node: Node | None = array
-    items: list[Node] = []
-    while node is not None and node.type == "array_expression" and len(dims) < _MAX_ARRAY_RANK:
-        length = child_by_field(node, "length")
-        elems = [c for c in node.named_children if c != length and "comment" not in c.type]
-        if length is not None:
-            count = st.value(length, frame, depth + 1)
-            dims.append(count.value if count is not None and type(count.value) is int else None)
-        else:
-            dims.append(len(elems))
-        node = elems[0] if elems else None
-        items = elems
-    # arrays are homogeneous: one element that is never an array makes them all scalars
-    scalar = node is not None and any(_a_scalar(item, st) for item in items)
-    if node is not None and node.type != "array_expression" and not scalar:
-        # an element that may itself be an array (`[[image]]`, `[row(0), row(1)]`): the
-        # rank is known only when its value is
-        inner = st.value(node, frame, depth + 1)
-        if inner is None:
-            return None
-        nested = inner.value
-        while isinstance(nested, list) and len(dims) < _MAX_ARRAY_RANK:
-            dims.append(len(nested))
-            nested = nested[0] if nested else None
-    return Shape(tuple(dims), (f"array literal {shapes.format_dims(dims)} at {at(array)}",))
-
-
-def _list_shape(items: list[Any], step: str) -> Shape | None:
-    """The dims of a nested list of numbers (an array passed as data): each level's length,
-    while every item of it is a list of one length; None for an empty or ragged list, or one
-    whose items are no numbers."""
-    dims: list[shapes.Dim] = []
-    level: Any = items
-    while isinstance(level, list) and len(dims) < _MAX_ARRAY_RANK:
-        if not level:
-            return None
-        dims.append(len(level))
-        if any(isinstance(i, list) != isinstance(level[0], list) for i in level):
-            return None
-        if isinstance(level[0], list) and any(len(i) != len(level[0]) for i in level):
-            return None
-        if not isinstance(level[0], list) and not all(type(i) in (int, float, bool) for i in level):
-            return None  # not numbers (a list of tensors, of strings): no data
-        level = level[0]
-    return Shape(tuple(dims), (step,))
-
-
-def _a_scalar(node: Node, st: State) -> bool:
-    return node.type in _SCALARS or (
-        node.type == "unary_expression" and st.unit.text(node)[:1] in ("-", "!")
-    )
-
-
-# elements that are never an array: a number, a bool, arithmetic (no array has any), a cast
-# (and a negation, `-x` or `!x`, but not a dereference)
-_SCALARS = frozenset(
-    {"integer_literal", "float_literal", "boolean_literal", "binary_expression",
-     "type_cast_expression"}
-)  # fmt: skip
 
 
 def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:
@@ -491,7 +413,7 @@ def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
             node = array  # a local bound to an array: the array's items
         elif array is not None and array.type == "call_expression":
             node = array  # `let images = items.iter().map(..).collect::<Vec<_>>();`
-    many = _collected(node, st, frame, depth)
+    many = data_shapes.collected(node, st, frame, depth)
     if many is not None:
         return many
     if node.type == "array_expression" and child_by_field(node, "length") is None:
@@ -508,28 +430,6 @@ def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
         return found
     scalar = st.value(node, frame, depth + 1)
     return scalar.value if scalar is not None else None
-
-
-def _collected(node: Node, st: State, frame: Frame, depth: int) -> shapes.Many | None:
-    """`xs.iter().map(|x| ..).collect()` (a turbofish or not): a list of unknown length of
-    the tensors the last `.map` closure makes, when every one has the same known shape (its
-    body evaluated with its parameter unknown, or the value an earlier `.map` gives it)."""
-    parts = method_call(node) if node.type == "call_expression" else None
-    if parts is None or st.unit.text(parts[1]) != "collect" or parts[2]:
-        return None
-    mapped = method_call(parts[0]) if parts[0].type == "call_expression" else None
-    if mapped is None or st.unit.text(mapped[1]) != "map" or len(mapped[2]) != 1:
-        return None
-    closure = strip(mapped[2][0])
-    body = child_by_field(closure, "body") if closure is not None else None
-    if closure is None or closure.type != "closure_expression" or body is None:
-        return None
-    item = shape(body, st, frame, depth + 1)
-    if item is None or item.dims is None:
-        return None
-    # a run-time dim may differ from item to item: only the ints are every item's
-    dims = tuple(d if shapes.is_int(d) else None for d in item.dims)
-    return shapes.Many(item.to(dims, f"each item .map makes at {at(closure)}"))
 
 
 def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: Frame,
@@ -549,9 +449,9 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         result = calls.returned(fn_item, st, sub, depth, State.shape) if sub else None
         return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
     if name == "forward" and args:
-        return _forward(receiver, args, st, frame, depth)
+        return module_values.forward_shape(receiver, args, st, frame, depth)
     field = strip(receiver) if name == "val" and not args else None
-    param = _param(field, st, frame, depth) if field is not None else None
+    param = module_values.param_shape(field, st, frame, depth) if field is not None else None
     if param is not None:
         return param
     if inner is None:
@@ -571,76 +471,10 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
     return ops.method_shape(name, inner, values)
 
 
-def _param(field: Node, st: State, frame: Frame, depth: int) -> Shape | None:
-    """`module.weight.val()`: the shape of a burn module's parameter, from the config the
-    module was built from (`module` read as for its `forward`)."""
-    base, name = child_by_field(field, "value"), child_by_field(field, "field")
-    if field.type != "field_expression" or base is None or name is None:
-        return None
-    found = _module(base, st, depth, frame)
-    if found is None:
-        return None
-    shape = ops.module_param_shape(found[0], found[1], st.unit.text(name))
-    return shape.then(f".val() at {at(field)}") if shape is not None else None
-
-
 def _returns_tensor(fn: Any) -> bool:
     """Whether a function's declared return type is a tensor (`-> Tensor<B, 2>`)."""
     kind = child_by_field(fn.node, "return_type")
     return kind is not None and tensor_type_args(fn.unit.text(kind)) is not None
-
-
-def _forward(module: Node, args: list[Node], st: State, frame: Frame, depth: int,
-             element: int | None = None) -> Shape | None:  # fmt: skip
-    """`module.forward(x, ..)` of a burn module: its type and config from where it was built
-    (a local, or a field every literal of the struct sets alike), through burn's table; the
-    `element` of a forward that returns a tuple (`let (out, state) = lstm.forward(x, None)`)."""
-    found = _module(module, st, depth, frame)
-    inner = shape(args[0], st, frame, depth + 1) if found is not None else None
-    if found is None or inner is None:
-        return None
-    return ops.module_forward_shape(found[0], found[1], inner, len(args), element)
-
-
-def _module(
-    module: Node, st: State, depth: int, frame: Frame | None = None
-) -> tuple[str, dict[str, Any]] | None:
-    node = strip(module)
-    if node is None:
-        return None
-    if node.type == "field_expression" and frame is not None:
-        built = _built_module(node, st, frame, depth)  # `self.linear`, `model.linear`
-        if built is not None:
-            return built
-    if node.type == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
-        return fields.agreed([st.module_of(v) for v, _ in sites], key=repr)
-    if node.type == "identifier":
-        found = st.binding(node)
-        bound = bound_value(node, found, st.unit.src, st.unit.root) if found else None
-        if bound is not None and depth < MAX_DEPTH:
-            return _module(bound, st, depth + 1)
-    return st.module_of(node)
-
-
-def _built_module(
-    node: Node, st: State, frame: Frame, depth: int
-) -> tuple[str, dict[str, Any]] | None:
-    """`self.f` in a method followed from a call on a struct value (or `v.f` of a local value,
-    `let stem = StemConfig::new().init(d)`) whose literal built `f` as a burn module
-    (`Fields.built`): the module's config, read in the frame of that literal
-    (`ModelConfig::new(10, 512).init(d)` then `model.forward(x)`: `self.linear2` is
-    `LinearConfig::new(self.hidden_size, self.num_classes)` with that config's values)."""
-    base, field = child_by_field(node, "value"), child_by_field(node, "field")
-    if base is None or field is None:
-        return None
-    if base.type == "self":
-        me = flow.self_value(node, st, frame)
-    else:  # `stem.pool` of `let stem = StemConfig::new().init(d)`
-        me = st.value(base, frame, depth + 1)
-    if me is None or not isinstance(me.value, Fields):
-        return None
-    found = me.value.built.get(st.unit.text(field))
-    return st.module_of(found[0], found[1]) if found is not None else None
 
 
 def _arange(item: Node, st: State, frame: Frame, depth: int) -> Shape | None:
