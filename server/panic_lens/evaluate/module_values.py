@@ -47,7 +47,7 @@ def module_at(
     if node is None:
         return None
     if node.type == "field_expression" and frame is not None:
-        built = _builtmodule_at(node, st, frame, depth)  # `self.linear`, `model.linear`
+        built = _built_module(node, st, frame, depth)  # `self.linear`, `model.linear`
         if built is not None:
             return built
     if node.type == "field_expression" and (sites := fields.field_sites(node, st)) is not None:
@@ -60,7 +60,7 @@ def module_at(
     return st.module_of(node)
 
 
-def _builtmodule_at(
+def _built_module(
     node: Node, st: State, frame: Frame, depth: int
 ) -> tuple[str, dict[str, Any]] | None:
     """`self.f` in a method followed from a call on a struct value (or `v.f` of a local value,

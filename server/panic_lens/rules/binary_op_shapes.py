@@ -23,7 +23,7 @@ from panic_lens.evaluate import Value
 from panic_lens.evaluate.shapes import is_int
 from panic_lens.evaluate.state import MAX_DEPTH
 from panic_lens.model import Finding, HoverFact, Related, Severity
-from panic_lens.rules.language import values as V
+from panic_lens.rules.language import config_values as C
 from panic_lens.rules.meta import BINARY_OPS as INFO
 from panic_lens.rust.facts import CallSite, FileFacts
 from panic_lens.rust.lexical import WORD_BYTES
@@ -191,7 +191,7 @@ def _loss_operands(site: CallSite, facts: FileFacts) -> tuple[Node, Node, str] |
     typed = facts.type_of(site.receiver)
     path = typed.path if typed is not None else None
     if path not in LOSSES:
-        path = V.module_config_path(site.receiver, facts)
+        path = C.module_config_path(site.receiver, facts)
     if path is None or path not in LOSSES:
         return None
     methods, lhs, rhs = LOSSES[path]

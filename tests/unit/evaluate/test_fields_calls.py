@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from evaluate_helpers import dims_at, value_at
 
-import panic_lens.rules.language.own_configs
-import panic_lens.rules.language.values  # noqa: F401  (registers how modules are read)
+# (they register how the crate's configs and burn's modules are read)
+from panic_lens.rules.language import config_values, own_configs  # noqa: F401
 
 MODEL = """use burn::prelude::*;
 use burn::nn::{Linear, LinearConfig, LayerNorm, LayerNormConfig, Relu};

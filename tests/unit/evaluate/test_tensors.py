@@ -72,7 +72,7 @@ def test_shapes(body: str, dims: tuple[object, ...]) -> None:
 def test_an_interpolate_modules_output_size() -> None:
     """Its config's `scale_factor` is a known None (the module layer's configs are registered
     by the rule language)."""
-    import panic_lens.rules.language.values  # noqa: F401
+    import panic_lens.rules.language.config_values  # noqa: F401
 
     body = (
         "let t = Tensor::<B, 4>::zeros([1, 16, 31, 31], d); let up = burn::nn::interpolate::"

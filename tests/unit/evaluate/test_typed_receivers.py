@@ -259,8 +259,7 @@ impl<B: Backend> Head<B> {
 def test_a_module_field_built_from_the_callers_config() -> None:
     """`self.linear` of a value an `init` built: the Linear's config is read in the frame of
     that init (`HeadConfig::new(64, 10)`), so the forward's output width is known."""
-    import panic_lens.rules.language.own_configs
-    import panic_lens.rules.language.values  # noqa: F401  (burn's module configs)
+    from panic_lens.rules.language import config_values, own_configs  # noqa: F401  (register)
 
     body = (
         "let head = HeadConfig::new(64, CLASSES).init::<B>(d); "

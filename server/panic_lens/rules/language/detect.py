@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from panic_lens.evaluate import frames_at, never_reached, shape_of, value_of
 from panic_lens.model import Edit, Finding, Fix, HoverFact, Related, Severity
+from panic_lens.rules.language import config_values as C
 from panic_lens.rules.language import configs, structs  # noqa: F401 (registers the structs)
 from panic_lens.rules.language import values as V
 from panic_lens.rules.language.call_sites import renamed_wheres, rule_sites, sites
@@ -74,9 +75,9 @@ def _receiver(kind: str, site: CallSite, facts: FileFacts, tensor: bool) -> str 
     found = facts.memo.get(key, key)
     if found is key:
         if kind == "config":  # the path alone: `_bind` folds the values of the rule's config
-            found = V.config_path(site.receiver, facts)
+            found = C.config_path(site.receiver, facts)
         elif kind == "module":
-            found = V.module_config_path(site.receiver, facts)
+            found = C.module_config_path(site.receiver, facts)
         else:
             typed = facts.type_of(site.receiver) if site.receiver is not None else None
             found = typed.path if typed is not None else None
@@ -234,7 +235,7 @@ def _bind(
     the other arguments, the receiver's shape and the rest are worked out."""
     args = site.args
     receiver = None
-    config: V.ConfigValue | None = None
+    config: C.ConfigValue | None = None
     owner = where.owner
     config_info = configs.table().config(owner) if where.method_like else None
     module_of = (
@@ -245,11 +246,11 @@ def _bind(
             return None
         receiver = site.receiver
         if config_info is not None:
-            config = V.config_value(receiver, facts, frame=frame)
+            config = C.config_value(receiver, facts, frame=frame)
             if config is None or config.info.path != config_info.path:
                 return None
         elif module_of is not None:
-            config = V.module_config(receiver, facts, frame=frame)
+            config = C.module_config(receiver, facts, frame=frame)
             if config is None or config.info.path != module_of:
                 return None
         else:
@@ -264,15 +265,15 @@ def _bind(
         if site.kind == "qualified" and not (set(qualified) & plan.owners[where]):
             return None  # `<T as Trait>::name(..)`: T or Trait must be the `where`'s owner
         if config_info is not None and where.name == "new":
-            config = V.config_value(site.node, facts, frame=frame)  # `XConfig::new(..)` itself
+            config = C.config_value(site.node, facts, frame=frame)  # `XConfig::new(..)` itself
         elif where.method_like and (config_info or module_of or len(args) == len(where.args) + 1):
             if not args:
                 return None
             receiver, args = args[0], args[1:]
             if config_info is not None:
-                config = V.config_value(receiver, facts, frame=frame)
+                config = C.config_value(receiver, facts, frame=frame)
             elif module_of is not None:
-                config = V.module_config(receiver, facts, frame=frame)
+                config = C.module_config(receiver, facts, frame=frame)
     else:
         return None
     bound = _Bound({}, {}, where.call, {})

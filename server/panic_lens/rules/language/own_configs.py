@@ -24,7 +24,7 @@ from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.scope import Item, _base_name, _enclosing_impl, _impls
 from panic_lens.evaluate.state import MAX_DEPTH, Fields, Frame, State, Value, register
 from panic_lens.rules.language.defaults import constant_value
-from panic_lens.rules.language.values import _UNKNOWN, parse_default
+from panic_lens.rules.language.values import UNKNOWN, parse_default
 from panic_lens.rust.burn_index import config_default
 from panic_lens.rust.syntax import (
     Node,
@@ -139,7 +139,7 @@ def _default_value(field: OwnField, config: OwnConfig, given: dict[str, Value]) 
     if text is None:
         return None
     found = parse_default(text)
-    if found is _UNKNOWN:
+    if found is UNKNOWN:
 
         def leaf(token: str) -> Any:
             known = given.get(token)

@@ -512,7 +512,7 @@ def test_the_config_path_of_a_receiver_is_its_config_values_path() -> None:
     `config_value` (or `module_config`) finds a config, `config_path` (`module_config_path`)
     gives its path. Checked on every method call's receiver of every shipped rule example
     (configs built every way: `new`, `with_`, struct literals, `let`s, modules from `init`)."""
-    from panic_lens.rules.language import values as V
+    from panic_lens.rules.language import config_values as V
     from panic_lens.rust.facts import FileFacts
 
     examples = sorted((Path(meta.__file__).parent / "defs").glob("*.rs"))
