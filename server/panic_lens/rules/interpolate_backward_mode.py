@@ -305,13 +305,13 @@ def _param_tracked(decl: Node, facts: FileFacts, hops: int) -> bool:
     if name_node is None or params is None:
         return True
     given = [p for p in params.named_children if p.type == "parameter"]
-    at = next((i for i, p in enumerate(given) if _contains(p, decl)), None)
+    at = next((i for i, p in enumerate(given) if _inside(decl, p)), None)
     if at is None:
         return True
     name = facts.text(name_node)
     called = False
     for site in facts.calls(frozenset({name})):
-        if site.name != name or _contains(fn, site.node):  # not its own recursive calls
+        if site.name != name or _inside(site.node, fn):  # not its own recursive calls
             continue
         called = True
         args = site.args
@@ -341,10 +341,6 @@ def _plain_type(impl: Node, facts: FileFacts) -> bool:
     return not any(d.rsplit("::", 1)[-1] == "Module" for d in derives(item, unit_of(facts)))
 
 
-def _contains(outer: Node, inner: Node) -> bool:
-    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
-
-
 def _in_data_impl(node: Node, facts: FileFacts) -> bool:
     """Inside `impl Batcher<..> for ..` (or Mapper, Metric, Dataset)."""
     cur = node.parent
@@ -367,7 +363,8 @@ def _enclosing_fn_span(node: Node, facts: FileFacts) -> Span | None:
     return facts.span(cur) if cur is not None else None
 
 
-def _inside(inner: Span, outer: Span) -> bool:
+def _inside(inner: Span | Node, outer: Span | Node) -> bool:
+    """Whether `inner`'s bytes are within `outer`'s (spans or nodes)."""
     return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 
 
