@@ -234,9 +234,12 @@ def _fits_one(item: Node, known: Value, st: State) -> bool | None:
         return type(known.value) is str and known.value == text.rsplit("::", 1)[-1]
     if item.type in ("integer_literal", "boolean_literal", "string_literal", "char_literal",
                      "negative_literal"):  # fmt: skip
-        written = st.value(item, Frame(), 0)
+        written = st.value(item, _NO_CALL, 0)  # a literal: the same in every frame
         return None if written is None else _same(written.value, known.value)
     return None
+
+
+_NO_CALL = Frame()
 
 
 def _match(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
@@ -340,17 +343,11 @@ def _place(pattern: Node, name: str, st: State) -> tuple[tuple[int | str, ...], 
             if item.type != "field_pattern":
                 continue
             field, bound = child_by_field(item, "name"), child_by_field(item, "pattern")
-            if bound is None and field is not None and st.unit.text(field) == name:
+            if field is None:
+                continue
+            if bound is None and st.unit.text(field) == name:
                 return (name,), item  # `d_model` (shorthand)
-            inner = bound
-            if inner is not None and inner.type == "mut_pattern" and inner.named_children:
-                inner = inner.named_children[-1]
-            if (
-                field is not None
-                and inner is not None
-                and inner.type == "identifier"
-                and (st.unit.text(inner) == name)
-            ):
+            if bound is not None and _names(bound, name, st):
                 return (st.unit.text(field),), item
         return None
     # the elements in order, `_` (an unnamed node) among them
@@ -360,14 +357,18 @@ def _place(pattern: Node, name: str, st: State) -> tuple[tuple[int | str, ...], 
     if any(c.type == "remaining_field_pattern" for c in items):
         return None
     for at_, item in enumerate(items):
-        inner = item
-        if item.type == "mut_pattern" and item.named_children:  # `mut a`: the name is last
-            inner = item.named_children[-1]
-        if inner.type == "identifier" and st.unit.text(inner) == name:
+        if _names(item, name, st):
             return (at_,), item
-        if inner.type == "tuple_pattern" and (deeper := _place(inner, name, st)) is not None:
+        if item.type == "tuple_pattern" and (deeper := _place(item, name, st)) is not None:
             return (at_, *deeper[0]), deeper[1]
     return None
+
+
+def _names(pattern: Node, name: str, st: State) -> bool:
+    """Whether a pattern element is the name itself (`a`, or `mut a`: the name is last)."""
+    if pattern.type == "mut_pattern" and pattern.named_children:
+        pattern = pattern.named_children[-1]
+    return pattern.type == "identifier" and st.unit.text(pattern) == name
 
 
 def tuple_element(
