@@ -63,6 +63,11 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
         if owner_item is not None and name is not None and owner_item.node.type == "struct_item":
             type_name = child_by_field(owner_item.node, "name")
             return _method(owner_item.unit, type_name, unit.text(name))
+        if owner_item is None and path is not None and name is not None:
+            # a type of another crate (burn's `CrossEntropyLossConfig::from(&spec)`): the one
+            # function of that name in this file's impls of a trait for it (`impl From<&Spec>
+            # for CrossEntropyLossConfig`); Rust allows no inherent impl of a foreign type
+            return _method(unit, path, unit.text(name), traits_only=True)
     return None
 
 
@@ -138,13 +143,17 @@ def _method_of(owner: scope.Item, name: str, st: State) -> scope.Item | None:
     return found
 
 
-def _method(unit: scope.Unit, type_node: Node | None, name: str) -> scope.Item | None:
+def _method(
+    unit: scope.Unit, type_node: Node | None, name: str, traits_only: bool = False
+) -> scope.Item | None:
     type_name = scope._base_name(type_node, unit) if type_node is not None else None
     if type_name is None:
         return None
     found = []
     for impl in scope._impls(unit):
         if scope._base_name(child_by_field(impl, "type"), unit) != type_name:
+            continue
+        if traits_only and child_by_field(impl, "trait") is None:
             continue
         body = child_by_field(impl, "body")
         for child in body.named_children if body is not None else ():

@@ -143,6 +143,55 @@ pub fn build(d: &Device, n: usize) {
     assert found(src.replace("CALL", "6"), "group-norm-groups-divide-channels") == []
 
 
+def test_a_config_a_from_impl_of_the_file_builds() -> None:
+    """`impl From<&Spec> for GroupNormConfig` (a trait impl of the file for burn's config), then
+    `GroupNormConfig::from(&spec).init(d)`: the config its `from` builds, with the call's
+    argument. Two `From` impls (which one runs is the argument's type) give nothing, and so
+    does a `from` of another type's impl."""
+    src = """
+pub struct Spec { pub groups: usize }
+pub struct Other { pub groups: usize }
+impl From<&Spec> for GroupNormConfig {
+    fn from(spec: &Spec) -> Self {
+        GroupNormConfig::new(spec.groups, 48)
+    }
+}
+SECOND
+pub fn build(d: &Device) {
+    let bad = Spec { groups: 5 };
+    let good = Spec { groups: 8 };
+    let _a = GroupNormConfig::from(&bad).init(d);
+    let _b = GroupNormConfig::from(&good).init(d);
+}
+"""
+    (hit,) = found(src.replace("SECOND", ""), "group-norm-groups-divide-channels")
+    assert hit[0] == 13 and "num_groups = 5" in hit[1]
+    second = (
+        "impl From<&Other> for GroupNormConfig {\n"
+        "    fn from(o: &Other) -> Self { GroupNormConfig::new(o.groups, 48) }\n}"
+    )
+    assert found(src.replace("SECOND", second), "group-norm-groups-divide-channels") == []
+    elsewhere = src.replace("SECOND", "").replace("for GroupNormConfig", "for Other")
+    assert found(elsewhere, "group-norm-groups-divide-channels") == []
+
+
+def test_no_edit_inside_a_function_other_calls_share() -> None:
+    """The finding at `norm_config(5).init(d)` offers no edit of `GroupNormConfig::new(g, ..)`
+    in `norm_config`: every other call of it would build the new value too."""
+    src = """
+fn norm_config(g: usize) -> GroupNormConfig {
+    GroupNormConfig::new(g, 48)
+}
+pub fn build(d: &Device) {
+    let _a = norm_config(5).init(d);
+    let _b = norm_config(8).init(d);
+}
+"""
+    analysis = analyze(HEAD + src, "src/lib.rs")
+    (hit,) = [f for f in analysis.findings if f.rule == "group-norm-groups-divide-channels"]
+    assert hit.fixes == ()
+
+
 def test_a_config_in_a_loop_is_checked_per_element_without_an_edit() -> None:
     src = """
 pub fn sweep(d: &Device) -> Vec<GroupNorm> {

@@ -23,6 +23,7 @@ from panic_lens.rules.language.variants import variant_fields
 from panic_lens.rules.language.versions import version_matches
 from panic_lens.rules.language.viable import may_hold, reads_fields
 from panic_lens.rust.crate import CUBECL_FEATURES
+from panic_lens.rust.syntax import enclosing_function
 from panic_lens.rust.testcode import in_should_panic_test, in_test_code
 
 if TYPE_CHECKING:
@@ -385,7 +386,7 @@ def _judge(
         severity=_severity(spec, plan, bound),
         message=message,
         evidence=_evidence(bound, plan, facts),
-        fixes=tuple(_fixes(spec, plan, bound, facts)),
+        fixes=tuple(_fixes(spec, plan, bound, facts, site.node)),
         path=facts.path,
         facts=lines,
     )
@@ -430,13 +431,17 @@ def _evidence(bound: _Bound, plan: Plan, facts: FileFacts) -> tuple[Related, ...
     return tuple(out)
 
 
-def _fixes(spec: RuleSpec, plan: Plan, bound: _Bound, facts: FileFacts) -> Iterator[Fix]:
+def _fixes(
+    spec: RuleSpec, plan: Plan, bound: _Bound, facts: FileFacts, call: Node
+) -> Iterator[Fix]:
     if bound.label:
         return  # the values of one loop element or one caller: an edit here changes them all
     for index, fix in enumerate(spec.fixes):
         value = bound.origins.get(fix.replace)
         if value is None or value.written is None:
             continue  # a default nobody wrote, or a value from elsewhere: no guessed edit
+        if _shared_edit(value, value.written, call):
+            continue
         text = _fill(fix.with_, plan, bound.data, bound.lengths, unknown=None)
         if text is None:
             continue  # a hole that is not known (or null: the rule offers no fix here)
@@ -445,6 +450,23 @@ def _fixes(spec: RuleSpec, plan: Plan, bound: _Bound, facts: FileFacts) -> Itera
             f"{spec.id}.fix{index}", fix.title, (edit,),
             preferred=not fix.changes_behaviour, behavior_change=fix.changes_behaviour,
         )  # fmt: skip
+
+
+def _shared_edit(value: V.Value, written: Node, call: Node) -> bool:
+    """Whether the expression a fix would replace is in another function than the call's
+    (a function that builds the config, a `From` impl) and gets the value from outside
+    itself (`with_smoothing(Some(s))` with `s` its parameter, 10.0 at this call): the edit
+    would change what every other call of that function builds."""
+    function = enclosing_function(written)
+    if function is None or function == enclosing_function(call):
+        return False
+    origin = value.origin
+    inside = (
+        origin is not None
+        and value.path is None
+        and (written.start_byte <= origin.start_byte and origin.end_byte <= written.end_byte)
+    )
+    return not inside
 
 
 @overload

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from panic_lens.rules import meta
-from panic_lens.rules.language import configs
+from panic_lens.rules.language import configs, plan
 from panic_lens.rules.language.spec import read_rule_file
 
 TABLE = {
@@ -46,10 +46,21 @@ TABLE = {
 
 
 @pytest.fixture
-def table(monkeypatch: pytest.MonkeyPatch) -> configs.ConfigTable:
+def table(monkeypatch: pytest.MonkeyPatch) -> Iterator[configs.ConfigTable]:
+    """The small table in place of the shipped one. The rules' plans read the table (which
+    paths a config's `where` binds) and are kept per rule: the shipped rules' plans made with
+    this table must not outlive the test (nor earlier ones be used in it), or a later test
+    sees a shipped rule that binds none of the shipped configs this table lacks."""
     loaded = configs.table_from_data(TABLE, "test table")
     monkeypatch.setattr(configs, "table", lambda: loaded)
-    return loaded
+    _forget_plans()
+    yield loaded
+    _forget_plans()
+
+
+def _forget_plans() -> None:
+    plan._PLANS.clear()
+    meta._generation[0] += 1  # the tables computed from the rules' plans (`per_rule_set`)
 
 
 @pytest.fixture
