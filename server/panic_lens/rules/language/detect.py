@@ -203,17 +203,21 @@ def _in_frames(
 
 def _add_args(
     where: Where, args: Sequence[Node], names: Iterable[str], facts: FileFacts, bound: _Bound,
-    frame: Frame | None = None,
+    plan: Plan, frame: Frame | None = None,
 ) -> None:  # fmt: skip
     """The values of the arguments `names` (of the `where`'s) into `bound`: its data and
-    origins, or the length of a list whose items are not all known."""
+    origins, or the length of a list whose items are not all known. An argument the rule takes
+    the `size()` of is a list: a tensor the evaluator knows there (data whose items differ
+    between branches) is not given for it."""
     for name in names:
         if name == "_" or name in bound.data or name in bound.lengths:
             continue
         at = where.args.index(name)
         if at >= len(args):
             continue
-        value = value_of(args[at], facts, frame) or V.tensor_value(args[at], facts, frame)
+        value = value_of(args[at], facts, frame)
+        if value is None and name not in plan.sized:
+            value = V.tensor_value(args[at], facts, frame)
         if value is not None:
             bound.data[name] = value.value
             bound.origins[name] = value
@@ -286,11 +290,11 @@ def _bind(
         data["config"] = {}
     if _findings_only(facts):
         for part, names in plan.arg_conjuncts[where]:
-            _add_args(where, args, names, facts, bound, frame)
+            _add_args(where, args, names, facts, bound, plan, frame)
             if holds(part, plan.names, data, lengths) is not True:
                 return RULED_OUT
     # an argument nothing of the rule reads is not worked out (`&device`, `options`)
-    _add_args(where, args, [a for a in where.args if a in plan.reads], facts, bound, frame)
+    _add_args(where, args, [a for a in where.args if a in plan.reads], facts, bound, plan, frame)
     condition = plan.unfolded[where]
     if _findings_only(facts) and condition is not None:
         unknown = frozenset(a for a in where.args if a != "_" and a not in data)

@@ -37,6 +37,9 @@ class Plan:
     # the condition as each `where`'s lets make it (`viable.with_lets`): what `viable.may_hold`
     # reads to tell, from the arguments alone, that the condition cannot be true at a call
     unfolded: dict[Where, str | None]
+    # the names the rule takes the `size()` of: lists, never a tensor (whose value is a map of
+    # its rank and dims, whose size would count those keys)
+    sized: frozenset[str] = frozenset()
 
 
 def plan_of(spec: RuleSpec) -> Plan:
@@ -85,9 +88,10 @@ def _make_plan(spec: RuleSpec) -> Plan:
         where: with_lets(spec.condition, where.lets) if spec.condition is not None else None
         for where in spec.wheres
     }
+    sized = frozenset(re.findall(r"\bsize\(\s*([A-Za-z_]\w*)\s*\)", text))
     return Plan(tuple(sorted(names)), {k: tuple(v) for k, v in by_name.items()}, targets,
                  owners, frozenset(reads), any(not w.method_like for w in spec.wheres),
-                 receivers, arg_conjuncts, unfolded)  # fmt: skip
+                 receivers, arg_conjuncts, unfolded, sized)  # fmt: skip
 
 
 def _arg_conjuncts(condition: str | None, where: Where) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from panic_lens import evaluate
-from panic_lens.evaluate.literals import parse_int_literal
+from panic_lens.evaluate.literals import block_tail, parse_int_literal
 from panic_lens.evaluate.locals import bound_value
 from panic_lens.evaluate.state import Frame, Value
 from panic_lens.rules.language.defaults import constant_value
@@ -64,7 +64,41 @@ def _an_array(node: Node | None, facts: FileFacts, depth: int) -> bool:
     inner = _transparent(node, facts)
     if inner is not None:  # `xs.clone()`
         return _an_array(inner, facts, depth + 1)
+    if node.type in _BRANCHING:  # `if flag { vec![1.0, 0.0] } else { vec![0.0, 1.0] }`
+        tails = _tails(node, depth)
+        return bool(tails) and all(_an_array(tail, facts, depth + 1) for tail in tails)
     return node.type == "array_expression"
+
+
+_BRANCHING = frozenset({"if_expression", "match_expression", "block"})
+
+
+def _tails(node: Node, depth: int) -> list[Node]:
+    """The expressions an `if`, `match` or block can evaluate to (each branch's, each arm's,
+    the block's tail); empty when one of them has none (an `if` without `else`, a block that
+    ends in a statement), so that "every branch is X" is not said of no branch."""
+    if depth > MAX_DEPTH:
+        return []
+    branches: list[Node | None]
+    if node.type == "block":
+        branches = [block_tail(node)]
+    elif node.type == "if_expression":
+        branches = [child_by_field(node, "consequence")]
+        alternative = child_by_field(node, "alternative")  # an `else` clause
+        branches.append(alternative.named_children[-1] if alternative is not None else None)
+    else:
+        body = child_by_field(node, "body")
+        arms = [c for c in body.named_children if c.type == "match_arm"] if body else []
+        branches = [child_by_field(arm, "value") for arm in arms] or [None]
+    found: list[Node] = []
+    for branch in branches:
+        if branch is None:
+            return []
+        inner = _tails(branch, depth + 1) if branch.type in _BRANCHING else [branch]
+        if not inner:
+            return []
+        found += inner
+    return found
 
 
 def _tensor_value(node: Node, facts: FileFacts, frame: Frame | None = None) -> Value | None:
@@ -201,7 +235,8 @@ def _rank_value(args: list[str] | None, where: Node) -> Value | None:
 
 def list_length(node: Node | None, facts: FileFacts, depth: int = 0) -> int | None:
     """The length of a list written as an array (`[batch, 3]`, `vec![x; 4]`), directly or
-    through a `let` nothing may change, whatever its items are."""
+    through a `let` nothing may change, whatever its items are; of an `if` or `match` whose
+    every branch is a list of that length."""
     node = strip_wrappers(node)
     if node is None or depth > MAX_DEPTH:
         return None
@@ -210,6 +245,9 @@ def list_length(node: Node | None, facts: FileFacts, depth: int = 0) -> int | No
     inner = _transparent(node, facts)
     if inner is not None:  # `xs.clone()`
         return list_length(inner, facts, depth + 1)
+    if node.type in _BRANCHING:  # every branch a list of one length
+        lengths = {list_length(tail, facts, depth + 1) for tail in _tails(node, depth)}
+        return lengths.pop() if len(lengths) == 1 else None
     if node.type != "array_expression":
         return None
     length = child_by_field(node, "length")

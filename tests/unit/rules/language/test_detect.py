@@ -453,6 +453,58 @@ def test_an_array_stays_a_list_through_clone() -> None:
     assert tensor_value(arg, facts) is None and fold(arg, facts) is None
 
 
+def test_branches_of_lists_are_a_list_of_their_common_length() -> None:
+    """`if flag { vec![1.0, 0.0] } else { vec![0.0, 1.0] }` (and a `match`) is a list of two
+    values whatever the branch: never read as a tensor (the size of whose value would count
+    its keys); branches of different lengths have no length."""
+    from panic_lens.rules.language.values import list_length, tensor_value
+    from panic_lens.rust.facts import FileFacts
+    from panic_lens.rust.syntax import walk
+
+    def arg(body: str) -> tuple[object, FileFacts]:
+        src = f"fn f(flag: bool, k: u8) {{\n    let xs = {body};\n    g(xs);\n}}\n".encode()
+        facts = FileFacts.build(src, "src/lib.rs")
+        call = next(n for n in walk(facts.tree.root_node)
+                    if n.type == "call_expression" and facts.text(n).startswith("g("))  # fmt: skip
+        return call.child_by_field_name("arguments").named_children[0], facts
+
+    for body, length in [
+        ("if flag { vec![1.0, 0.0] } else { vec![0.0, 1.0] }", 2),
+        ("match k { 0 => vec![1.0; 6], 1 => { vec![2.0; 6] } _ => vec![0.0; 6] }", 6),
+        ("if flag { vec![1.0, 0.0] } else if k > 2 { vec![3.0, 4.0] } else { vec![0.0, 1.0] }", 2),
+        ("if flag { vec![1.0, 0.0, 2.0] } else { vec![0.0, 1.0] }", None),
+        ("if flag { vec![1.0, 0.0] } else { other() }", None),
+    ]:
+        node, facts = arg(body)
+        assert list_length(node, facts) == length, body  # type: ignore[arg-type]
+        if length is not None:
+            assert tensor_value(node, facts) is None, body  # type: ignore[arg-type]
+
+
+def test_an_argument_the_rule_takes_the_size_of_is_never_a_tensor(add_rule: AddRule) -> None:
+    """A tensor's value is a map of its rank and dims: `size()` of it would count its keys. An
+    argument a rule takes the `size()` of is a list; a tensor there gives the rule nothing."""
+    add_rule(
+        'id = "t-size"\ntitle = "s"\nsummary = "s"\n'
+        + SITE
+        + """
+[[where]]
+call = "burn::tensor::Tensor::matmul"
+args = ["other"]
+[when]
+condition = "size(other) == 4"
+"""
+    )
+    src = """\
+fn f(device: &Device) {
+    let a = Tensor::<2>::zeros([2, 3], device);
+    let b = Tensor::<2>::zeros([3, 2], device);
+    a.matmul(b); // fine
+}
+"""
+    assert flagged(src, "t-size") == []
+
+
 def test_check_skips_a_call_whose_arguments_already_rule_the_condition_out() -> None:
     """`findings_only` (what `check` asks): a call whose arguments make a conjunct of the
     condition unknown or false gets no finding whatever its receiver is, so its receiver's
