@@ -64,3 +64,15 @@ pub fn optional(device: &Device, use_groups: bool) -> Option<GroupNorm> {
         None
     }
 }
+
+/// Data chosen by a branch: each branch a list of values of one length.
+pub fn one_hot_rows(flag: bool, device: &Device) -> (Tensor<2>, Tensor<2>) {
+    let values = if flag { vec![1.0_f32, 0.0, 0.0, 1.0] } else { vec![0.0_f32, 1.0, 1.0, 0.0] };
+    let rows = Tensor::from_data(TensorData::new(values, [2, 2]), device); // ok (4 values either way)
+    let wide = match flag {
+        true => vec![1.0_f32; 6],
+        false => vec![0.0_f32; 6],
+    };
+    let bad = Tensor::from_data(TensorData::new(wide, [2, 2]), device); // expect: tensor-data-shape-mismatch
+    (rows, bad)
+}
