@@ -13,14 +13,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from panic_lens.evaluate import callers, dims, fields, flow, literals, loops, tensors, values
+from panic_lens.evaluate import (
+    callers,
+    dims,
+    fields,
+    flow,
+    lengths,
+    literals,
+    loops,
+    tensors,
+    values,
+)
 from panic_lens.evaluate.shapes import Shape
 from panic_lens.evaluate.state import Fields, Frame, OutOfBudget, Value, state_if_any, state_of
 from panic_lens.rust.syntax import Node
 
 __all__ = [
-    "Shape", "Value", "dim_of", "framed_bodies", "frames_at", "int_of", "loop_frames",
-    "shape_of", "tensor_of", "value_of",
+    "Shape", "Value", "dim_of", "framed_bodies", "frames_at", "int_of", "length_of",
+    "loop_frames", "shape_of", "tensor_of", "value_of",
 ]  # fmt: skip
 
 TOP = Frame()  # the frame of a question asked at a point (no call followed, no loop)
@@ -89,6 +99,13 @@ def framed_bodies(facts: Any) -> frozenset[tuple[int, int]]:
     analysis that never asked the evaluator anything has none (and makes no evaluator)."""
     st = state_if_any(facts)
     return frozenset(callers.framed(st)) if st is not None else frozenset()
+
+
+def length_of(node: Node | None, facts: Any, frame: Frame | None = None) -> int | None:
+    """The number of items of a list whose items need not be known (`vec![x; n]`, a range
+    collected through `.map`, a crate function's list), or None (`lengths`)."""
+    found: int | None = _ask(lambda n, st, f: lengths.length(n, st, f, 0), node, facts, frame)
+    return found
 
 
 def int_of(node: Node | None, facts: Any) -> Value | None:

@@ -169,7 +169,7 @@ def _may_hold(
             unknown.add(name)
         elif value_of(args[at], facts, frame) is None:
             unknown.add(name)
-            if (length := V.list_length(args[at], facts)) is not None:
+            if (length := V.list_length(args[at], facts, frame)) is not None:
                 lengths[name] = length
     if lengths:
         condition = with_lengths(condition, lengths)
@@ -221,7 +221,7 @@ def _add_args(
         if value is not None:
             bound.data[name] = value.value
             bound.origins[name] = value
-        elif (length := V.list_length(args[at], facts)) is not None:
+        elif (length := V.list_length(args[at], facts, frame)) is not None:
             bound.lengths[name] = length
 
 

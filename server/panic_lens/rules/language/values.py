@@ -233,28 +233,9 @@ def _rank_value(args: list[str] | None, where: Node) -> Value | None:
     return Value({"rank": int(numbers[0])}, span_of(where), note="its type")
 
 
-def list_length(node: Node | None, facts: FileFacts, depth: int = 0) -> int | None:
-    """The length of a list written as an array (`[batch, 3]`, `vec![x; 4]`), directly or
-    through a `let` nothing may change, whatever its items are; of an `if` or `match` whose
-    every branch is a list of that length."""
-    node = strip_wrappers(node)
-    if node is None or depth > MAX_DEPTH:
-        return None
-    if node.type == "identifier":
-        return list_length(bound_local(node, facts), facts, depth + 1)
-    inner = _transparent(node, facts)
-    if inner is not None:  # `xs.clone()`
-        return list_length(inner, facts, depth + 1)
-    if node.type in _BRANCHING:  # every branch a list of one length
-        lengths = {list_length(tail, facts, depth + 1) for tail in _tails(node, depth)}
-        return lengths.pop() if len(lengths) == 1 else None
-    if node.type != "array_expression":
-        return None
-    length = child_by_field(node, "length")
-    if length is not None:  # `[x; n]`
-        count = evaluate.int_of(length, facts)
-        return count.value if count is not None and count.value >= 0 else None
-    return len([c for c in node.named_children if "comment" not in c.type])
+def list_length(node: Node | None, facts: FileFacts, frame: Frame | None = None) -> int | None:
+    """The length of a list, whatever its items are (`evaluate.length_of`)."""
+    return evaluate.length_of(strip_wrappers(node), facts, frame)
 
 
 def _transparent(node: Node, facts: FileFacts) -> Node | None:
