@@ -166,3 +166,23 @@ def test_a_derived_message_shows_the_values_the_condition_read(
     (found,) = [f for f in analyze(src, "src/lib.rs").findings if f.rule == out.spec.id]
     assert "groups=4" in found.message  # burn's own hole
     assert "channels_in=4" in found.message
+
+
+def test_a_parameter_named_like_a_rule_language_value_is_renamed() -> None:
+    """`TransformerEncoderLayer::new(config: &TransformerEncoderConfig, device)` reaches the
+    dropout's panic: its `config` is no rule's `config` (a config's own `self`), so it is read
+    as `config_`, in the condition and the holes; a config's own method keeps `config`."""
+    from panic_lens.catalog.derive.model import Entry
+    from panic_lens.catalog.derive.rule import _unreserved
+
+    lifted = Entry(
+        "burn::nn::transformer::TransformerEncoderLayer::new", "function",
+        ["config", "device"], "(config.dropout < 0.0 || config.dropout > 1.0)",
+        ["config.dropout", None],
+    )  # fmt: skip
+    out = _unreserved(lifted)
+    assert out.params == ["config_", "device"]
+    assert out.condition == "(config_.dropout < 0.0 || config_.dropout > 1.0)"
+    assert out.holes == ["config_.dropout", None]
+    own = Entry("burn::nn::DropoutConfig::init", "config", [], "config.prob > 1.0", [])
+    assert _unreserved(own) == own

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from panic_lens.catalog.derive.model import Entry, split_args
 from panic_lens.catalog.derive.naming import bare, read_values
 from panic_lens.catalog.model import Record
 from panic_lens.rules.language.configs import ConfigTable
+from panic_lens.rules.language.spec import BUILTIN_NAMES
 
 
 def reads(condition: str, names: set[str]) -> bool:
@@ -66,6 +68,28 @@ def merge_same_calls(entries: list[Entry]) -> list[Entry]:
     return list(out.values())
 
 
+def _unreserved(entry: Entry) -> Entry:
+    """The entry with a parameter named like a value the rule language gives every rule
+    (`config`, `receiver`, `result`, `context`) renamed with a trailing `_`, in its condition
+    and holes too: a public function `fn build(config: &DropoutConfig)` that reaches the
+    panic reads `config_.prob`. A config's own method, whose `self` is the rule's `config`,
+    is left as it is."""
+    clash = [p for p in entry.params if p in BUILTIN_NAMES]
+    if not clash or entry.kind == "config":
+        return entry
+    word = re.compile(r"(?<![\w.])(" + "|".join(clash) + r")\b")
+
+    def renamed(text: str) -> str:
+        return word.sub(lambda found: f"{found.group(1)}_", text)
+
+    return replace(
+        entry,
+        params=[f"{p}_" if p in clash else p for p in entry.params],
+        condition=renamed(entry.condition),
+        holes=[renamed(h) if h is not None else None for h in entry.holes],
+    )
+
+
 def _q(text: str) -> str:
     return json.dumps(text)
 
@@ -85,6 +109,7 @@ def derived_toml(
     `more_sites`: burn's other panics (function, panic), named too; `other_messages`: the
     messages of those the record is about besides burn's (hole-free), said after it."""
     burn_message = burn_message or ""
+    entries = [_unreserved(entry) for entry in entries]
     hole_names = [f"v{i}" for i in range(len(entries[0].holes))]
     if burn_message:
         message = _fill_named(burn_message, hole_names, entries)
