@@ -239,7 +239,8 @@ def _is_default(base: Node, st: State) -> bool:
 
 
 def _default_of(item: scope.Item, st: State, depth: int) -> Value | None:
-    """The value the struct's `impl Default` returns (its `default`'s tail), in its file."""
+    """The value the struct's `impl Default` returns (its `default`'s tail), in its file; its
+    `#[derive(Default)]`'s (`derived_default`) when it has no impl."""
     unit = item.unit
     name = child_by_field(item.node, "name")
     type_name = unit.text(name) if name is not None else None
@@ -256,10 +257,51 @@ def _default_of(item: scope.Item, st: State, depth: int) -> Value | None:
             if tail is not None:
                 owner = state_for(unit, st)
                 return owner.value(tail, _NO_CALL, depth + 1)
-    return None
+    return derived_default(item, st)
 
 
 _NO_CALL = Frame()  # `default` is read where no call is being followed
+
+_INTS = frozenset({"usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32",
+                   "i64", "i128"})  # fmt: skip
+
+
+def derived_default(item: scope.Item, st: State) -> Value | None:
+    """`X::default()` of a struct of the crate with `#[derive(Default)]`: each field whose type
+    Rust defaults without running the user's code (an `Option` to None, an integer to 0, a
+    float to 0.0, a bool to false, a `String` to ""); a field of another type is not known.
+    None without the derive, or when no field is known."""
+    node, unit = item.node, item.unit
+    body = child_by_field(node, "body") if node.type == "struct_item" else None
+    if body is None or body.type != "field_declaration_list":
+        return None
+    if "Default" not in {p.rsplit("::", 1)[-1] for p in derives(node, unit)}:
+        return None
+    sources: dict[str, Value] = {}
+    for declared in body.named_children:
+        name, kind = child_by_field(declared, "name"), child_by_field(declared, "type")
+        if declared.type != "field_declaration" or name is None or kind is None:
+            continue
+        text = unit.text(kind).replace(" ", "")
+        if text.startswith(("Option<", "std::option::Option<", "core::option::Option<")):
+            default: Any = None
+        elif text in _INTS:
+            default = 0
+        elif text in ("f32", "f64"):
+            default = 0.0
+        elif text == "bool":
+            default = False
+        elif text == "String":
+            default = ""
+        else:
+            continue
+        note = f"{unit.text(name)}: {text}'s default"
+        sources[unit.text(name)] = Value(default, span_of(declared), None, note, unit.path)
+    if not sources:
+        return None
+    title = unit.text(child_by_field(node, "name") or node)
+    return Value(Fields(item, sources, {}), span_of(node), None, f"{title}::default()",
+                 unit.path, None, (f"{title}::default() (derived) at {at(node)}",))  # fmt: skip
 
 
 def own_struct(value: Fields) -> bool:

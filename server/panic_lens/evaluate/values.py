@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from panic_lens.evaluate import calls, fields, flow, scope, slices, tensors
+from panic_lens.evaluate import calls, fields, flow, lengths, scope, slices, tensors
 from panic_lens.evaluate.dims import dims_read, pattern_dim
 from panic_lens.evaluate.literals import (
     _INTS,
@@ -372,9 +372,13 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
             return value(receiver, st, frame, depth + 1)
         if called == "len" and not margs:  # a known list's length (`PINNED.len()`)
             inner = value(receiver, st, frame, depth + 1)
-            if inner is None or not isinstance(inner.value, list):
+            if inner is not None and isinstance(inner.value, list):
+                return _derived(len(inner.value), node, inner, None, st)
+            count = lengths.length(receiver, st, frame, depth + 1)  # items not known
+            if count is None:
                 return None
-            return _derived(len(inner.value), node, inner, None, st)
+            note = f"{unit.text(receiver)}.len()"
+            return Value(count, span_of(node), None, note, unit.path, None, (f"{note} = {count}",))
         if called == "unwrap_or" and len(margs) == 1:  # an Option's value, or the default
             inner = value(receiver, st, frame, depth + 1)
             if inner is None:
@@ -393,6 +397,11 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         found = st.struct_value(node, frame, depth)  # a constructor: `StftOptions::new(512)`
         if found is not None:
             return found
+        if not args and name.endswith("::default"):  # `ClipSpec::default()` of a derive
+            path = child_by_field(callee, "path")
+            owner = st.item_at(path) if path is not None else None
+            if owner is not None and calls.callee_fn(node, st) is None:
+                return fields.derived_default(owner, st)
     return calls.call_value(node, st, frame, depth)
 
 

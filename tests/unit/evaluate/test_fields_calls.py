@@ -265,3 +265,42 @@ fn f(d: &Device) {
     )
     two = "let a = Tensor::<2>::zeros([2, 3], d); let y = /*here*/ join(vec![a.clone(), a]);"
     assert dims_at(src.replace("BODY", two)) in ((4, 3), None)  # never a 1-d "data" shape
+
+
+DERIVED = """
+#[derive(Clone, Debug, Default)]
+pub struct Hp {
+    pub dropout: f64,
+    pub layers: usize,
+    pub name: String,
+    pub clip: Option<usize>,
+    pub sizes: Vec<usize>,
+    pub train: bool,
+}
+pub struct Plain { pub dropout: f64 }
+#[derive(Default)]
+pub struct Manual { pub dropout: f64 }
+impl Manual { pub fn default() -> Self { Self { dropout: 0.5 } } }
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "value"),
+    [
+        ("let hp = Hp::default();\n    g(/*here*/hp.dropout)", 0.0),
+        ("let hp = Hp::default();\n    g(/*here*/hp.layers)", 0),
+        ("let hp = Hp::default();\n    g(/*here*/hp.name)", ""),
+        ("let hp = Hp::default();\n    g(/*here*/hp.clip.unwrap_or(4))", 4),
+        ("let hp = Hp::default();\n    g(/*here*/hp.train)", False),
+        ("let hp = Hp { layers: 6, ..Default::default() };\n    g(/*here*/hp.layers)", 6),
+        ("let hp = Hp { layers: 6, ..Default::default() };\n    g(/*here*/hp.dropout)", 0.0),
+        # a type Rust's default needs code for: not known; no derive: not known
+        ("let hp = Hp::default();\n    g(/*here*/hp.sizes)", None),
+        ("let p = Plain::default();\n    g(/*here*/p.dropout)", None),
+        # a changed field, and the crate's own `default` (an inherent one wins)
+        ("let mut hp = Hp::default();\n    hp.layers = n;\n    g(/*here*/hp.layers)", None),
+        ("let m = Manual::default();\n    g(/*here*/m.dropout)", 0.5),
+    ],
+)
+def test_a_derived_default_gives_rust_s_defaults(body: str, value: object) -> None:
+    assert value_at(f"{DERIVED}\nfn f(n: usize) {{\n    {body};\n}}\n") == value

@@ -77,3 +77,11 @@ def test_a_crate_function_s_list_at_its_call() -> None:
     assert length_at("g(/*here*/two_ways(3));", HELPER) == 3  # every exit agrees
     assert length_at("g(/*here*/two_ways(5));", HELPER) is None
     assert length_at("g(/*here*/rec(3));", HELPER) is None  # recursion is not followed
+
+
+def test_len_of_a_list_whose_items_are_not_known() -> None:
+    from evaluate_helpers import value_at
+
+    src = "fn f(n: usize) {\n    let v: Vec<f32> = (0..12).map(|i| i as f32 * 2.0).collect();\n"
+    assert value_at(src + "    g(/*here*/v.len());\n}\n") == 12
+    assert value_at(src.replace("0..12", "0..n") + "    g(/*here*/v.len());\n}\n") is None

@@ -269,7 +269,7 @@ pub struct ClipSpec {
 
 impl ClipSpec {
     fn clips(&self, frames: InMemDataset<ImageItem>) -> WindowsDataset<InMemDataset<ImageItem>, ImageItem> {
-        WindowsDataset::new(frames, self.len.unwrap_or(policy::video::CLIP_LEN)) // expect: windows-size-zero (miss: an Option field of a builder struct, unwrap_or of a const in a nested module, in a method called on a value the builder returns)
+        WindowsDataset::new(frames, self.len.unwrap_or(policy::video::CLIP_LEN)) // expect: windows-size-zero
     }
 }
 
