@@ -19,9 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from panic_lens.catalog import load_catalog
+from panic_lens.catalog.derive import Derived, register_derived
+from panic_lens.catalog.derive.outcomes import derive_all
 from panic_lens.engine import check_paths
 from panic_lens.model import Severity
-from panic_lens.rules.meta import SHIPPED
+from panic_lens.rules.meta import SHIPPED, derived_rules, set_derived_rules
 
 HERE = Path(__file__).parent / "shapes"
 EXPECT = re.compile(r"//\s*expect:\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)\s*(?:\((.*)\))?\s*$")
@@ -90,7 +93,15 @@ def annotations() -> Annotations:
 
 @pytest.fixture(scope="module")
 def loud_findings() -> tuple[Loud, ...]:
-    result = check_paths([HERE])
+    """The findings at warning or above of `check` over the corpus: the shipped rules and
+    those derived from the shipped records, as `check` registers them."""
+    before = derived_rules()
+    loaded = load_catalog()  # as `check` does (commands.common.load_records)
+    register_derived(loaded.catalog.records, loaded.files_print)
+    try:
+        result = check_paths([HERE], catalog=loaded.catalog)
+    finally:
+        set_derived_rules(before)
     assert not result.errors, result.errors
     found = []
     for finding in result.findings:
@@ -110,7 +121,12 @@ DECLARATIONS = {"lib", "hparams", "lookalike"}
 
 
 def test_the_corpus_is_annotated_with_shipped_rules(annotations: Annotations) -> None:
-    shipped = {rule.id for rule in SHIPPED}
+    loaded = load_catalog()
+    shipped = {rule.id for rule in SHIPPED} | {
+        outcome.spec.id
+        for outcome in derive_all(loaded.catalog.records, files_print=loaded.files_print).values()
+        if isinstance(outcome, Derived)
+    }
     unknown = sorted({e.rule for e in annotations.expects} - shipped)
     assert unknown == [], f"`// expect:` names rules that are not shipped: {unknown}"
     with_expect = {shape_of(e.site[0]) for e in annotations.expects}

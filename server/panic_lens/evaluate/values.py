@@ -7,6 +7,7 @@ crate's own functions (`evaluate.calls`). Tensors are `evaluate.tensors`'. Unkno
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -292,6 +293,75 @@ def _binary(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     return None if result is None else _derived(result, node, left, right, st)
 
 
+def _round(x: float) -> float:
+    """Rust's `round`: half away from zero."""
+    return float(math.floor(x + 0.5)) if x >= 0 else -float(math.floor(-x + 0.5))
+
+
+def _next_power_of_two(a: int) -> int | None:
+    return None if a < 0 else 1 if a <= 1 else 1 << (a - 1).bit_length()
+
+
+def _real(result: float) -> float | None:
+    return None if result != result or abs(result) == float("inf") else result
+
+
+# Rust's methods of numbers whose result the evaluator computes: name -> (the types of the
+# receiver and arguments, the function; None where Rust's answer depends on the exact integer
+# type (a negative `saturating_sub`, which an unsigned type makes 0) or is not a number)
+_I, _F = (int,), (float,)
+_NUMBER_METHODS: dict[str, tuple[tuple[type, ...], int, Any]] = {
+    "min": (_I + _F, 1, min), "max": (_I + _F, 1, max),
+    "clamp": (_I + _F, 2, lambda a, lo, hi: min(max(a, lo), hi) if lo <= hi else None),
+    "abs": (_I + _F, 0, abs),
+    "pow": (_I, 1, lambda a, e: a**e if 0 <= e <= 128 and abs(a) ** e < 1 << 128 else None),
+    "div_ceil": (_I, 1, lambda a, b: -(-a // b) if a >= 0 and b > 0 else None),
+    "next_multiple_of": (_I, 1, lambda a, b: -(-a // b) * b if a >= 0 and b > 0 else None),
+    "next_power_of_two": (_I, 0, _next_power_of_two),
+    "is_power_of_two": (_I, 0, lambda a: a > 0 and a & (a - 1) == 0),
+    "ilog2": (_I, 0, lambda a: a.bit_length() - 1 if a > 0 else None),
+    "isqrt": (_I, 0, lambda a: math.isqrt(a) if a >= 0 else None),
+    "saturating_sub": (_I, 1, lambda a, b: a - b if a >= b else None),
+    "saturating_add": (_I, 1, lambda a, b: a + b if a >= 0 and b >= 0 else None),
+    "sqrt": (_F, 0, lambda a: math.sqrt(a) if a >= 0 else None),
+    "floor": (_F, 0, lambda a: _real(float(math.floor(a))) if _real(a) is not None else None),
+    "ceil": (_F, 0, lambda a: _real(float(math.ceil(a))) if _real(a) is not None else None),
+    "round": (_F, 0, lambda a: _round(a) if _real(a) is not None else None),
+    "trunc": (_F, 0, lambda a: float(int(a)) if _real(a) is not None else None),
+    "powi": (_F, 1, lambda a, e: _real(a**e) if type(e) is int and abs(e) <= 1024 else None),
+    "exp": (_F, 0, lambda a: _real(math.exp(a)) if a < 700 else None),
+    "ln": (_F, 0, lambda a: math.log(a) if a > 0 else None),
+    "log2": (_F, 0, lambda a: math.log2(a) if a > 0 else None),
+    "log10": (_F, 0, lambda a: math.log10(a) if a > 0 else None),
+    "recip": (_F, 0, lambda a: 1.0 / a if a != 0.0 else None),
+}  # fmt: skip
+
+
+def _number_method(
+    node: Node, receiver: Node, called: str, margs: list[Node], st: State, frame: Frame,
+    depth: int,
+) -> Value | None:  # fmt: skip
+    """`a.f(b..)` of a known number, computed as Rust does (`_NUMBER_METHODS`); an argument
+    of another type than the receiver's (`powi`'s is an int) or unknown gives nothing."""
+    types, arity, compute = _NUMBER_METHODS[called]
+    if len(margs) != arity:
+        return None
+    inner = value(receiver, st, frame, depth + 1)
+    if inner is None or type(inner.value) not in types:
+        return None
+    given = [value(a, st, frame, depth + 1) for a in margs]
+    if any(g is None for g in given):
+        return None
+    args = [g.value for g in given if g is not None]
+    same = called != "powi"  # (`powi(2)` takes an i32)
+    if any(type(a) is not (type(inner.value) if same else int) for a in args):
+        return None
+    result = compute(inner.value, *args)
+    if result is None:
+        return None
+    return _derived(result, node, inner, given[0] if given else None, st)
+
+
 def _cast(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     inner = value(child_by_field(node, "value"), st, frame, depth + 1)
     target = child_by_field(node, "type")
@@ -379,6 +449,10 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
                 return None
             note = f"{unit.text(receiver)}.len()"
             return Value(count, span_of(node), None, note, unit.path, None, (f"{note} = {count}",))
+        if called in _NUMBER_METHODS:  # `(d_model as f32).sqrt()`, `n.div_ceil(8)`, `k.min(5)`
+            found = _number_method(node, receiver, called, margs, st, frame, depth)
+            if found is not None:
+                return found
         if called == "unwrap_or" and len(margs) == 1:  # an Option's value, or the default
             inner = value(receiver, st, frame, depth + 1)
             if inner is None:

@@ -261,3 +261,24 @@ def test_a_value_computed_here_from_another_files_consts_is_set_here(tmp_path: P
     assert found is not None and found.value == 12
     assert found.path == str(lib)
     assert found.origin is not None and found.origin.start.row == 1
+
+
+@pytest.mark.parametrize(
+    ("expr", "value"),
+    [
+        ("D.min(3)", 3), ("(D + 2).max(20)", 20), ("D.clamp(1, 5)", 5), ("D.pow(2)", 100),
+        ("D.div_ceil(3)", 4), ("D.next_multiple_of(4)", 12), ("D.next_power_of_two()", 16),
+        ("D.ilog2()", 3), ("D.isqrt()", 3), ("D.saturating_sub(4)", 6),
+        ("D.is_power_of_two()", False), ("(D as f32).sqrt()", 10**0.5),
+        ("(D as f32 / 4.0).round()", 3.0), ("(2.5f32).round()", 3.0), ("(-2.5f64).round()", -3.0),
+        ("(D as f64 / 4.0).floor()", 2.0), ("(D as f64 / 4.0).ceil()", 3.0),
+        ("(D as f32).powi(2)", 100.0), ("((D as f32).sqrt()).recip() * 10.0", 10**0.5),
+        # Rust's answer needs the exact type, or Rust panics, or the types differ: unknown
+        ("D.saturating_sub(12)", None), ("D.clamp(5, 1)", None), ("(D as f32).min(3)", None),
+        ("(-1.0f32).sqrt()", None), ("D.pow(200)", None), ("N.min(3)", None), ("D.min(N)", None),
+    ],
+)  # fmt: skip
+def test_number_methods_rust_computes(expr: str, value: object) -> None:
+    src = f"const D: usize = 10;\nfn f(N: usize) {{\n    g(/*here*/{expr});\n}}\n"
+    found = value_at(src)
+    assert found == pytest.approx(value) if isinstance(value, float) else found == value
