@@ -122,7 +122,7 @@ pub fn digits_confusion(device: &Device) -> (Tensor<2>, Tensor<2>) {
 /// Fraction of the samples whose target is among the `K` best logits.
 fn top_k_accuracy<const K: usize>(logits: Tensor<2>, targets: Tensor<1, Int>) -> f32 {
     let [n, _] = logits.dims();
-    let (_, best) = logits.topk_with_indices(K, 1); // expect: topk-k-out-of-range (miss: the logits' class count comes from the caller through crate functions not followed)
+    let (_, best) = logits.topk_with_indices(K, 1); // expect: topk-k-out-of-range
     let hits = best.equal(targets.reshape([n, 1]).repeat_dim(1, K)).int().sum();
     hits.into_scalar::<i64>() as f32 / n as f32
 }
