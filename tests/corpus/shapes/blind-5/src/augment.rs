@@ -151,7 +151,7 @@ pub mod stats {
 }
 
 fn normalize(images: Tensor<4>, device: &Device) -> Tensor<4> {
-    (images - stats::channel_last(MEAN, device)) / stats::channel_last(STD, device) // expect: binary-op-incompatible-shapes (miss: `normalize` writes no word a number dim comes from (`zeros(`, `reshape(`..): the operator check evaluates no operand there, callers' frames or not)
+    (images - stats::channel_last(MEAN, device)) / stats::channel_last(STD, device) // expect: binary-op-incompatible-shapes (miss: `normalize` writes none of the words a number dim comes from (constructors, data, reshaping): the operator check evaluates no operand there, callers' frames or not)
 }
 
 pub fn normalized_batch(device: &Device) -> Tensor<4> {
