@@ -65,6 +65,9 @@ def _value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if kind == "self":  # in a method whose caller is followed: the call's receiver
         return flow.self_value(node, st, frame)
     if kind == "type_identifier":  # a const generic argument (`::<RANK>`) names a const
+        generic = flow.const_generic(node, st, frame)  # or the function's own (`::<K>`)
+        if generic is not False:
+            return generic if isinstance(generic, Value) else None
         return _item_value(st.item_at(node), st, depth)
     if kind in ("scoped_identifier", "scoped_type_identifier"):
         return _path(node, st, depth)

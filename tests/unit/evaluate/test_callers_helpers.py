@@ -151,6 +151,20 @@ fn best<const K: usize>(logits: Tensor<2>) -> Tensor<2> {
     assert found(recursive, "topk-k-out-of-range") == []
 
 
+def test_a_const_generic_passed_on_by_a_turbofish_is_the_callers() -> None:
+    """`best::<N>(x)` inside `fn outer<const N: usize>`: K is N as `outer`'s caller gives it
+    (not a const N of the crate)."""
+    src = TOPK.split("pub fn run")[0] + (
+        "const N: usize = 1;\n"
+        "fn outer<const N: usize>(x: Tensor<2>) -> Tensor<2> { best::<N>(x) }\n"
+        "pub fn run(d: &Device) { let _ = outer::<CALL>(Tensor::<2>::zeros([4, 3], d)); }\n"
+    )
+    (hit,) = found(src.replace("CALL", "7"), "topk-k-out-of-range")
+    assert hit[0] == 4 and "when called as best::<N>(x)" in hit[1]
+    assert "when called as outer::<7>" in hit[1]
+    assert found(src.replace("CALL", "2"), "topk-k-out-of-range") == []
+
+
 def test_a_const_generic_in_a_frame_is_read_by_value() -> None:
     got = framed(TOPK.replace("CALL", "5"), "logits.topk(K, 1)", "K")
     assert [value for _, value in got] == [2, 5]
