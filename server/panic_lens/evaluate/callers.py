@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 
 from panic_lens.evaluate import fields, loops, scope
-from panic_lens.evaluate.calls import _method, callee_fn, frame_for
+from panic_lens.evaluate.calls import _method, callee_fn, const_generics, frame_for
 from panic_lens.evaluate.literals import at
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.lexical import word_starts
@@ -63,6 +63,7 @@ def frames_at(
     if params is None or name is None:
         return []
     params_named = _param_names(params, st)
+    params_named |= {n for n in const_generics(fn, st.unit) if n is not None}  # `::<5>`
     if not _named_elsewhere(fn, name, st):  # no caller (most functions asked about: tests)
         _mark_uncalled(fn, node, params_named, about, st)
         return []
@@ -215,26 +216,27 @@ def _lets_of(fn: Node, st: State) -> dict[str, list[str]]:
     if found is None:
         found = {}
         text = st.unit.src[fn.start_byte : fn.end_byte]
-        for name, value in _LET_VALUE.findall(text):
-            found.setdefault(name.decode(), []).append(value.decode("utf-8", "replace"))
+        for pattern, value in _LET_VALUE.findall(text):
+            for name in _WORD.findall(pattern.decode("utf-8", "replace")):
+                found.setdefault(name, []).append(value.decode("utf-8", "replace"))
         st.memo[key] = found
     return found
 
 
-_LET_VALUE = re.compile(rb"\blet\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::[^=;]*)?=(?!=)([^;]*)")
+# `let x = ..`, and a pattern's names each bound to the whole value (`let [b, c, h, w] =
+# x.dims();`, `let (u, v) = ..`, `let Dims { d_model, .. } = Dims::from(size);`: every word
+# of the pattern, a superset of the names it binds)
+_PATTERN = rb"[A-Za-z_][\w:]*\s*\{[^=;{}]*\}|[\[(][^=;]*?[\])]|[A-Za-z_]\w*"
+_LET_VALUE = re.compile(rb"\blet\s+(?:mut\s+)?(" + _PATTERN + rb")\s*(?::[^=;]*)?=(?!=)([^;]*)")
 
 
 def _let_names(fn: Node, st: State) -> frozenset[str]:
-    """The names the `let`s of `fn` bind, read from its bytes (a superset), once per fn."""
+    """The names the `let`s of `fn` bind (`_lets_of`: a superset), once per fn."""
     key = ("evaluate", "let-names", fn.id)
     found: frozenset[str] | None = st.memo.get(key)
     if found is None:
-        text = st.unit.src[fn.start_byte : fn.end_byte]
-        found = st.memo[key] = frozenset(m.decode() for m in _LET_NAME.findall(text))
+        found = st.memo[key] = frozenset(_lets_of(fn, st))
     return found
-
-
-_LET_NAME = re.compile(rb"\blet\s+(?:mut\s+)?([A-Za-z_]\w*)")
 
 
 def framed(st: State) -> set[tuple[int, int]]:

@@ -203,8 +203,45 @@ def frame_for(
         if found is not None:
             given[name] = found
             key.append(_keyed(name, found))
+    for name, arg in const_arguments(call, fn):
+        if only is not None and name not in only:
+            continue
+        found = st.value(arg, frame, depth + 1)
+        if found is not None:
+            given[name] = found
+            key.append(_keyed(name, found))
     label = f"{fn.unit.text(child_by_field(fn.node, 'name') or fn.node)}(..)"
     return _frame(st, key, frame, fn.node, given, label, None)
+
+
+def const_generics(fn: Node, unit: scope.Unit) -> list[str | None]:
+    """The names of a function's type and const generic parameters in order (`fn f<B:
+    Backend, const K: usize>`: [None, "K"]; a type parameter is None, a lifetime is left
+    out, as a turbofish leaves it out)."""
+    generics = child_by_field(fn, "type_parameters")
+    out: list[str | None] = []
+    for param in generics.named_children if generics is not None else ():
+        if param.type == "const_parameter":
+            name = child_by_field(param, "name")
+            out.append(unit.text(name) if name is not None else None)
+        elif param.type == "type_parameter":
+            out.append(None)
+    return out
+
+
+def const_arguments(call: Node, fn: scope.Item) -> list[tuple[str, Node]]:
+    """(name, argument) of each const generic parameter of `fn` that the call's turbofish
+    gives (`top_k::<5>(x)` of `fn top_k<const K: usize>(..)`: K is 5), when the turbofish
+    lists every type and const parameter, in order; [] for a call without one."""
+    callee = child_by_field(call, "function")
+    if callee is None or callee.type != "generic_function":
+        return []
+    written = child_by_field(callee, "type_arguments")
+    args = [a for a in written.named_children if "comment" not in a.type] if written else []
+    names = const_generics(fn.node, fn.unit)
+    if not args or len(args) != len(names):
+        return []
+    return [(name, arg) for name, arg in zip(names, args, strict=True) if name is not None]
 
 
 def _argument(arg: Node, st: State, frame: Frame, depth: int) -> Value | None:

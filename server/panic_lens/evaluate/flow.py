@@ -6,6 +6,7 @@ condition takes, or the value every branch agrees on), and fields of tuples.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from panic_lens.evaluate import calls, fields
@@ -32,6 +33,47 @@ def bound_elsewhere(
             return given if isinstance(given, Value) else None
         here = here.parent
     return None
+
+
+def const_generic(ident: Node, st: State, frame: Frame) -> Value | bool | None:
+    """A const generic parameter of the function around `ident` (`K` in `fn top_k<const K:
+    usize>(..)`): its value in `frame` when the frame is of a call of that function whose
+    turbofish gives it (`top_k::<5>(x)`), else None; False when `ident` names no such
+    parameter (then it is a const of the crate, or nothing)."""
+    name = st.unit.text(ident)
+    if name not in _const_generic_names(st):
+        return False  # (most names: the file declares no const generic of that name)
+    key = ("evaluate", "const-generic-of", ident.id)
+    if key not in st.memo:
+        st.memo[key] = next(
+            (fn for fn in ancestors(ident, st.unit.root)
+             if fn.type == "function_item" and name in calls.const_generics(fn, st.unit)),
+            None,
+        )  # fmt: skip
+    owner: Node | None = st.memo[key]
+    if owner is None:
+        return False
+    here: Frame | None = frame
+    while here is not None:
+        given = here.args.get(name)
+        if here.fn is not None and here.fn.id == owner.id:
+            return given if isinstance(given, Value) else None
+        here = here.parent
+    return None
+
+
+def _const_generic_names(st: State) -> frozenset[str]:
+    """The names the file may declare const generics of (`const K: usize>`, `const N: usize,`:
+    a superset, by its bytes), once per file."""
+    key = ("evaluate", "const-generic-names")
+    found: frozenset[str] | None = st.memo.get(key)
+    if found is None:
+        words = _CONST_GENERIC.findall(st.unit.src)
+        found = st.memo[key] = frozenset(w.decode() for w in words)
+    return found
+
+
+_CONST_GENERIC = re.compile(rb"\bconst\s+([A-Za-z_]\w*)\s*:\s*[\w:]+\s*[,>]")
 
 
 def value_of_expression(node: Node, st: State, frame: Frame, depth: int) -> Value | None:

@@ -56,8 +56,10 @@ def module_at(
         found = st.binding(node)
         bound = bound_value(node, found, st.unit.src, st.unit.root) if found else None
         if bound is not None and depth < MAX_DEPTH:
-            return module_at(bound, st, depth + 1)
-    return st.module_of(node)
+            return module_at(bound, st, depth + 1, frame)
+    # in the frame of the call being followed: a helper's `EmbeddingConfig::new(n, d_model)
+    # .init(d)` reads the helper's parameters as the call gives them
+    return st.module_of(node, frame if frame is not None and frame.args else None)
 
 
 def _built_module(

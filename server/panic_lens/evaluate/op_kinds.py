@@ -91,6 +91,19 @@ def unknown_dims(e: Entry, args: Sequence[object], x: Shape) -> Dims | None:
     return None if known is not None or "at" in e else (None,) * len(x.dims)
 
 
+def sized(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:
+    """A tensor made to the sizes its arguments give (`generate_sinusoids(length, d_model, ..)`
+    is `[length, d_model]`), one dim per argument `sizes` names; none when the size `even`
+    names is a known odd number (burn asserts it is even)."""
+    at = e.get("sizes")
+    if not isinstance(at, list):
+        return None
+    even = as_int(arg(e, "even", args))
+    if even is not None and even % 2:
+        return None
+    return tuple(as_size(args[i]) if 0 <= i < len(args) else None for i in at)
+
+
 def same(e: Entry, x: Shape, args: Sequence[object], out_rank: int | None) -> Dims | None:
     return x.dims
 

@@ -40,6 +40,7 @@ TENSOR_KINDS: dict[str, Kind] = {
     "halve_dim": ok.halve_dim,
     "flat": ok.flat,
     "argwhere": ok.argwhere,
+    "sized": ok.sized,
     "reshape": ok.reshape,
     "swap_dims": ok.swap_dims,
     "permute": ok.permute,

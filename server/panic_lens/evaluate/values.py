@@ -66,6 +66,9 @@ def _value(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if kind == "self":  # in a method whose caller is followed: the call's receiver
         return flow.self_value(node, st, frame)
     if kind == "type_identifier":  # a const generic argument (`::<RANK>`) names a const
+        generic = flow.const_generic(node, st, frame)  # or the function's own (`::<K>`)
+        if generic is not False:
+            return generic if isinstance(generic, Value) else None
         return _item_value(st.item_at(node), st, depth)
     if kind in ("scoped_identifier", "scoped_type_identifier"):
         return _path(node, st, depth)
@@ -134,6 +137,9 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
         note = inner.note or f"let {found.name}"
         return Value(inner.value, inner.origin, None, note, inner.path, inner.shape,
                      (*inner.steps, f"let {found.name} at {at(found.decl)}"))  # fmt: skip
+    generic = flow.const_generic(ident, st, frame)  # `K` of `fn f<const K: usize>`
+    if generic is not False:
+        return generic if isinstance(generic, Value) else None
     return _item_value(st.item_at(ident), st, depth)
 
 
@@ -397,10 +403,19 @@ def _sequence(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
         if not 0 <= count.value <= 64:
             return None
         return Value([item.value] * count.value, span_of(node), path=st.unit.path)
-    values = [value(i, st, frame, depth + 1) or _tensor(i, st, frame, depth) for i in items]
+    values = [_item(i, st, frame, depth) for i in items]
     if any(v is None for v in values):
         return None
     return Value([v.value for v in values if v is not None], span_of(node), path=st.unit.path)
+
+
+def _item(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
+    """An item of a list: its value, else its tensor value; a parameter a caller gives as a
+    tensor (a value of no value that holds the argument's shape) is read as the tensor."""
+    found = value(node, st, frame, depth + 1)
+    if found is not None and (found.value is not None or found.shape is None):
+        return found
+    return _tensor(node, st, frame, depth) or found
 
 
 def _tensor(node: Node, st: State, frame: Frame, depth: int) -> Value | None:

@@ -24,6 +24,7 @@ from panic_lens.evaluate.shapes import is_int
 from panic_lens.evaluate.state import MAX_DEPTH
 from panic_lens.model import Finding, HoverFact, Related, Severity
 from panic_lens.rules.language import config_values as C
+from panic_lens.rules.language.detect import call_frames
 from panic_lens.rules.meta import BINARY_OPS as INFO
 from panic_lens.rust.facts import CallSite, FileFacts
 from panic_lens.rust.lexical import WORD_BYTES
@@ -205,19 +206,17 @@ def _judge(
     node: Node, name_node: Node, name: str, left: Node, right: Node, facts: FileFacts,
     api: str | None = None,
 ) -> Iterator[Finding | HoverFact]:  # fmt: skip
-    lhs = evaluate.tensor_of(left, facts)
-    if lhs is None or lhs.shape is None or not _sized(lhs.shape.dims):
-        return  # not a tensor, or no dim that can clash: the other side need not be known
-    rhs = evaluate.tensor_of(right, facts)
-    if rhs is None or rhs.shape is None or rhs.shape.dims is None:
-        return  # a scalar, or a tensor whose rank is not known
-    clashes = _clashes(lhs.shape.dims, rhs.shape.dims)
+    found = _operands(node, left, right, facts)
+    if found is None:
+        return
+    lhs, rhs, label = found
+    clashes = _clashes(_dims(lhs), _dims(rhs))
     if not clashes and facts.findings_only:
         return  # `check` reads findings only: no hover text for a pair that broadcasts
     span = facts.span(name_node)
     inside = f" inside {api.removeprefix('burn::nn::loss::')}" if api is not None else ""
     api = api or f"{TENSOR}::{name}"
-    lines = (f"lhs: {_shape_text(lhs)}", f"rhs: {_shape_text(rhs)}")
+    lines: tuple[str, ...] = (f"lhs: {_shape_text(lhs)}", f"rhs: {_shape_text(rhs)}")
     if not clashes or in_should_panic_test(node, facts) or evaluate.never_reached(node, facts):
         yield HoverFact(INFO.id, span, api, lines)
         return
@@ -228,6 +227,8 @@ def _judge(
         f"{dims}, neither is 1, so the shapes do not broadcast (burn's "
         'binary_ops_ew check panics: "The provided tensors have incompatible shapes")'
     )
+    if label:
+        message, lines = f"{message} ({label})", (*lines, label)
     severity = Severity.HINT if in_test_code(node, facts) else INFO.default_severity
     evidence = tuple(
         Related(value.origin, f"{side} = {_shape_text(value)}: set here")
@@ -238,15 +239,58 @@ def _judge(
     yield Finding(INFO.id, span, severity, message, evidence, facts=lines + steps)
 
 
+def _operands(
+    node: Node, left: Node, right: Node, facts: FileFacts
+) -> tuple[Value, Value, str] | None:
+    """The two operands' tensor values where the op is written, and the frame's label ("");
+    when they do not clash there and a dim of either is not known, their values in the first
+    of `call_frames` (a literal loop's element, a caller's arguments: `fn norm(x: Tensor<4>)
+    { x - mean }` called with a [8, 3, 32, 32] image) where they clash, with its label. None
+    when the lhs is no tensor with a dim that can clash, or the rhs no tensor of known rank."""
+    lhs = evaluate.tensor_of(left, facts)
+    rhs = evaluate.tensor_of(right, facts) if _dims(lhs) is not None else None
+    top = _pair(lhs, rhs, "")
+    if top is not None and _clashes(_dims(lhs), _dims(rhs)):
+        return top
+    if not (_partly_known(_dims(lhs)) or _partly_known(_dims(rhs))) or _dims(rhs) is None:
+        return top  # every dim known (no frame changes one), or the rhs a scalar or unknown
+    for frame in call_frames(node, facts, (left, right)):
+        found = _pair(evaluate.tensor_of(left, facts, frame),
+                      evaluate.tensor_of(right, facts, frame), frame.label)  # fmt: skip
+        if found is not None and _clashes(_dims(found[0]), _dims(found[1])):
+            return found
+    return top
+
+
+def _pair(lhs: Value | None, rhs: Value | None, label: str) -> tuple[Value, Value, str] | None:
+    """The operands when the lhs is a tensor with a dim that can clash and the rhs a tensor of
+    known rank."""
+    if lhs is None or rhs is None or not _sized(_dims(lhs)) or _dims(rhs) is None:
+        return None
+    return lhs, rhs, label
+
+
+def _dims(value: Value | None) -> tuple[object, ...] | None:
+    return value.shape.dims if value is not None and value.shape is not None else None
+
+
+def _partly_known(dims: tuple[object, ...] | None) -> bool:
+    """A tensor of known rank with a dim that is not a known number (a frame may know it)."""
+    return dims is not None and not all(is_int(d) for d in dims)
+
+
 def _sized(dims: tuple[object, ...] | None) -> bool:
     """Some dim is a known number other than 1 (only such a dim can fail to broadcast)."""
     return dims is not None and any(is_int(d) and d != 1 for d in dims)
 
 
-def _clashes(lhs: tuple[object, ...], rhs: tuple[object, ...]) -> list[tuple[int, int, int]]:
+def _clashes(
+    lhs: tuple[object, ...] | None, rhs: tuple[object, ...] | None
+) -> list[tuple[int, int, int]]:
     """Each dim where both sizes are known numbers that differ and neither is 1 (burn's
-    `binary_ops_ew_shape`); none when the ranks differ (the evaluator lost track)."""
-    if len(lhs) != len(rhs):
+    `binary_ops_ew_shape`); none when the ranks differ (the evaluator lost track) or a rank is
+    not known."""
+    if lhs is None or rhs is None or len(lhs) != len(rhs):
         return []
     out = []
     for i, (a, b) in enumerate(zip(lhs, rhs, strict=True)):

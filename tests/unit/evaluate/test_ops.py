@@ -251,6 +251,12 @@ FUNCTION_CASES = [
     # activation/base.rs `glu` doc: "the size along `dim` is halved"
     ("burn::tensor::activation::glu", [S(2, 8), -1], (2, 4)),
     ("burn::tensor::activation::glu", [S(2, 7), -1], None),
+    # burn-nn/src/modules/pos_encoding.rs `generate_sinusoids` doc: "A tensor of shape [length,
+    # d_model]"; test_generate_sinusoids: (12, 6, 10_000) -> [12, 6]; d_model must be even
+    ("burn::nn::generate_sinusoids", [12, 6, 10_000, None], (12, 6)),
+    ("burn::nn::generate_sinusoids", [T, 6, 10_000, None], (T, 6)),
+    ("burn::nn::generate_sinusoids", [12, 7, 10_000, None], None),
+    ("burn::nn::generate_sinusoids", [None, 6, 10_000, None], (None, 6)),
     # a method called by its path is the method
     ("burn::tensor::Tensor::swap_dims", [S(2, 3), 0, 1], (3, 2)),
     ("burn::tensor::activation::not_an_op", [S(2, 3)], None),

@@ -118,3 +118,40 @@ def test_a_loss_whose_forward_subtracts_its_tensors_is_flagged_at_the_forward() 
     assert mse.message.startswith("Sub inside MseLoss::forward of a [4, 3] tensor and a [4, 5]")
     # burn's HuberLoss computes `targets - predictions`: the targets are the lhs
     assert huber.message.startswith("Sub inside HuberLoss::forward_no_reduction of a [4, 5]")
+
+
+HELPER = """
+fn hits(best: Tensor<2, Int>, targets: Tensor<1, Int>) -> Tensor<2, Bool> {
+    let [n, _] = best.dims();
+    best.equal(targets.reshape([n, 1]).repeat_dim(1, 5))
+}
+pub fn run(d: &Device, m: usize) {
+    let _a = hits(Tensor::<2, Int>::zeros([32, 5], d), Tensor::<1, Int>::zeros([32], d));
+    let _b = hits(Tensor::<2, Int>::zeros([m, 5], d), Tensor::<1, Int>::zeros([m], d));
+    let _c = hits(Tensor::<2, Int>::zeros([32, WIDTH], d), Tensor::<1, Int>::zeros([32], d));
+}
+"""
+
+
+def test_a_helpers_operands_are_read_in_each_callers_frame() -> None:
+    """Tensor parameters whose dims only the callers give: the caller whose values clash is
+    named; callers that fit (a run-time batch too), or give a run-time width, flag nothing."""
+    (hit,) = found(HELPER.replace("WIDTH", "3"))
+    assert hit.span.start.row == 4
+    assert "(when called as hits(Tensor::<2, Int>::zeros([32, 3], d)" in hit.message
+    assert hit.message.endswith(" at line 10)")
+    assert found(HELPER.replace("WIDTH", "5")) == []
+    assert found(HELPER.replace("WIDTH", "m")) == []
+
+
+def test_a_test_caller_does_not_flag_the_helper() -> None:
+    """A test that calls the helper with clashing shapes expects the panic: its values do not
+    flag code outside tests."""
+    body = HELPER.replace("WIDTH", "5") + (
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn clash() {\n"
+        "        let d = Default::default();\n"
+        "        let best = Tensor::<2, Int>::zeros([4, 3], &d);\n"
+        "        let _ = hits(best, Tensor::<1, Int>::zeros([4], &d));\n"
+        "    }\n}\n"
+    )
+    assert found(body) == []

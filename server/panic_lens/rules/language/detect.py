@@ -135,17 +135,17 @@ def _may_fire(wheres: Sequence[Where], site: CallSite, plan: Plan, facts: FileFa
     methods = [where for where in wheres if where.method_like]
     if any(_may_hold(where, site.args, plan, facts, None) for where in methods):
         return True
-    frames = _frames(site, facts, site.args) if methods else []
+    frames = call_frames(site.node, facts, site.args) if methods else []
     return any(_may_hold(w, site.args, plan, facts, f) for f in frames for w in methods)
 
 
-def _frames(site: CallSite, facts: FileFacts, about: Sequence[Node]) -> list[Frame]:
-    """`evaluate.frames_at` the call (its callers' frames when one of the `about` nodes
-    names a parameter), without the frames of callers in test code when the call itself is
-    not in test code: a test that passes values that panic expects it (or fails where its
-    author sees it); the code it calls is not wrong for that."""
-    frames = frames_at(site.node, facts, about)
-    if not any(f.call is not None for f in frames) or in_test_code(site.node, facts):
+def call_frames(node: Node, facts: FileFacts, about: Sequence[Node]) -> list[Frame]:
+    """`evaluate.frames_at` a call (or an operator: `node`; its callers' frames when one of
+    the `about` nodes names a parameter), without the frames of callers in test code when
+    `node` itself is not in test code: a test that passes values that panic expects it (or
+    fails where its author sees it); the code it calls is not wrong for that."""
+    frames = frames_at(node, facts, about)
+    if not any(f.call is not None for f in frames) or in_test_code(node, facts):
         return frames
     return [f for f in frames if f.call is None or not in_test_code(f.call, facts)]
 
@@ -192,7 +192,7 @@ def _in_frames(
     about = list(site.args)
     if site.receiver is not None:
         about.append(site.receiver)
-    for frame in _frames(site, facts, about):
+    for frame in call_frames(site.node, facts, about):
         bound = _bind(where, site, plan, facts, frame)
         if bound is None or bound is RULED_OUT or not _fires(spec, plan, bound):
             continue

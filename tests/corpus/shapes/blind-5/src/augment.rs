@@ -151,7 +151,7 @@ pub mod stats {
 }
 
 fn normalize(images: Tensor<4>, device: &Device) -> Tensor<4> {
-    (images - stats::channel_last(MEAN, device)) / stats::channel_last(STD, device) // expect: binary-op-incompatible-shapes (miss: `images` is a parameter whose shape only the caller gives: the operator check reads no callers' frames)
+    (images - stats::channel_last(MEAN, device)) / stats::channel_last(STD, device) // expect: binary-op-incompatible-shapes (miss: `normalize` writes none of the words a number dim comes from (constructors, data, reshaping): the operator check evaluates no operand there, callers' frames or not)
 }
 
 pub fn normalized_batch(device: &Device) -> Tensor<4> {
@@ -177,7 +177,7 @@ pub fn two_crops(device: &Device) -> Tensor<4> {
 /// Mixup: each image blended with its partner by a per-sample weight.
 fn mix(images: Tensor<4>, partners: Tensor<4>, lam: Tensor<1>) -> Tensor<4> {
     let [b, c, h, w] = images.dims();
-    let lam = lam.unsqueeze::<4>().expand([b, c, h, w]); // expect: expand-incompatible-shape (miss: a per-sample weight's shape from the mixup's callers is not followed)
+    let lam = lam.unsqueeze::<4>().expand([b, c, h, w]); // expect: expand-incompatible-shape
     images * lam.clone() + partners * lam.neg().add_scalar(1.0)
 }
 
