@@ -27,3 +27,20 @@ pub fn variants(ds: InMemDataset<u32>, share: f64) -> (SamplerDataset<InMemDatas
     let _fine = SizeConfig::Ratio(share).resolve(100) + SizeConfig::Fixed(3).resolve(100); // ok
     (SamplerDataset::new(ds, opts), direct)
 }
+
+// A later size setter replaces the ratio before the options reach the sampler.
+pub fn replaced(ds: InMemDataset<u32>) -> Vec<SamplerDataset<InMemDataset<u32>, u32>> {
+    let chained = SamplerDatasetOptions::default().with_size_ratio(-1.0).without_replacement().with_source_size(); // ok (the source size replaces the ratio)
+    let mut options = SamplerDatasetOptions::default().with_size_ratio(-1.0); // ok (a fixed size replaces it below)
+    options = options.with_fixed_size(10);
+    let kept = SamplerDatasetOptions::default().with_size_ratio(-1.0); // expect: sampler-dataset-size-ratio-negative
+    let seeded = kept.clone().with_seed(3);
+    let copy = kept.clone().with_source_size(); // (a copy's size; `kept` keeps its ratio)
+    vec![
+        SamplerDataset::new(ds.clone(), chained),
+        SamplerDataset::new(ds.clone(), options),
+        SamplerDataset::new(ds.clone(), kept),
+        SamplerDataset::new(ds.clone(), seeded),
+        SamplerDataset::new(ds, copy),
+    ]
+}

@@ -23,7 +23,7 @@ from panic_lens.rules.language.variants import variant_fields
 from panic_lens.rules.language.versions import version_matches
 from panic_lens.rules.language.viable import may_hold, reads_fields
 from panic_lens.rust.crate import CUBECL_FEATURES
-from panic_lens.rust.syntax import enclosing_function
+from panic_lens.rust.syntax import child_by_field, enclosing_function
 from panic_lens.rust.testcode import in_should_panic_test, in_test_code
 
 if TYPE_CHECKING:
@@ -122,9 +122,39 @@ def detect(info: RuleInfo, facts: FileFacts) -> Iterator[Finding | HoverFact]:
                 continue
             if bound is RULED_OUT or not _fires(spec, plan, bound):
                 bound = _in_frames(spec, where, site, plan, facts) or bound
-            if bound is not RULED_OUT:
+            if bound is not RULED_OUT and not (where.replaced_by and _replaced(where, site, facts)):
                 yield from _judge(spec, where, site, bound, plan, facts)
             break
+
+
+def _replaced(where: Where, site: CallSite, facts: FileFacts) -> bool:
+    """Whether one of the `where`'s `replaced_by` methods is called on the call's result: up
+    its method chain (a builder's other setters give it back), or on the local it is bound to,
+    after the binding in its function (`options = options.with_source_size()`): what the call
+    set never reaches the panic then."""
+    node = site.node
+    while (field := node.parent) is not None and field.type == "field_expression":
+        call, method = field.parent, child_by_field(field, "field")
+        name = facts.text(method) if method is not None else ""
+        if name in where.replaced_by:
+            return True
+        if call is None or call.type != "call_expression":
+            break
+        node = call
+    binding = node.parent
+    if binding is None or binding.type not in ("let_declaration", "assignment_expression"):
+        return False
+    target = child_by_field(binding, "pattern" if binding.type == "let_declaration" else "left")
+    if target is not None and target.type == "mut_pattern":
+        target = target.named_children[0] if target.named_children else None
+    function = enclosing_function(binding)
+    if target is None or target.type != "identifier" or function is None:
+        return False
+    later = facts.src[binding.end_byte : function.end_byte]
+    methods = b"|".join(re.escape(m.encode()) for m in where.replaced_by)
+    local = re.escape(facts.text(target).encode())
+    called = re.compile(rb"(?<![\w.])" + local + rb"\s*\.\s*(?:" + methods + rb")\s*\(")
+    return called.search(later) is not None
 
 
 def _may_fire(wheres: Sequence[Where], site: CallSite, plan: Plan, facts: FileFacts) -> bool:

@@ -94,6 +94,10 @@ class Where:
     # the author's word that `call` is an API outside what panic-lens knows of burn (its
     # resolution is then not checked at load)
     external: bool = False
+    # a builder's methods that replace what `call` sets (`with_source_size` after
+    # `with_size_ratio(-1.0)`): a call whose result one of them is later called on is not
+    # flagged (the value never reaches the panic)
+    replaced_by: tuple[str, ...] = ()
     # read from `call` once (every call site of a file asks them)
     name: str = field(init=False, compare=False, repr=False)
     owner: str = field(init=False, compare=False, repr=False)
@@ -164,7 +168,7 @@ _TOP = {
 _DOC = {"text"}
 WEB_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _SITE = {"file", "guard", "message", "line"}
-_WHERE = {"call", "args", "let", "result_generic", "words", "external"}
+_WHERE = {"call", "args", "let", "result_generic", "words", "external", "replaced_by"}
 _WHEN = {"condition", "message"}
 _SEVERITY_WHEN = {"when", "severity"}
 _FIX = {"title", "replace", "with", "changes_behaviour"}
@@ -460,7 +464,13 @@ class _Reader:
         external = table.get("external", False)
         if not isinstance(external, bool):
             raise self.fail(f"{prefix}.external", "must be true or false")
-        return Where(call, tuple(args), tuple(lets.items()), generic, tuple(words), external)
+        replaced = table.get("replaced_by", [])
+        if not isinstance(replaced, list) or not all(
+            isinstance(m, str) and IDENT.fullmatch(m) for m in replaced
+        ):
+            raise self.fail(f"{prefix}.replaced_by", "must be a list of method names")
+        return Where(call, tuple(args), tuple(lets.items()), generic, tuple(words), external,
+                     tuple(replaced))  # fmt: skip
 
     def severity_rule(self, table: dict[str, Any], index: int, names: set[str]) -> SeverityWhen:
         prefix = f"severity_when[{index}]"

@@ -68,7 +68,7 @@ def test_a_good_rule() -> None:
     ]
     assert spec.wheres[0].method_like and not spec.wheres[1].method_like
     assert spec.wheres[0].lets == (("channels", "config.num_channels"),)
-    assert spec.wheres[1].args == ("input", "_", "groups")
+    assert spec.wheres[1].args == ("input", "_", "groups") and spec.wheres[1].replaced_by == ()
     assert spec.sites[0].line == 79 and spec.fixes[0].changes_behaviour
     assert spec.severity_when[0].severity is Severity.HINT
 
@@ -87,6 +87,8 @@ def test_a_good_rule() -> None:
          "where[1].result_generic", "turbofish position"),
         (('args = ["input", "_", "groups"]', 'args = ["input"]\nwords = ["a b"]'), 20,
          "where[1].words", "a list of words"),
+        (('args = ["input", "_", "groups"]', 'args = ["input"]\nreplaced_by = ["with x"]'), 20,
+         "where[1].replaced_by", "a list of method names"),
         (("channels % config.num_groups", "chanels % config.num_groups"), 22, "when.condition",
          "`chanels` is not a value"),
         (("{config.num_groups} does", "{groupz} does"), 23, "when.message", "`groupz`"),

@@ -210,7 +210,7 @@ pub fn undersampled() -> SamplerDataset<InMemDataset<Reading>, Reading> {
 }
 
 pub fn resampled() -> SamplerDataset<InMemDataset<Reading>, Reading> {
-    let mut options = SamplerDatasetOptions::default().with_size_ratio(-1.0); // ok (false positive: the options are reassigned by with_source_size() below, so the ratio never reaches SizeConfig::resolve)
+    let mut options = SamplerDatasetOptions::default().with_size_ratio(-1.0); // ok (the options are reassigned by with_source_size() below, so the ratio never reaches SizeConfig::resolve)
     // -1 meant "all of it" in the old trainer
     options = options.with_source_size();
     SamplerDataset::new(readings(100), options) // ok (the ratio is replaced by the source size)
