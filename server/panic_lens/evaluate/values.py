@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any
 
-from panic_lens.evaluate import calls, fields, flow, lengths, scope, slices, tensors
+from panic_lens.evaluate import calls, fields, flow, iterators, lengths, scope, slices, tensors
 from panic_lens.evaluate.dims import dims_read, pattern_dim
 from panic_lens.evaluate.literals import (
     _INTS,
@@ -466,6 +466,10 @@ def _call(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
             return Value(count, span_of(node), None, note, unit.path, None, (f"{note} = {count}",))
         if called in _NUMBER_METHODS:  # `(d_model as f32).sqrt()`, `n.div_ceil(8)`, `k.min(5)`
             found = _number_method(node, receiver, called, margs, st, frame, depth)
+            if found is not None:
+                return found
+        if called in iterators.METHODS:  # `sizes.iter().sum::<usize>()` of a known list
+            found = iterators.chain_value(node, st, frame, depth)
             if found is not None:
                 return found
         if called == "unwrap_or" and len(margs) == 1:  # an Option's value, or the default

@@ -163,7 +163,7 @@ pub fn sampled_softmax(device: &Device) -> (Tensor<2>, CrossEntropyLoss) {
     let [_, width, _] = logits.dims();
     let flat = logits.clone().squeeze_dim::<2>(2); // ok (the score axis has size 1)
     let squeezed = logits.squeeze_dim::<2>(1); // expect: squeeze-dim-not-one
-    let loss = CrossEntropyLossConfig::new().with_weights(Some(positive_only(width))).init(device); // expect: cross-entropy-weights-positive (miss: `Some(positive_only(width))`: the weight list a crate function builds in a loop is not known)
+    let loss = CrossEntropyLossConfig::new().with_weights(Some(positive_only(width))).init(device); // expect: cross-entropy-weights-positive
     (flat + squeezed, loss)
 }
 
