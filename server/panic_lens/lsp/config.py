@@ -92,14 +92,18 @@ def record_paths(ls: PanicLensServer) -> list[Path]:
 
 
 def reload_catalog(ls: PanicLensServer) -> None:
-    """Load the default records plus settings.records; report bad ones once, keep the rest."""
+    """Load the default records plus settings.records; report bad ones once, keep the rest.
+
+    What a first start after an install or an upgrade does once (check the rule files,
+    derive the records' rules) runs in a child process that fills the cache folder, which
+    this one then reads: the server does not keep the memory that work takes for good."""
     from panic_lens.catalog import load_catalog
+    from panic_lens.catalog.derive import derive_apart, register_derived
 
     result = load_catalog(record_paths(ls), include_default=True)
     ls.catalog = result.catalog
-    from panic_lens.catalog.derive import register_derived
-
     # records no rule covers become checks
+    derive_apart(result.catalog.records, result.files_print)
     ls.derived_outcomes = register_derived(result.catalog.records, result.files_print)
     errors = [str(e) for e in result.errors]
     for line in errors:

@@ -24,7 +24,14 @@ from panic_lens.catalog.derive.model import (
     NotDerived,
     Unmapped,
 )
-from panic_lens.catalog.derive.outcomes import Covered, Outcome, derive_all, register_derived
+from panic_lens.catalog.derive.outcomes import (
+    Covered,
+    Outcome,
+    apart,
+    derive_all,
+    derive_apart,
+    register_derived,
+)
 from panic_lens.catalog.derive.pipeline import derive
 from panic_lens.catalog.derive.rule import derived_toml
 from panic_lens.catalog.derive.site import find_site
@@ -32,6 +39,7 @@ from panic_lens.rules.language.configs import guards_files, read_guards, shipped
 
 __all__ = [
     "CONSTRUCT", "NOT_PUBLIC", "NOT_VISIBLE", "SITE_NOT_FOUND", "Covered", "Derived",
-    "NotDerived", "Outcome", "Unmapped", "derive", "derive_all", "derived_toml", "find_site",
-    "guards_files", "read_guards", "register_derived", "shipped_guards",
+    "NotDerived", "Outcome", "Unmapped", "apart", "derive", "derive_all", "derive_apart",
+    "derived_toml", "find_site", "guards_files", "read_guards", "register_derived",
+    "shipped_guards",
 ]  # fmt: skip

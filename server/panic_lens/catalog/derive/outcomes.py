@@ -10,7 +10,7 @@ import hashlib
 import json
 import marshal
 import pickle
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from operator import attrgetter, itemgetter
@@ -78,23 +78,7 @@ def derive_all(
 
     hands = tuple(SHIPPED + added_rules()) if hand_rules is None else tuple(hand_rules)
     records = list(records)
-    if guards is None:  # the shipped index: its file's bytes key the cache (it is parsed,
-        guards_print = _shipped_guards_print()  # 2.6 MB of JSON, only to derive)
-    else:
-        gid = id(guards)
-        if gid not in _GUARDS_PRINTS:
-            _GUARDS_PRINTS.clear()
-            _GUARDS_PRINTS[gid] = _fingerprint(guards)
-        guards_print = _GUARDS_PRINTS[gid]
-    key = _fingerprint(
-        [
-            _code_print(),
-            guards_print,
-            _shipped_table_print() if table is None else [table.burn, sorted(table.configs)],
-            [(r.id, r.panic_sites) for r in hands],
-            files_print or _halves_print(records),
-        ]
-    )
+    key = _key(records, guards, table, hands, files_print)
     if key in _MEMO:
         return _MEMO[key]
     stored = _read_cache(key)
@@ -130,6 +114,68 @@ def derive_all(
     _MEMO.clear()
     _MEMO[key] = out
     return out
+
+
+def _key(
+    records: list[Record], guards: dict[str, Any] | None, table: ConfigTable | None,
+    hands: tuple[RuleInfo, ...], files_print: str | None,
+) -> str:  # fmt: skip
+    """What `derive_all`'s outcomes depend on, hashed: the cache's key."""
+    if guards is None:  # the shipped index: its file's bytes key the cache (it is parsed,
+        guards_print = _shipped_guards_print()  # 2.6 MB of JSON, only to derive)
+    else:
+        gid = id(guards)
+        if gid not in _GUARDS_PRINTS:
+            _GUARDS_PRINTS.clear()
+            _GUARDS_PRINTS[gid] = _fingerprint(guards)
+        guards_print = _GUARDS_PRINTS[gid]
+    return _fingerprint(
+        [
+            _code_print(),
+            guards_print,
+            _shipped_table_print() if table is None else [table.burn, sorted(table.configs)],
+            [(r.id, r.panic_sites) for r in hands],
+            files_print or _halves_print(records),
+        ]
+    )
+
+
+def derive_apart(records: Iterable[Record], files_print: str | None = None) -> None:
+    """`register_derived` in a child process (`apart`) when the outcomes or the verdicts on
+    the derived rules' files are not stored yet, so that this process reads them from the
+    cache. For a process that keeps running (the language server): deriving parses the
+    guards index, checking a rule file loads the checker and its indexes, and the memory
+    that takes (over 20 MB) is not given back to the system once freed."""
+    from panic_lens.rules.language import verdicts
+    from panic_lens.rules.meta import SHIPPED, added_rules
+
+    records = list(records)
+    key = _key(records, None, None, tuple(SHIPPED + added_rules()), files_print)
+    path = _cache_file(key)
+    if path is None or ((key in _MEMO or path.exists()) and verdicts.stored()):
+        return
+    apart(lambda: register_derived(records, files_print))
+
+
+def apart(work: Callable[[], object]) -> bool:
+    """Run `work` in a forked child process (the same state: rules, records, settings) and
+    wait for it: for work whose results the cache folder keeps, done where the memory it
+    takes goes back to the system with the child. False, and nothing run, without
+    `os.fork`; False too when the child failed (the caller then does the work itself)."""
+    import os
+
+    if not hasattr(os, "fork"):
+        return False
+    pid = os.fork()
+    if pid == 0:  # the child: work, then leave without running the parent's cleanup
+        code = 1
+        try:
+            work()
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
 
 
 _HALF_FIELDS = attrgetter(*(f.name for f in fields(PanicSite)))

@@ -74,6 +74,13 @@ class Passed:
 _OPEN: dict[str | None, Passed] = {}
 
 
+def stored() -> bool:
+    """Whether the rule files' verdicts of this knowledge are kept already (or none are
+    kept): a process that loads the rules then checks only the rule files it has not seen."""
+    known = passed()
+    return known is None or known.path.exists()
+
+
 def passed() -> Passed | None:
     """The verdicts in use, or None when none are kept."""
     if cachedir.disabled() or _substituted():
