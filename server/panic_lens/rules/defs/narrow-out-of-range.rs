@@ -48,3 +48,11 @@ pub fn more(device: &Device) -> Vec<Tensor<2>> {
     let d = x.narrow(-2, 0, 8); // ok
     vec![a, b, c, d]
 }
+
+pub fn empty(device: &Device, n: usize) -> Vec<Tensor<2>> {
+    let feats = Tensor::<2>::zeros([80, FRAMES], device);
+    let none = feats.clone().narrow(1, 0, FRAMES - 100); // expect: narrow-out-of-range
+    let at_end = feats.clone().narrow(1, FRAMES, 1); // expect: narrow-out-of-range
+    let runtime = feats.clone().narrow(1, 0, n); // ok
+    vec![none, at_end, runtime]
+}
