@@ -10,6 +10,7 @@ look at its bounds.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 from panic_lens.evaluate.literals import strip
@@ -102,7 +103,7 @@ _ADAPTERS = frozenset({"map", "for_each", "flat_map", "filter_map", "inspect"})
 def _mapped_closure(closure: Node, st: State) -> tuple[Node, Node | None, str] | None:
     """(closure, its one parameter's pattern, "map with") when the closure is the argument of
     an adapter (`.map(|k| ..)`) on a receiver (`[..].into_iter()`, a range); else None."""
-    call = _adapter_call(closure, st, _ADAPTERS)
+    call = _adapter_call(closure, st, _ADAPTERS) or _passed_to_adapter(closure, st)
     method = child_by_field(child_by_field(call, "function"), "field") if call else None
     if method is None:
         return None
@@ -167,11 +168,34 @@ def _adapter_call(closure: Node, st: State, names: Collection[str]) -> Node | No
     return call
 
 
+def _passed_to_adapter(closure: Node, st: State) -> Node | None:
+    """The adapter call (`.map(make)`) a closure bound by `let make = |p| ..;` is passed to by
+    name, when that is the name's one use in its block after the `let` (another use, a
+    shadowing `let` included, leaves it alone)."""
+    binding = closure.parent
+    pattern = child_by_field(binding, "pattern") if binding is not None else None
+    block = binding.parent if binding is not None else None
+    if binding is None or binding.type != "let_declaration" or block is None:
+        return None
+    if pattern is None or pattern.type != "identifier":
+        return None
+    word = re.escape(st.unit.src[pattern.start_byte : pattern.end_byte])
+    after = st.unit.src[binding.end_byte : block.end_byte]
+    uses = [m.start() for m in re.finditer(rb"(?<![\w.])" + word + rb"(?!\w)", after)]
+    if len(uses) != 1:
+        return None
+    at = binding.end_byte + uses[0]
+    name = block.descendant_for_byte_range(at, at + pattern.end_byte - pattern.start_byte)
+    if name is None or name.type != "identifier":
+        return None
+    return _adapter_call(name, st, _ADAPTERS)
+
+
 def _iterable(loop: Node, st: State) -> Node | None:
     """What a loop runs over: a `for`'s value, an adapter's receiver."""
     if loop.type == "for_expression":
         return child_by_field(loop, "value")
-    call = loop.parent.parent if loop.parent is not None else None
+    call = _adapter_call(loop, st, _ADAPTERS) or _passed_to_adapter(loop, st)
     function = child_by_field(call, "function") if call is not None else None
     return child_by_field(function, "value") if function is not None else None
 

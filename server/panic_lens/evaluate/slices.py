@@ -140,9 +140,16 @@ def _slices(node: Node, tokens: Node, st: State, frame: Frame) -> Value | None:
     return Value(out, span_of(node), path=st.unit.path)
 
 
+_INT_CAST = re.compile(r"(.*?)\s+as\s+(?:[ui](?:8|16|32|64|128|size))", re.S)
+
+
 def _int(text: str, nodes: list[Node], st: State, frame: Frame) -> Any:
-    """An int part of `s![..]`: a literal or a single name (looked up by its own token)."""
+    """An int part of `s![..]`: a literal or a single name (looked up by its own token), or
+    one of those cast to an integer type (`step as isize`)."""
     text = text.strip()
+    cast = _INT_CAST.fullmatch(text)
+    if cast is not None:
+        text = cast.group(1).strip()
     named = [n for n in nodes if n.type == "identifier" and st.unit.text(n) == text]
     found = _token(text, named[:1], st, frame)
     return found if type(found) is int else _UNKNOWN

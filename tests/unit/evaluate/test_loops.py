@@ -32,6 +32,9 @@ def findings(body: str) -> list[tuple[int, str]]:
         # a closure's `&k` over `.iter()` is the element
         ("    let _v: Vec<_> = [2, 9].iter().map(|&k| t.clone().narrow(1, 0, k)).collect();",
          "map with k = 9"),
+        # a closure bound by `let` and passed by name, its one use
+        ("    let crop = |k: usize| t.clone().narrow(1, 0, k);\n"
+         "    let _v: Vec<_> = [2, 9].into_iter().map(crop).collect();", "map with k = 9"),
     ],
 )  # fmt: skip
 def test_a_finding_names_the_element(body: str, label: str) -> None:
@@ -55,6 +58,11 @@ def test_a_finding_names_the_element(body: str, label: str) -> None:
         "    t.clone().narrow(1, 0, k + 6);",  # assigned in the loop: unknown after it
         "    let mut k = 2;\n    if n > 1 {\n        k = 9;\n    }\n"
         "    t.clone().narrow(1, 0, k);",  # set in one branch only
+        # a closure passed by name that is also used elsewhere, or shadowed: not unrolled
+        "    let crop = |k: usize| t.clone().narrow(1, 0, k);\n"
+        "    let _v: Vec<_> = [2, 9].into_iter().map(crop).collect();\n    let _w = crop(n);",
+        "    let crop = |k: usize| t.clone().narrow(1, 0, k);\n    let crop = |k: usize| k;\n"
+        "    let _v: Vec<_> = [2, 9].into_iter().map(crop).collect();",
     ],
 )
 def test_nothing_is_guessed(body: str) -> None:

@@ -202,7 +202,7 @@ pub fn rotary_default_options(device: &Device) -> RotaryEncoding {
 
 /// The sweep's rates, the last one copied from a table in percent.
 pub fn dropout_sweep() -> Vec<Dropout> {
-    let make = |p: f64| DropoutConfig::new(p).init(); // expect: dropout-probability-range (miss: a closure bound by let and passed by name to map over a literal array)
+    let make = |p: f64| DropoutConfig::new(p).init(); // expect: dropout-probability-range
     [0.0, 0.1, 0.3, 15.0].into_iter().map(make).collect()
 }
 
