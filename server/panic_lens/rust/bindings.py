@@ -266,6 +266,8 @@ def _type_of_call(expr: Node, facts: FileView, depth: int) -> TypeFact | None:
     callee = child_by_field(expr, "function")
     if callee is not None and callee.type == "generic_function":
         callee = child_by_field(callee, "function")
+    if callee is not None and callee.type == "identifier":
+        return _returned_by_local_fn(expr, callee, facts)
     if callee is None or callee.type != "scoped_identifier":
         return None
     owner, fn_node = child_by_field(callee, "path"), child_by_field(callee, "name")
@@ -283,6 +285,20 @@ def _type_of_call(expr: Node, facts: FileView, depth: int) -> TypeFact | None:
         short = path.rsplit("::", 1)[-1]
         return _fact(path, expr, facts, f"{short}::{fn}(..)")
     return None
+
+
+def _returned_by_local_fn(expr: Node, callee: Node, facts: FileView) -> TypeFact | None:
+    """`readings(50)` of `fn readings(n: usize) -> InMemDataset<Reading>` in this file: the
+    burn type its signature declares (a tensor's is the evaluator's, by its shape)."""
+    name = node_text(callee, facts.src)
+    item = facts.imports.local_item(name, callee)
+    returns = child_by_field(item, "return_type") if item is not None else None
+    if item is None or item.type != "function_item" or returns is None:
+        return None
+    path = type_of_type(returns, facts)
+    if path is None or not path.startswith(("burn::", "burn_")) or path == TENSOR:
+        return None
+    return _fact(path, expr, facts, f"{name}(..) returns {path.rsplit('::', 1)[-1]}")
 
 
 def _after_method(inner: TypeFact, method: str) -> TypeFact | None:

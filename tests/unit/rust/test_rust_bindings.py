@@ -179,3 +179,15 @@ def test_ufcs_calls_that_return_self_keep_the_type() -> None:
     assert receiver_types(body) == [AP, AP]
     other = "fn f(p: AsyncPolicy<P>, r: R) { let q = Loader::load_record(p, r); q.load_record(r); }"
     assert receiver_types(other) == [None]  # not burn's: its result type is unknown
+
+
+def test_a_function_of_the_file_gives_the_burn_type_it_declares() -> None:
+    """`let p = make(); p.load_record(r)` with `fn make() -> AsyncPolicy<P>` in the file; a
+    function of another file, one declaring another type or none is not read."""
+    body = (
+        "fn make(n: usize) -> AsyncPolicy<P> { AsyncPolicy::new(n, b) }\n"
+        "fn other() -> Policy { Policy }\nfn nothing() { }\n"
+        "fn f() { let p = make(1); p.load_record(r); make(2).load_record(r);"
+        " other().load_record(r); nothing().load_record(r); elsewhere().load_record(r); }"
+    )
+    assert receiver_types(body) == [AP, AP, None, None, None]

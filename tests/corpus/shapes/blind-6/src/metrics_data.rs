@@ -193,7 +193,7 @@ pub fn long_windows() -> WindowsDataset<InMemDataset<Reading>, Reading> {
 
 pub fn count_windows(size: usize) -> usize {
     let data = readings(50);
-    data.windows(size).count() // expect: windows-size-zero (miss: the Windows trait's windows(size) in a helper whose size comes from its only caller, HISTORY / 16 = 0)
+    data.windows(size).count() // expect: windows-size-zero
 }
 
 pub fn daily_count() -> usize {
