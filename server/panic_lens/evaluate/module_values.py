@@ -29,15 +29,16 @@ def param_shape(field: Node, st: State, frame: Frame, depth: int) -> Shape | Non
 
 
 def forward_shape(module: Node, args: list[Node], st: State, frame: Frame, depth: int,
-             element: int | None = None) -> Shape | None:  # fmt: skip
-    """`module.forward(x, ..)` of a burn module: its type and config from where it was built
-    (a local, or a field every literal of the struct sets alike), through burn's table; the
-    `element` of a forward that returns a tuple (`let (out, state) = lstm.forward(x, None)`)."""
+             element: int | None = None, method: str = "forward") -> Shape | None:  # fmt: skip
+    """`module.forward(x, ..)` of a burn module (or a loss's `forward_no_reduction(..)`): its
+    type and config from where it was built (a local, or a field every literal of the struct
+    sets alike), through burn's table; the `element` of a forward that returns a tuple
+    (`let (out, state) = lstm.forward(x, None)`)."""
     found = module_at(module, st, depth, frame)
     inner = st.shape(args[0], frame, depth + 1) if found is not None else None
     if found is None or inner is None:
         return None
-    return ops.module_forward_shape(found[0], found[1], inner, len(args), element)
+    return ops.module_forward_shape(found[0], found[1], inner, len(args), element, method)
 
 
 def module_at(

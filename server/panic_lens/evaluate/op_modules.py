@@ -282,8 +282,15 @@ def _scaled(size: Dim, scale: float | None) -> Dim:
     return int(value) if math.isfinite(value) and 0 <= value < 2**63 else None
 
 
+def loss(e: Entry, config: Config, x: Shape) -> Dims | None:
+    """A loss: its methods' shapes are the entry's (`ops.module_forward_shape`), not a
+    forward's dims."""
+    return None
+
+
 MODULE_KINDS: dict[str, ModuleKind] = {
     "same": same,
+    "loss": loss,
     "halve_dim": halve_dim,
     "linear": linear,
     "embedding": embedding,

@@ -173,13 +173,23 @@ def binary_shape(op: str, lhs: Shape | int | float, rhs: Shape | int | float) ->
 
 def module_forward_shape(
     module_type_path: str, config: Mapping[str, object], input: Shape, args: int = 1,
-    element: int | None = None,
+    element: int | None = None, method: str = "forward",
 ) -> Shape | None:  # fmt: skip
     """`module.forward(input, ..)` (`args` arguments) for a burn module built from `config`
     (field name -> value); of a forward that returns a tuple (`tuple = true`: an RNN's output
-    and state), the output when asked for its `element` 0."""
+    and state), the output when asked for its `element` 0. A loss (`kind = "loss"`) names
+    what each of its methods gives: `one` (a reduced loss, `Tensor<1>` of one element) or
+    `same` (the first input's shape, unreduced)."""
     entry = table().module.get(module_type_path)
-    if entry is None or not isinstance(input, Shape) or entry.get("args", 1) != args:
+    if entry is None or not isinstance(input, Shape):
+        return None
+    if entry["kind"] == "loss":
+        gives = entry.get(method) if element is None else None
+        step = f"{module_type_path.rsplit('::', 1)[-1]}.{method}"
+        if gives == "one":
+            return Shape((1,), (f"{step} -> [1], the reduced loss",))
+        return input.then(f"{step} keeps the input's shape") if gives == "same" else None
+    if method != "forward" or entry.get("args", 1) != args:
         return None
     if (element is not None) != bool(entry.get("tuple")) or element not in (None, 0):
         return None

@@ -432,6 +432,10 @@ def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
     return scalar.value if scalar is not None else None
 
 
+# a burn module's methods whose output the ops table gives (a loss's reduced or not)
+_MODULE_METHODS = frozenset({"forward", "forward_no_reduction", "forward_with_reduction"})
+
+
 def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: Frame,
             depth: int) -> Shape | None:  # fmt: skip
     receiver, name_node, args = parts
@@ -439,7 +443,7 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
     # a receiver with a shape is a tensor: burn's op, never a method of the crate's own types
     # (asked first: most method calls are tensor ops, whose receiver's type need not be found)
     inner = None
-    if receiver.type != "self" and name != "forward":
+    if receiver.type != "self" and name not in _MODULE_METHODS:
         inner = shape(receiver, st, frame, depth + 1)
     fn_item = calls.callee_fn(call, st) if inner is None else None
     if fn_item is not None and receiver.type != "self" and not _returns_tensor(fn_item):
@@ -448,8 +452,8 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         sub = calls.frame_for(call, fn_item, st, frame, depth)
         result = calls.returned(fn_item, st, sub, depth, State.shape) if sub else None
         return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
-    if name == "forward" and args:
-        return module_values.forward_shape(receiver, args, st, frame, depth)
+    if name in _MODULE_METHODS and args:
+        return module_values.forward_shape(receiver, args, st, frame, depth, method=name)
     field = strip(receiver) if name == "val" and not args else None
     param = module_values.param_shape(field, st, frame, depth) if field is not None else None
     if param is not None:

@@ -197,6 +197,36 @@ def test_module_param_shapes(path: str, config: dict, param: str, expected: obje
     assert (None if got is None else got.dims) == expected
 
 
+LOSS = "burn-nn/src/loss"
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "x", "expected"),
+    [
+        # {LOSS}/mse.rs test_mse_loss: forward_no_reduction of [2, 2] logits gives
+        # [[1.0, 1.0], [0.0, 4.0]]; forward with Reduction::Mean gives [1.5] (one element)
+        ("burn::nn::loss::MseLoss", "forward_no_reduction", S(2, 2), (2, 2)),
+        ("burn::nn::loss::MseLoss", "forward", S(2, 2), (1,)),
+        # {LOSS}/huber.rs: `forward(..) -> Tensor<1>`, `forward_no_reduction(..) -> Tensor<D>`
+        # of its predictions' shape (test_huber_loss compares [4] with [4])
+        ("burn::nn::loss::HuberLoss", "forward_no_reduction", S(B, 4), (B, 4)),
+        # {LOSS}/smooth_l1.rs: `forward` is element-wise (`-> Tensor<D>`), the reduced loss
+        # is `forward_with_reduction`
+        ("burn::nn::loss::SmoothL1Loss", "forward", S(3, 5), (3, 5)),
+        ("burn::nn::loss::SmoothL1Loss", "forward_with_reduction", S(3, 5), (1,)),
+        # {LOSS}/cross_entropy.rs: `forward(logits: Tensor<2>, targets) -> Tensor<1>` (mean)
+        ("burn::nn::loss::CrossEntropyLoss", "forward", S(B, 10), (1,)),
+        # a method the table does not size (cosine embedding's per-pair loss), or none
+        ("burn::nn::loss::CosineEmbeddingLoss", "forward_no_reduction", S(B, 8), None),
+        ("burn::nn::loss::CrossEntropyLoss", "forward_no_reduction", S(B, 10), None),
+        ("burn::nn::Linear", "forward_no_reduction", S(B, 10), None),
+    ],
+)  # fmt: skip
+def test_loss_methods(path: str, method: str, x: Shape, expected: object) -> None:
+    got = module_forward_shape(path, {}, x, 2, None, method)
+    assert (None if got is None else got.dims) == expected
+
+
 def test_table_says_its_burn_version_and_covers_the_issue() -> None:
     t = table()
     assert t.burn == "0.22.0-pre.2"
