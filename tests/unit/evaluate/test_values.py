@@ -66,7 +66,8 @@ def at(body: str, items: str = "") -> object:
         ("let x = /*here*/ Vec::new();", "", []),
         ("let x = /*here*/ Vec::<f32>::new();", "", []),
         ("let x = /*here*/ std::vec::Vec::with_capacity(n);", "", []),
-        ("let mut x = Vec::new(); x.push(1); let y = /*here*/ x;", "", None),
+        ("let mut x = Vec::new(); x.push(1); let y = /*here*/ x;", "", [1]),  # (`mutations`)
+        ("let mut x = Vec::new(); for i in 0..2 { x.push(i); } let y = /*here*/ x;", "", None),
         ("let x = /*here*/ Vec::from([1, 2]);", "", None),
     ],
 )
@@ -89,7 +90,10 @@ def test_values(body: str, items: str, value: object) -> None:
         "let (mut s, t) = (5000, 1); s += 1; let x = /*here*/ s;",
         "let (mut s, t) = (vec![1], 1); s.push(2); let x = /*here*/ s;",
         "let mut s = 5000; s += 1; let x = /*here*/ s;",
-        "let mut s = vec![1]; s.push(2); let x = /*here*/ s;",
+        # a field changed in place after the let: the struct's value is not read any more
+        "let mut c = Hp { s: 10.0 }; c.s /= 100.0; let x = /*here*/ c.s;",
+        "let mut c = Hp { s: 10.0 }; c.s <<= 1; let x = /*here*/ c.s;",
+        "let mut s = vec![1]; if t { s.push(2); } let x = /*here*/ s;",
         "let mut s = 3; g(&mut s); let x = /*here*/ s;",
         "let mut s = 3; for i in 0..n { let x = /*here*/ s; s = i; }",
         "let mut s = 3; while n > 0 { let x = /*here*/ s; s *= 2; }",
