@@ -11,7 +11,17 @@ import math
 import re
 from typing import Any
 
-from panic_lens.evaluate import calls, fields, flow, iterators, lengths, scope, slices, tensors
+from panic_lens.evaluate import (
+    calls,
+    fields,
+    flow,
+    iterators,
+    lengths,
+    mutations,
+    scope,
+    slices,
+    tensors,
+)
 from panic_lens.evaluate.dims import dims_read, pattern_dim
 from panic_lens.evaluate.literals import (
     _INTS,
@@ -131,6 +141,8 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
             inner = calls.into_value(into, target, st, frame, depth + 1)  # `let d: D = s.into();`
             if inner is not None:
                 return inner
+        if bound is None and found.kind == "let":  # `let mut w = vec![..]; w[2] = 0.0;`
+            return mutations.changed_list(ident, found, st, frame, depth)
         inner = value(bound, st, frame, depth + 1) if bound is not None else None
         if inner is None:
             return None
