@@ -322,7 +322,7 @@ def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     found: Shape | None = None
     if owner == "Tensor" and fn == "arange" and args:
         found = _arange(args[0], st, frame, depth)
-    elif owner == "Tensor" and fn in TENSOR_CONSTRUCTORS and args:
+    elif owner == "Tensor" and (fn in TENSOR_CONSTRUCTORS or fn in _MASKS) and args:
         written = dims_arg(args[0], st, frame, depth)
         found = Shape(written, ()) if written is not None else None
     elif owner in ("Tensor", "TensorData") and fn in (*TENSOR_FROM, "from") and args:
@@ -432,6 +432,9 @@ def _arg(node: Node, st: State, frame: Frame, depth: int) -> Any:
     return scalar.value if scalar is not None else None
 
 
+# burn's Bool masks made to the shape their first argument gives (crates/burn-tensor/src/
+# tensor/api/bool.rs: `tril_mask(shape, offset, device)`..)
+_MASKS = frozenset({"tril_mask", "triu_mask", "diag_mask"})
 # a burn module's methods whose output the ops table gives (a loss's reduced or not)
 _MODULE_METHODS = frozenset({"forward", "forward_no_reduction", "forward_with_reduction"})
 

@@ -27,6 +27,9 @@ def at(body: str, items: str = "") -> tuple[object, ...] | None:
         ("let t = /*here*/ Tensor::<B, 2>::from_data([[0i64; 4096]; 2], d);", (2, 4096)),
         ("let t = /*here*/ Tensor::<B, 1>::from_data(TensorData::new(v, [W]), d);", (4100,)),
         ("let s = [2, 4096]; let t = /*here*/ Tensor::<B, 2>::zeros(s, d);", (2, 4096)),
+        # burn's Bool masks (bool.rs): the shape their first argument gives
+        ("let t = /*here*/ Tensor::<B, 2, Bool>::tril_mask([64, 64], 0, d);", (64, 64)),
+        ("let t = /*here*/ Tensor::<B, 3, Bool>::diag_mask([2, 8, 8], 1, d);", (2, 8, 8)),
         ("let t = /*here*/ Tensor::<B, 2>::zeros(s, d);", (None, None)),  # the turbofish rank
         # through burn's ops
         ("let t = Tensor::<B, 3>::zeros([50, 4, 28], d); let y = /*here*/ log_softmax(t, 2);",

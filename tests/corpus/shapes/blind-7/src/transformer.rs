@@ -172,7 +172,7 @@ pub fn attention_probe<B: Backend>(device: &B::Device) -> Vec<Tensor<B, 4>> {
     let causal = Tensor::<B, 2, Bool>::tril_mask([MAX_LEN, MAX_LEN], 0, device);
     let step_len = MAX_LEN / 2;
     let full = causal.clone().unsqueeze::<4>().expand([BATCH, N_HEADS, MAX_LEN, MAX_LEN]); // ok
-    let half = causal.unsqueeze::<4>().expand([BATCH, N_HEADS, step_len, step_len]); // expect: expand-incompatible-shape (miss: a Bool mask made by Tensor::tril_mask with a literal shape, then unsqueezed to rank 4: its shape is not followed)
+    let half = causal.unsqueeze::<4>().expand([BATCH, N_HEADS, step_len, step_len]); // expect: expand-incompatible-shape
     let masked = scores.clone().mask_fill(full, f32::NEG_INFINITY);
 
     // the KV cache grows by one step along the sequence axis
