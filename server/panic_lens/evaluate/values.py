@@ -339,7 +339,7 @@ _NUMBER_METHODS: dict[str, tuple[tuple[type, ...], int, Any]] = {
     "is_power_of_two": (_I, 0, lambda a: a > 0 and a & (a - 1) == 0),
     "ilog2": (_I, 0, lambda a: a.bit_length() - 1 if a > 0 else None),
     "isqrt": (_I, 0, lambda a: math.isqrt(a) if a >= 0 else None),
-    "saturating_sub": (_I, 1, lambda a, b: a - b if a >= b else None),
+    "saturating_sub": (_I, 1, lambda a, b: a - b if a >= b else None),  # (unsigned: below)
     "saturating_add": (_I, 1, lambda a, b: a + b if a >= 0 and b >= 0 else None),
     "sqrt": (_F, 0, lambda a: math.sqrt(a) if a >= 0 else None),
     "floor": (_F, 0, lambda a: _real(float(math.floor(a))) if _real(a) is not None else None),
@@ -375,9 +375,41 @@ def _number_method(
     if any(type(a) is not (type(inner.value) if same else int) for a in args):
         return None
     result = compute(inner.value, *args)
+    if result is None and called == "saturating_sub" and _unsigned(receiver, st):
+        result = 0  # `height.saturating_sub(224)` of a usize below 224
     if result is None:
         return None
     return _derived(result, node, inner, given[0] if given else None, st)
+
+
+_UNSIGNED = frozenset({"usize", "u8", "u16", "u32", "u64", "u128"})
+
+
+def _unsigned(written: Node, st: State) -> bool:
+    """Whether `written` is of an unsigned integer type, as the code says: a literal's suffix,
+    a name whose `let`, parameter, const or static declares it, or one a slice pattern binds
+    from a tensor's `dims()` (`[usize; D]`)."""
+    node = strip(written)
+    if node is None:
+        return False
+    text = st.unit.text(node)
+    if node.type == "integer_literal":
+        return text.endswith(tuple(_UNSIGNED))
+    if node.type != "identifier":
+        return False
+    found = st.binding(node)
+    if found is None:  # a const or static of the crate, by its declared type
+        item = st.item_at(node)
+        kind = child_by_field(item.node, "type") if item is not None else None
+        return kind is not None and item is not None and item.unit.text(kind) in _UNSIGNED
+    if found.type_node is not None:
+        return st.unit.text(found.type_node).strip() in _UNSIGNED
+    if found.kind != "pattern":
+        return False
+    let = found.decl.parent
+    bound = child_by_field(let, "value") if let is not None else None
+    parts = method_call(bound) if bound is not None and bound.type == "call_expression" else None
+    return parts is not None and st.unit.text(parts[1]) == "dims" and not parts[2]
 
 
 def _cast(node: Node, st: State, frame: Frame, depth: int) -> Value | None:

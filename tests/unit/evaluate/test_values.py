@@ -281,7 +281,10 @@ def test_a_value_computed_here_from_another_files_consts_is_set_here(tmp_path: P
         ("(D as f64 / 4.0).floor()", 2.0), ("(D as f64 / 4.0).ceil()", 3.0),
         ("(D as f32).powi(2)", 100.0), ("((D as f32).sqrt()).recip() * 10.0", 10**0.5),
         # Rust's answer needs the exact type, or Rust panics, or the types differ: unknown
-        ("D.saturating_sub(12)", None), ("D.clamp(5, 1)", None), ("(D as f32).min(3)", None),
+        # an unsigned type the code shows saturates at 0 (a literal's suffix, a declared type)
+        ("10usize.saturating_sub(12)", 0), ("{ let h: u32 = 3; h.saturating_sub(5) }", 0),
+        ("{ let h: i64 = 3; h.saturating_sub(5) }", None),
+        ("D.saturating_sub(12)", 0), ("D.clamp(5, 1)", None), ("(D as f32).min(3)", None),
         ("(-1.0f32).sqrt()", None), ("D.pow(200)", None), ("N.min(3)", None), ("D.min(N)", None),
     ],
 )  # fmt: skip
