@@ -13,18 +13,18 @@ once it is not. `-s` prints recall per shape.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from panic_lens.catalog import load_catalog
-from panic_lens.catalog.derive import Derived, register_derived
+from panic_lens.catalog.derive import Derived
 from panic_lens.catalog.derive.outcomes import derive_all
-from panic_lens.engine import check_paths
 from panic_lens.model import Severity
-from panic_lens.rules.meta import SHIPPED, derived_rules, set_derived_rules
+from panic_lens.rules.meta import SHIPPED
 
 HERE = Path(__file__).parent / "shapes"
 EXPECT = re.compile(r"//\s*expect:\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)\s*(?:\((.*)\))?\s*$")
@@ -92,17 +92,10 @@ def annotations() -> Annotations:
 
 
 @pytest.fixture(scope="module")
-def loud_findings() -> tuple[Loud, ...]:
+def loud_findings(check_like_cli: Callable[[Path], Any]) -> tuple[Loud, ...]:
     """The findings at warning or above of `check` over the corpus: the shipped rules and
     those derived from the shipped records, as `check` registers them."""
-    before = derived_rules()
-    loaded = load_catalog()  # as `check` does (commands.common.load_records)
-    register_derived(loaded.catalog.records, loaded.files_print)
-    try:
-        result = check_paths([HERE], catalog=loaded.catalog)
-    finally:
-        set_derived_rules(before)
-    assert not result.errors, result.errors
+    result = check_like_cli(HERE)
     found = []
     for finding in result.findings:
         if finding.severity in LOUD:

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from panic_lens.catalog import load_catalog
-from panic_lens.catalog.derive import register_derived
-from panic_lens.engine import check_paths
-from panic_lens.rules.meta import derived_rules, set_derived_rules
 
 HERE = Path(__file__).parent
 MARKER = re.compile(r"//~(\^*)\s+([a-z0-9-]+)\s+(error|warning|information|hint)\b")
@@ -43,15 +41,8 @@ def markers(root: Path) -> Expected:
     return found
 
 
-def engine_findings(root: Path) -> Expected:
-    before = derived_rules()
-    loaded = load_catalog()  # as `check` does (commands.common.load_records)
-    register_derived(loaded.catalog.records, loaded.files_print)
-    try:
-        result = check_paths([root], catalog=loaded.catalog)
-    finally:
-        set_derived_rules(before)
-    assert not result.errors, result.errors
+def engine_findings(root: Path, check_like_cli: Callable[[Path], Any]) -> Expected:
+    result = check_like_cli(root)
     return {
         (Path(f.path or "").relative_to(root).as_posix(), f.span.start.row + 1, f.rule,
          f.severity.value)
@@ -60,12 +51,14 @@ def engine_findings(root: Path) -> Expected:
 
 
 @pytest.mark.parametrize("case", case_dirs(), ids=lambda p: p.name)
-def test_golden_case(case: Path, tmp_path: Path) -> None:
+def test_golden_case(
+    case: Path, tmp_path: Path, check_like_cli: Callable[[Path], Any]
+) -> None:
     root = case
     if (case / "NO_MANIFEST").exists():
         assert not (case / "Cargo.toml").exists(), "a NO_MANIFEST case must not have Cargo.toml"
         root = tmp_path / case.name
         shutil.copytree(case, root)
-    expected, got = markers(root), engine_findings(root)
+    expected, got = markers(root), engine_findings(root, check_like_cli)
     assert sorted(got - expected) == [], "findings without a marker"
     assert sorted(expected - got) == [], "markers the engine did not find"
