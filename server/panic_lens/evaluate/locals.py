@@ -50,11 +50,13 @@ def _mutable(found: LocalBinding) -> bool:
 
 
 # what makes a use of a name a change: lent mutably before it (`&mut x`), or after it a method
-# call (`x.push(..)`, `x.len()`: unknown is the safe answer), an index, a field assignment
-# (`x.f = `, `x.f /= `) or an assignment (`x = `, `x += `). One pattern for every name (one
-# per name was compiled again and again).
+# call, its own or a field's (`x.push(..)`, `x.f.take()`, `x.len()`: unknown is the safe
+# answer), an index (`x[i]`, `x.f[i]`), a field assignment (`x.f = `, `x.f.g /= `) or an
+# assignment (`x = `, `x += `). One pattern for every name (one per name was compiled again
+# and again).
 _CHANGED_AFTER = re.compile(
-    rb"\s*(?:\.\s*\w+\s*(?:::<[^>]*>)?\s*\(|\[|(?:\.\s*\w+\s*)?(?:<<|>>|[-+*/%&|^])?=(?!=))"
+    rb"\s*(?:(?:\.\s*\w+\s*)+(?:::<[^>]*>)?\s*\(|(?:\.\s*\w+\s*)*\["
+    rb"|(?:\.\s*\w+\s*)*(?:<<|>>|[-+*/%&|^])?=(?!=))"
 )
 _SPACE = frozenset(b" \t\n\r\f\v")
 

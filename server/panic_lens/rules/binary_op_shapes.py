@@ -257,8 +257,9 @@ def _operands(
     for frame in call_frames(node, facts, (left, right)):
         found = _pair(evaluate.tensor_of(left, facts, frame),
                       evaluate.tensor_of(right, facts, frame), frame.label)  # fmt: skip
-        if found is not None and _clashes(_dims(found[0]), _dims(found[1])):
-            return found
+        clash = found is not None and _clashes(_dims(found[0]), _dims(found[1]))
+        if found is not None and clash and not evaluate.never_reached(node, facts, frame):
+            return found  # (a guard that returns first with this frame's values: not this one)
     return top
 
 

@@ -458,3 +458,24 @@ pub fn run(d: &Device) {
     hits = found(src, "group-norm-groups-divide-channels")
     assert [line for line, _ in hits] == [4]
     assert "when called as norms(d, 24) at line 9" in hits[0][1]
+
+
+def test_a_guard_that_returns_first_with_a_callers_values() -> None:
+    """`if len > x.dims()[1] { return x; }` before `x.narrow(1, 0, len)`: the caller's 40 on
+    a 12-wide tensor returns first, so that frame is not flagged; its 20 on a 24-wide one is
+    guarded alike, but a caller whose value passes the guard and panics still is."""
+    src = """
+fn crop_or_keep(x: Tensor<2>, len: usize) -> Tensor<2> {
+    if len > x.dims()[1] {
+        return x;
+    }
+    x.narrow(1, START, len)
+}
+pub fn crops(d: &Device) -> [Tensor<2>; 2] {
+    let x = Tensor::<2>::zeros([4, 12], d);
+    [crop_or_keep(x.clone(), 8), crop_or_keep(x, 40)]
+}
+"""
+    assert found(src.replace("START", "0"), "narrow-out-of-range") == []
+    (hit,) = found(src.replace("START", "6"), "narrow-out-of-range")
+    assert hit[0] == 6 and "crop_or_keep(x.clone(), 8)" in hit[1]

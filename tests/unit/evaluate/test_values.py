@@ -93,6 +93,9 @@ def test_values(body: str, items: str, value: object) -> None:
         # a field changed in place after the let: the struct's value is not read any more
         "let mut c = Hp { s: 10.0 }; c.s /= 100.0; let x = /*here*/ c.s;",
         "let mut c = Hp { s: 10.0 }; c.s <<= 1; let x = /*here*/ c.s;",
+        "let mut c = Hp { s: Some(10.0) }; let _p = c.s.take(); let x = /*here*/ c.s;",
+        "let mut c = Hp { s: vec![1] }; c.s.push(2); let x = /*here*/ c.s;",
+        "let mut c = Hp { s: vec![1] }; c.s[0] = 2; let x = /*here*/ c.s;",
         "let mut s = vec![1]; if t { s.push(2); } let x = /*here*/ s;",
         "let mut s = 3; g(&mut s); let x = /*here*/ s;",
         "let mut s = 3; for i in 0..n { let x = /*here*/ s; s = i; }",

@@ -144,6 +144,16 @@ def test_a_helpers_operands_are_read_in_each_callers_frame() -> None:
     assert found(HELPER.replace("WIDTH", "m")) == []
 
 
+def test_a_guard_that_returns_first_in_a_callers_frame() -> None:
+    """`if w != 5 { return ..; }` before the op: the caller whose width clashes returns first."""
+    guarded = HELPER.replace(
+        "    let [n, _] = best.dims();\n",
+        "    let [n, w] = best.dims();\n"
+        "    if w != 5 {\n        return best.clone().bool();\n    }\n",
+    )
+    assert found(guarded.replace("WIDTH", "3")) == []
+
+
 def test_a_test_caller_does_not_flag_the_helper() -> None:
     """A test that calls the helper with clashing shapes expects the panic: its values do not
     flag code outside tests."""

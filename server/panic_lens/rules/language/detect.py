@@ -226,6 +226,8 @@ def _in_frames(
         bound = _bind(where, site, plan, facts, frame)
         if bound is None or bound is RULED_OUT or not _fires(spec, plan, bound):
             continue
+        if never_reached(site.node, facts, frame):
+            continue  # a guard returns first with this frame's values (`if k > n { return; }`)
         bound.label = frame.label
         return bound
     return None
