@@ -1,4 +1,4 @@
-"""A `let mut` list changed by plain statements before a read: after
+"""A `let mut` list or number changed by plain statements before a read: after
 
     let mut weights = vec![1.0; 4];
     weights[2] = 0.0;
@@ -8,8 +8,8 @@
 statement that may change the list (`locals`) must be one of these changes, written in the
 `let`'s own block (a change in a loop, a branch or a closure is not a statement of that block,
 and leaves the list unknown), with its index and values known: `x[i] = v`, `push`, `insert`,
-`pop`, `truncate`, `clear`, `reverse`, `extend`/`extend_from_slice` of a known list. Anything
-else leaves it unknown.
+`pop`, `truncate`, `clear`, `reverse`, `extend`/`extend_from_slice` of a known list; for a
+number, `n op= v` (`+ - * /`) and `n = v`. Anything else leaves it unknown.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from panic_lens.evaluate.locals import _may_change
+from panic_lens.evaluate.locals import _loop_around, _may_change
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.locals import LocalBinding
 from panic_lens.rust.syntax import Node, child_by_field, method_call, span_of
@@ -28,7 +28,8 @@ MAX_ITEMS = 64
 def changed_list(
     ident: Node, found: LocalBinding, st: State, frame: Frame, depth: int
 ) -> Value | None:
-    """The list a `let mut` name holds at `ident`, after the plain changes before it."""
+    """The list or number a `let mut` name holds at `ident`, after the plain changes before
+    it."""
     binding = found.decl.parent
     while binding is not None and binding.type == "mut_pattern":
         binding = binding.parent
@@ -45,20 +46,65 @@ def changed_list(
     name = found.name.encode()
     if _may_change(st.unit.src[read.start_byte : ident.start_byte], name):
         return None
+    loop = _loop_around(ident, binding.end_byte, st.unit.root)
+    if loop is not None and _may_change(st.unit.src[loop.start_byte : loop.end_byte], name):
+        return None  # a later turn of a loop around the read sees its changes
     start = st.value(found.value, frame, depth + 1)
-    if start is None or not isinstance(start.value, list):
+    if start is None or type(start.value) not in (list, int, float):
         return None
-    items = list(start.value)
+    held: Any = list(start.value) if isinstance(start.value, list) else start.value
     for stmt in block.named_children:
         if stmt.start_byte < binding.end_byte or stmt.start_byte >= read.start_byte:
             continue
         if not _may_change(_reads_out(st.unit.src[stmt.start_byte : stmt.end_byte], name), name):
             continue  # (reads it only: `let n = w.len();`)
-        changed = _applied(stmt, found.name, items, st, frame, depth)
-        if changed is None or len(changed) > MAX_ITEMS:
+        if isinstance(held, list):
+            held = _applied(stmt, found.name, held, st, frame, depth)
+            if held is not None and len(held) > MAX_ITEMS:
+                held = None
+        else:
+            held = _computed(stmt, found.name, held, st, frame, depth)
+        if held is None:
             return None
-        items = changed
-    return Value(items, span_of(ident), None, f"{found.name} after its changes", st.unit.path)
+    return Value(held, span_of(ident), None, f"{found.name} after its changes", st.unit.path)
+
+
+def _computed(
+    stmt: Node, name: str, number: int | float, st: State, frame: Frame, depth: int
+) -> int | float | None:
+    """`number` after the statement `stmt`: `name op= v` (`+ - * /` as Rust computes them, of
+    the same type) or `name = v`, with `v` known; else None."""
+    expr = stmt.named_children[0] if stmt.type == "expression_statement" else None
+    if expr is None or len(stmt.named_children) != 1:
+        return None
+    left, right = child_by_field(expr, "left"), child_by_field(expr, "right")
+    if left is None or right is None or st.unit.text(left) != name:
+        return None
+    given = _known(right, st, frame, depth)
+    if type(given) is not type(number):
+        return None
+    if expr.type == "assignment_expression":
+        return given
+    operator = child_by_field(expr, "operator")
+    op = st.unit.text(operator).removesuffix("=") if operator is not None else ""
+    if expr.type != "compound_assignment_expr" or op not in _OPS:
+        return None
+    result: int | float | None = _OPS[op](number, given)
+    return result
+
+
+def _int_div(a: Any, b: Any) -> Any:
+    if b == 0:
+        return None
+    if isinstance(a, float):
+        return a / b
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+_OPS: dict[str, Any] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": _int_div,
+}  # fmt: skip
 
 
 def _applied(
@@ -89,6 +135,24 @@ def _applied(
 
 
 _UNKNOWN = object()
+
+
+def assigned_let(found: LocalBinding, st: State) -> LocalBinding | None:
+    """The `let` a compound assignment (`x *= 4;`, which the locals read as a binding of the
+    statement) changes, through the assignments before it."""
+    for _ in range(MAX_ITEMS):
+        if found.kind == "let":
+            return found
+        expr = found.decl.named_children[0] if found.decl.named_children else None
+        if found.decl.type != "expression_statement" or expr is None:
+            return None
+        left = child_by_field(expr, "left") if expr.type == "compound_assignment_expr" else None
+        before = st.binding(left) if left is not None and left.type == "identifier" else None
+        if before is None:
+            return None
+        found = before
+    return None
+
 
 # methods of a list that only read it
 _READS = rb"len|is_empty|iter|clone|get|first|last|contains|to_vec"

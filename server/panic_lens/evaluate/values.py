@@ -125,6 +125,9 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if written == "None":
         return Value(None, span_of(ident), path=unit.path)
     found = st.binding(ident)
+    if found is not None and found.kind == "pattern" and found.decl.type == "expression_statement":
+        changed = mutations.assigned_let(found, st)  # `let mut n = 6; n *= 4;`
+        return mutations.changed_list(ident, changed, st, frame, depth) if changed else None
     if found is not None:
         if found.kind in ("param", "closure-param", "pattern"):
             given = flow.bound_elsewhere(ident, found, st, frame, depth)

@@ -1,5 +1,5 @@
-"""evaluate.mutations: a `let mut` list after the plain changes before a read, in the let's
-own block; any other change (in a loop, a branch, through `&mut`, an unknown index or a
+"""evaluate.mutations: a `let mut` list or number after the plain changes before a read, in
+the let's own block; any other change (in a loop, a branch, through `&mut`, an unknown index or a
 method not read) leaves it unknown."""
 
 from __future__ import annotations
@@ -31,6 +31,18 @@ from evaluate_helpers import value_at
         ("let mut w = vec![1, 2];\n    w.push(n);\n    g(/*here*/w)", None),
         ("let mut w = vec![1, 2];\n    { w.push(3); }\n    g(/*here*/w)", None),
         ("let mut w = vec![1, 2];\n    g({ w.push(3); /*here*/w })", None),
+        ("let mut w = vec![1];\n    while n > 0 {\n        g(/*here*/w);\n"
+         "        w.push(2);\n    }", None),  # a later turn of the loop sees the push
+        # numbers: `op=` and `=` with known values, of the same type
+        ("let mut x = 6;\n    x *= 4;\n    g(/*here*/x)", 24),
+        ("let mut x = 7;\n    x /= 2;\n    x -= 1;\n    g(/*here*/x)", 2),
+        ("let mut x = -7;\n    x /= 2;\n    g(/*here*/x)", -3),
+        ("let mut x = 6.0;\n    x /= 4.0;\n    g(/*here*/x)", 1.5),
+        ("let mut x = 6;\n    x *= n;\n    g(/*here*/x)", None),
+        ("let mut x = 6.0;\n    x *= 2;\n    g(/*here*/x)", None),  # (not Rust: types differ)
+        ("let mut x = 6;\n    if n > 1 { x *= 2; }\n    g(/*here*/x)", None),
+        ("let mut x = 6;\n    for _ in 0..3 { x *= 2; }\n    g(/*here*/x)", None),
+        ("let mut x = 6;\n    x *= 2;\n    x = n;\n    g(/*here*/x)", None),
     ],
 )  # fmt: skip
 def test_a_list_after_its_changes(body: str, value: object) -> None:

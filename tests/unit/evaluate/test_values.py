@@ -89,7 +89,7 @@ def test_values(body: str, items: str, value: object) -> None:
         "let Some((s, t)) = o else { return; }; let x = /*here*/ s;",
         "let (mut s, t) = (5000, 1); s += 1; let x = /*here*/ s;",
         "let (mut s, t) = (vec![1], 1); s.push(2); let x = /*here*/ s;",
-        "let mut s = 5000; s += 1; let x = /*here*/ s;",
+        "let mut s = 5000; if n > 2 { s += 1; } let x = /*here*/ s;",
         # a field changed in place after the let: the struct's value is not read any more
         "let mut c = Hp { s: 10.0 }; c.s /= 100.0; let x = /*here*/ c.s;",
         "let mut c = Hp { s: 10.0 }; c.s <<= 1; let x = /*here*/ c.s;",
