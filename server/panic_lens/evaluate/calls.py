@@ -36,7 +36,11 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
         receiver, method, _ = parts
         if receiver.type != "self":  # `model.forward(x)` with `model: &Model<B>`
             called = unit.text(method)
-            owner_item = fields.declared_struct(receiver, st) or _variant_enum(receiver, st)
+            owner_item = (
+                fields.declared_struct(receiver, st)
+                or _variant_enum(receiver, st)
+                or _unit_struct(receiver, st)
+            )
             if owner_item is None and called not in ops.table().method:  # (`x.reshape(..)`:
                 owner_item = _built_struct(receiver, st, 0)  # a tensor's, no type to find)
             return _method_of(owner_item, called, st) if owner_item else None
@@ -69,6 +73,17 @@ def _callee_fn(call: Node, st: State) -> scope.Item | None:
             # for CrossEntropyLossConfig`); Rust allows no inherent impl of a foreign type
             return _method(unit, path, unit.text(name), traits_only=True)
     return None
+
+
+def _unit_struct(receiver: Node, st: State) -> scope.Item | None:
+    """The unit struct of the crate a receiver names as a value (`Decoder` of
+    `Decoder.width()`, `struct Decoder;`)."""
+    if receiver.type != "identifier" or st.binding(receiver) is not None:
+        return None
+    item = st.item_at(receiver)
+    if item is None or item.node.type != "struct_item" or child_by_field(item.node, "body"):
+        return None
+    return item
 
 
 def _variant_enum(receiver: Node, st: State) -> scope.Item | None:

@@ -89,6 +89,12 @@ def test_a_field_is_what_the_struct_literal_sets() -> None:
         ("fn f() { fn inner(k: usize) -> usize { k + 1 } let x = /*here*/ inner(1); }", 2),
         ("fn a() { fn inner() -> usize { 1 } }\nfn inner() -> usize { 5 }\n"
          "fn f() { let x = /*here*/ inner(); }", 5),  # another body's fn is not seen
+        # a method of a unit struct of the crate called on the struct's name as a value
+        ("struct Dec;\nimpl Dec { fn width(&self) -> usize { 40 } }\n"
+         "struct Enc;\nimpl Enc { fn width(&self) -> usize { 12 } }\n"
+         "fn f() { let x = /*here*/ Dec.width(); }", 40),
+        ("struct Dec;\nimpl Dec { fn width(&self) -> usize { 40 } }\n"
+         "fn f(Dec: usize) { let x = /*here*/ Dec.width(); }", None),  # a local, not the struct
     ],
 )  # fmt: skip
 def test_helpers_called_with_known_values(src: str, value: object) -> None:

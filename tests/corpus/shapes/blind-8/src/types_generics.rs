@@ -216,7 +216,7 @@ pub fn decoder_view(device: &Device) -> Tensor<2> {
 }
 
 pub fn decoder_width_on_encoder_rows(device: &Device) -> Tensor<2> {
-    scores(device).narrow(1, 0, Decoder.width()) // expect: narrow-out-of-range (miss: the length is the return value of a method of the crate own Decoder, 40)
+    scores(device).narrow(1, 0, Decoder.width()) // expect: narrow-out-of-range
 }
 
 pub trait Budget {
