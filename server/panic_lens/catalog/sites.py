@@ -118,11 +118,16 @@ _CHECK = re.compile(r"TensorCheck::(\w+)(?:\(|::<)")
 
 def _another_operation(message: str, site: BurnSite) -> bool:
     """burn's tensor checks print `Operation: '<op>'`; several checks share a reason text.
-    A record naming another operation than the site's `TensorCheck::<op>` is not about it."""
+    A record naming another operation than the site's `TensorCheck::<op>` is not about it.
+    A check is named after its operation, with a word or two after it for the argument it
+    checks (check.rs: `movedim_args_length` and `movedim_args_vec` print 'Movedim',
+    `squeeze_dims_len` 'Squeeze', `one_hot_tensor_rank` 'OneHot', `check_prelu_shape`
+    'PReLu'), never before it: `slice` is not `slice_assign`'s 'SliceAssign'."""
     named, check = _OPERATION.search(message), _CHECK.search(site.guard)
     if named is None or check is None or not _op_key(named.group(1)):
         return False  # no operation named (`Operation: '{}'`, a format string's hole)
-    return _op_key(named.group(1)) != _op_key(check.group(1))
+    checked = _op_key(check.group(1).removeprefix("check_"))
+    return not checked.startswith(_op_key(named.group(1)))
 
 
 def _op_key(name: str) -> str:

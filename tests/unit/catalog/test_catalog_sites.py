@@ -351,3 +351,38 @@ def test_a_shared_check_reason_binds_only_for_the_checks_operation(write_records
     assert bound == {
         "flip": (), "permute": ("p",), "permute-021": ("p",), "bare": ("p",), "hole": ("p",)
     }  # fmt: skip
+
+
+def test_a_check_named_after_its_operation_with_more_words_binds(write_records) -> None:
+    """check.rs names a check after its operation and what it checks: `movedim_args_length`
+    prints 'Movedim'; a record of 'Movedim' binds to it without a line or a quote, and one of
+    'SliceAssign' does not bind to `TensorCheck::slice`."""
+    message = (
+        "=== Tensor Operation Error ===\n  Operation: '{op}'\n  Reason:\n    1. The number of "
+        "dimensions in source and destination must be equal. Source dimensions: {}, "
+        "Destination dimensions: {}.\n"
+    )
+    movedim = BurnSite(
+        "crates/burn-tensor/src/tensor/api/base.rs",
+        "check!(TensorCheck::movedim_args_length(",
+        "The number of dimensions in source and destination must be equal.",
+        571,
+    )
+    sliced = BurnSite(
+        "crates/burn-tensor/src/tensor/api/base.rs",
+        "check!(TensorCheck::slice(",
+        "The number of dimensions in source and destination must be equal.",
+        900,
+    )
+    rules = (
+        RuleInfo("m", "m", "", ("Tensor",), Severity.ERROR, "none", panic_sites=(movedim,)),
+        RuleInfo("s", "s", "", ("Tensor",), Severity.ERROR, "none", panic_sites=(sliced,)),
+    )
+    base = {"filePath": "crates/burn-tensor/src/tensor/api/base.rs", "lineNumber": None}
+    catalog = catalog_of(
+        write_records,
+        record("movedim", errorMessage=message.replace("{op}", "Movedim"), **base),
+        record("assign", errorMessage=message.replace("{op}", "SliceAssign"), **base),
+    )
+    bound = {rid: bind_record(catalog.get(rid), rules).panic_rules for rid in ("movedim", "assign")}
+    assert bound == {"movedim": ("m",), "assign": ()}
