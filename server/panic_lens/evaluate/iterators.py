@@ -25,7 +25,7 @@ _SAME = frozenset({"iter", "into_iter", "copied", "cloned", "collect", "to_vec",
 ADAPTERS = _SAME | {"map", "filter", "rev", "enumerate", "skip", "take", "step_by", "zip",
                     "chain", "windows", "chunks"}  # fmt: skip
 CONSUMERS = frozenset({"count", "sum", "product", "min", "max", "any", "all", "position",
-                       "first", "last", "contains"})  # fmt: skip
+                       "first", "last", "contains", "fold"})  # fmt: skip
 METHODS = ADAPTERS | CONSUMERS
 
 
@@ -142,6 +142,14 @@ def _consumed(
         if name in ("first", "last"):
             return (items[0] if name == "first" else items[-1]) if items else None
         return _UNKNOWN
+    if name == "fold" and len(args) == 2:  # `xs.iter().fold(0, |acc, w| acc + w)`
+        start = st.value(args[0], frame, depth + 1)
+        acc = _UNKNOWN if start is None else start.value
+        for item in items:
+            if acc is _UNKNOWN:
+                break
+            acc = _apply(args[1], item, st, frame, depth, acc)
+        return acc
     if len(args) != 1:
         return _UNKNOWN
     if name == "contains":
@@ -164,27 +172,38 @@ def _product(items: list[Any]) -> Any:
     return total
 
 
-def _apply(written: Node, item: Any, st: State, frame: Frame, depth: int) -> Any:
+def _apply(
+    written: Node, item: Any, st: State, frame: Frame, depth: int, acc: Any = _UNKNOWN
+) -> Any:
     """A closure's result for one item (`_UNKNOWN` when not known): its one parameter, a name
-    or a reference pattern of one (`|&x|`), bound to the item."""
+    or a reference pattern of one (`|&x|`), bound to the item; with `acc` (a `fold`'s), its
+    two, the accumulator then the item."""
     closure = strip(written)
     if closure is None or closure.type != "closure_expression":
         return _UNKNOWN
     params = child_by_field(closure, "parameters")
     given = list(params.named_children) if params is not None else []
-    pattern = given[0] if given else None
+    values = [item] if acc is _UNKNOWN else [acc, item]
+    names = [name for p in given if (name := _param_name(p, st)) is not None]
+    body = child_by_field(closure, "body")
+    if body is not None and body.type == "block":
+        body = block_tail(body)
+    if len(given) != len(values) or len(names) != len(values) or body is None:
+        return _UNKNOWN
+    bound: dict[str, Any] = {
+        n: Value(v, span_of(closure), path=st.unit.path) for n, v in zip(names, values, strict=True)
+    }
+    key = [closure.id, id(frame), ("item", repr(values))]
+    inner = calls._frame(st, key, frame, closure, bound, "|" + ", ".join(names) + "|", frame)
+    found = st.value(body, inner, depth + 1)
+    return _UNKNOWN if found is None else found.value
+
+
+def _param_name(param: Node, st: State) -> str | None:
+    """A closure parameter's name: `x`, `x: T`, `&x`, `&&x`; None for another pattern."""
+    pattern: Node | None = param
     if pattern is not None and pattern.type == "parameter":
         pattern = child_by_field(pattern, "pattern")
     while pattern is not None and pattern.type == "reference_pattern":
         pattern = pattern.named_children[0] if pattern.named_children else None
-    body = child_by_field(closure, "body")
-    if body is not None and body.type == "block":
-        body = block_tail(body)
-    if len(given) != 1 or pattern is None or pattern.type != "identifier" or body is None:
-        return _UNKNOWN
-    name = st.unit.text(pattern)
-    value = Value(item, span_of(closure), path=st.unit.path)
-    key = [closure.id, id(frame), ("item", repr(item))]
-    inner = calls._frame(st, key, frame, closure, {name: value}, f"|{name}|", frame)
-    found = st.value(body, inner, depth + 1)
-    return _UNKNOWN if found is None else found.value
+    return st.unit.text(pattern) if pattern is not None and pattern.type == "identifier" else None

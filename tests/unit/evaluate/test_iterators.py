@@ -40,6 +40,9 @@ FN = "fn f(n: usize, v: Vec<usize>) {\n    g(/*here*/EXPR);\n}\n"
         ("(0..4).map(|i| i * i).sum::<usize>()", 14),
         ("(1..=3).product::<usize>()", 6),
         ("XS.iter().map(|&x| x as f32 / 2.0).sum::<f32>()", 4.0),
+        ("XS.iter().fold(0, |acc, w| acc + w)", 8),
+        ("XS.iter().fold(1, |a, &x| a * (x + 1))", 24),
+        ("XS.iter().fold(0, |a, x| a.max(*x))", 5),
     ],
 )
 def test_chains_over_known_items(expr: str, value: object) -> None:
@@ -58,7 +61,8 @@ def test_chains_over_known_items(expr: str, value: object) -> None:
         "XS.windows(0).count()",  # burn's own code would panic first: windows(0) panics
         "(0..n).sum::<usize>()",
         "(0..1000).count()",  # longer than the items followed
-        "XS.iter().fold(0, |a, x| a + x)",  # an adapter not read
+        "XS.iter().fold(0, |a, x| a + x * n)",  # a run-time value in the fold
+        "XS.iter().scan(0, |a, x| Some(*a + x)).count()",  # an adapter not read
     ],
 )
 def test_chains_not_followed_stay_unknown(expr: str) -> None:
