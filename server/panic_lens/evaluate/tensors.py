@@ -346,7 +346,7 @@ def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:
         result = calls.returned(fn_item, st, inner, depth, State.shape) if inner else None
         if result is not None:
             return result.then(f"returned by {inner.label} at {at(call)}")  # type: ignore[union-attr]
-        return None
+        return _declared_rank(fn_item, call, st)
     path = st.resolve(callee) if callee is not None else None
     values = [_arg(a, st, frame, depth) for a in args]
     return ops.function_shape(path or "::".join(segments), values)
@@ -454,7 +454,9 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
     if fn_item is not None:  # `self.helper(x)`, `model.forward(x)`: the crate's own method
         sub = calls.frame_for(call, fn_item, st, frame, depth)
         result = calls.returned(fn_item, st, sub, depth, State.shape) if sub else None
-        return result.then(f"returned by {sub.label} at {at(call)}") if result and sub else None
+        if result is not None and sub is not None:
+            return result.then(f"returned by {sub.label} at {at(call)}")
+        return _declared_rank(fn_item, call, st)
     if name in _MODULE_METHODS and args:
         return module_values.forward_shape(receiver, args, st, frame, depth, method=name)
     field = strip(receiver) if name == "val" and not args else None
@@ -476,6 +478,19 @@ def _method(call: Node, parts: tuple[Node, Node, list[Node]], st: State, frame: 
         ranks = [c for c in generic.named_children if "comment" not in c.type]
         values.append(("rank", _scalar(ranks[0], st, frame, depth) if ranks else None))
     return ops.method_shape(name, inner, values)
+
+
+def _declared_rank(fn: Any, call: Node, st: State) -> Shape | None:
+    """A crate function's tensor of the rank its signature writes (`-> Tensor<2>`, `-> Tensor<B,
+    3>`), its dims unknown, when what it returns is not followed."""
+    kind = child_by_field(fn.node, "return_type")
+    written = tensor_type_args(fn.unit.text(kind)) if kind is not None else None
+    ranks = [a for a in written or () if a.isdigit()]
+    if len(ranks) != 1:
+        return None
+    return shapes.of_rank(
+        int(ranks[0]), (f"a Tensor<{ranks[0]}>, as its function declares, at {at(call)}",)
+    )
 
 
 def _returns_tensor(fn: Any) -> bool:

@@ -125,3 +125,17 @@ def test_the_explanation_of_a_shape() -> None:
     assert found is not None and found.value["dims"] == [50, 4, 28]
     assert found.steps[0] == "Tensor::zeros([50, 4, 28]) at line 4"
     assert len(found.steps) >= 2 and "log_softmax" in found.steps[-1]
+
+
+def test_a_crate_function_s_tensor_has_the_rank_it_declares() -> None:
+    """What a function of the crate returns, when it is not followed, is a tensor of the rank
+    its signature writes (`-> Tensor<2>`), its dims unknown; a rank a generic parameter gives
+    (`-> Tensor<B, D>`) is only what the call's values say."""
+    items = (
+        "fn pooled(x: Tensor<B, 3>, k: usize) -> Tensor<B, 2> { x.sum_dim(k).squeeze_dim(k) }\n"
+        "fn any<const D: usize>(x: Tensor<B, D>) -> Tensor<B, D> { x }\n"
+        "fn unknown<const D: usize>(v: Vec<f32>) -> Tensor<B, D> { make(v) }\n"
+    )
+    assert at("let y = /*here*/ pooled(x, n);", items) == (None, None)
+    assert at("let y = /*here*/ any(x);", items) == ("x.dims[0]", "x.dims[1]", "x.dims[2]")
+    assert at("let y = /*here*/ unknown(vec![1.0]);", items) is None

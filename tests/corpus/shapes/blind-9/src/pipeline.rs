@@ -162,7 +162,7 @@ impl TextImage {
     pub fn predictions_past(&self, batch: &Batch) -> Tensor<2> {
         let joint = Tensor::cat(vec![self.text(batch), self.image(batch)], 1);
         let logits = self.head.forward(joint);
-        logits.topk(CLASSES + 1, 1) // expect: topk-k-out-of-range (miss: the head field is built in the config init as 64 to 5, k = 6)
+        logits.topk(CLASSES + 1, 1) // expect: topk-k-out-of-range
     }
 
     pub fn upsampled(&self, batch: &Batch) -> Tensor<4> {
