@@ -25,7 +25,7 @@ from panic_lens.rust.syntax import Node, child_by_field, method_call, span_of
 MAX_ITEMS = 64
 
 
-def changed_list(
+def changed_value(
     ident: Node, found: LocalBinding, st: State, frame: Frame, depth: int
 ) -> Value | None:
     """The list or number a `let mut` name holds at `ident`, after the plain changes before

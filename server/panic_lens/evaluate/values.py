@@ -127,7 +127,7 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
     found = st.binding(ident)
     if found is not None and found.kind == "pattern" and found.decl.type == "expression_statement":
         changed = mutations.assigned_let(found, st)  # `let mut n = 6; n *= 4;`
-        return mutations.changed_list(ident, changed, st, frame, depth) if changed else None
+        return mutations.changed_value(ident, changed, st, frame, depth) if changed else None
     if found is not None:
         if found.kind in ("param", "closure-param", "pattern"):
             given = flow.bound_elsewhere(ident, found, st, frame, depth)
@@ -145,7 +145,7 @@ def _name(ident: Node, st: State, frame: Frame, depth: int) -> Value | None:
             if inner is not None:
                 return inner
         if bound is None and found.kind == "let":  # `let mut w = vec![..]; w[2] = 0.0;`
-            return mutations.changed_list(ident, found, st, frame, depth)
+            return mutations.changed_value(ident, found, st, frame, depth)
         inner = value(bound, st, frame, depth + 1) if bound is not None else None
         if inner is None:
             return None

@@ -71,7 +71,7 @@ def test_chains_not_followed_stay_unknown(expr: str) -> None:
     )
 
 
-def test_a_changed_list_is_read_after_its_plain_changes_only() -> None:
+def test_a_changed_value_is_read_after_its_plain_changes_only() -> None:
     body = "let mut w = vec![1, 2];\n    w.push(3);\n    g(/*here*/w.iter().sum::<usize>())"
     assert value_at(f"{ITEMS}fn f(n: usize) {{\n    {body};\n}}\n") == 6
     body = body.replace("w.push(3);", "if n > 1 { w.push(3); }")
