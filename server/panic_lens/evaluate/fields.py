@@ -18,6 +18,7 @@ from panic_lens.evaluate.state import Fields, Frame, State, Value, register, sta
 from panic_lens.rust.syntax import (
     Node,
     child_by_field,
+    method_call,
     nodes_of_kinds,
     span_of,
     struct_literal_parts,
@@ -393,10 +394,50 @@ def declared_type(expr: Node | None, st: State) -> tuple[Node, scope.Unit] | Non
     return found
 
 
+_ITERATING = frozenset({"iter", "iter_mut", "into_iter"})
+
+
+def _element_type(pattern: Node, st: State) -> tuple[Node, scope.Unit] | None:
+    """The item type of a `for` loop's variable (its pattern a plain name) over a value whose
+    declared type is a `Vec<T>`, an array `[T; N]` or a slice (`for block in &self.blocks`,
+    `self.layers.iter()`): `T`."""
+    loop = pattern.parent
+    if loop is None or loop.type != "for_expression" or pattern.type != "identifier":
+        return None
+    if child_by_field(loop, "pattern") != pattern:
+        return None
+    over = child_by_field(loop, "value")
+    parts = method_call(over) if over is not None and over.type == "call_expression" else None
+    if parts is not None and st.unit.text(parts[1]) in _ITERATING and not parts[2]:
+        over = parts[0]
+    found = declared_type(over, st)
+    kind = found[0] if found is not None else None
+    while kind is not None and kind.type == "reference_type":
+        kind = child_by_field(kind, "type")
+    if kind is None or found is None:
+        return None
+    if kind.type in ("array_type", "slice_type"):
+        element = child_by_field(kind, "element")
+    elif (
+        kind.type == "generic_type" and found[1].text(child_by_field(kind, "type") or kind) == "Vec"
+    ):
+        args = child_by_field(kind, "type_arguments")
+        element = args.named_children[0] if args is not None and args.named_children else None
+    else:
+        element = None
+    return (element, found[1]) if element is not None else None
+
+
+def _base_text(kind: Node, unit: scope.Unit) -> str:
+    return unit.text(child_by_field(kind, "type") or kind)
+
+
 def _declared_type(expr: Node, st: State) -> tuple[Node, scope.Unit] | None:
     unit = st.unit
     if expr.type == "identifier":
         binding = st.binding(expr)
+        if binding is not None and binding.type_node is None:
+            return _element_type(binding.decl, st)  # `for block in &self.blocks`
         if binding is None or binding.type_node is None:
             return None
         return _self_type(binding.type_node, unit), unit

@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import calls, data_shapes, fields, flow, loops, module_values, ops, shapes
+from panic_lens.evaluate import (
+    calls,
+    data_shapes,
+    fields,
+    flow,
+    invariants,
+    loops,
+    module_values,
+    ops,
+    shapes,
+)
 from panic_lens.evaluate.dims import dims_arg, note_made
 from panic_lens.evaluate.flow import bound_elsewhere
 from panic_lens.evaluate.literals import at, block_tail, strip
@@ -265,6 +275,8 @@ def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     found = st.binding(ident)
     if found is None:
         return data_shapes.item_shape(ident, st, depth)
+    if found.kind == "pattern" and found.decl.type == "expression_statement":
+        return invariants.shape_after_loop(ident, found, st, frame, depth)  # `for .. { x = .. }`
     if found.kind in ("param", "closure-param", "pattern"):
         given = bound_elsewhere(ident, found, st, frame, depth)
         if given is not None and given.shape is not None:
@@ -285,6 +297,8 @@ def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     else:
         bound = bound_value(ident, found, unit.src, unit.root)
         inner = shape(bound, st, frame, depth + 1) if bound is not None else None
+        if inner is None and bound is None and frame.args:
+            inner = invariants.entering(ident, found, frame)  # a turn of a loop being checked
         if inner is not None:
             return inner
     if found.type_node is None:

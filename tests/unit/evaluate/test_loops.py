@@ -103,3 +103,45 @@ def reshapes(body: str) -> list[int]:
 )  # fmt: skip
 def test_a_map_after_a_map_runs_over_its_values(body: str, flagged: bool) -> None:
     assert bool(reshapes(body)) is flagged
+
+
+BLOCKS = """use burn::nn::{LayerNorm, LayerNormConfig};
+use burn::prelude::*;
+#[derive(Module, Debug)]
+pub struct Block<B: Backend> { norm: LayerNorm<B> }
+impl<B: Backend> Block<B> {
+    pub fn forward(&self, x: Tensor<B, 3>) -> Tensor<B, 3> { x.clone() + self.norm.forward(x) }
+    pub fn pool(&self, x: Tensor<B, 3>) -> Tensor<B, 3> { x.narrow(1, 0, 2) }
+}
+pub fn run<B: Backend>(blocks: Vec<Block<B>>, device: &B::Device, n: usize) -> Tensor<B, 3> {
+    let mut x = Tensor::<B, 3>::zeros([2, 10, 64], device);
+    BODY
+    x.narrow(1, 0, 12)
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "flagged"),
+    [
+        # every turn keeps the shape x entered with: it is known after the loop
+        ("for block in blocks.iter() {\n        x = block.forward(x);\n    }", True),
+        ("for block in &blocks {\n        x = block.forward(x);\n    }", True),
+        ("for _ in 0..n {\n        x = x.clone() * 2.0 + 1.0;\n    }", True),
+        ("while n > 3 {\n        x = x.exp();\n    }", True),
+        # a turn that changes the shape, or a change that is not `x = ..`: unknown after
+        ("for block in blocks.iter() {\n        x = block.pool(x);\n    }", False),
+        ("for _ in 0..n {\n        x = x.clone().swap_dims(1, 2);\n    }", False),
+        ("for _ in 0..n {\n        x = x.exp();\n        x = x.narrow(1, 0, 3);\n    }", False),
+        ("for _ in 0..n {\n        x = x.exp();\n        swap(&mut x);\n    }", False),
+        ("for _ in 0..n {\n        x = other(x);\n    }", False),  # not followed
+    ],
+)  # fmt: skip
+def test_a_tensor_a_loop_reassigns_keeps_the_shape_every_turn_keeps(
+    body: str, flagged: bool
+) -> None:
+    src = BLOCKS.replace("BODY", body)
+    line = src.split("\n").index("    x.narrow(1, 0, 12)") + 1
+    found = analyze(src, "src/lib.rs").findings
+    rows = [f.span.start.row + 1 for f in found if f.rule == "narrow-out-of-range"]
+    assert (line in rows) == flagged
