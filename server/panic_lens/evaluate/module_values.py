@@ -60,7 +60,26 @@ def module_at(
             return module_at(bound, st, depth + 1, frame)
     # in the frame of the call being followed: a helper's `EmbeddingConfig::new(n, d_model)
     # .init(d)` reads the helper's parameters as the call gives them
-    return st.module_of(node, frame if frame is not None and frame.args else None)
+    built = st.module_of(node, frame if frame is not None and frame.args else None)
+    return built if built is not None else _declared_module(node, st)
+
+
+_TYPE_NAMES = ("type_identifier", "scoped_type_identifier")
+
+
+def _declared_module(node: Node, st: State) -> tuple[str, dict[str, Any]] | None:
+    """A burn module the evaluator knows only by the type the code declares for it where the
+    layer above does not read one (a loop's variable over a `Vec<LayerNorm>`: `fields`): its
+    path, no config field known (a norm's or an activation's output needs none)."""
+    found = fields.declared_type(node, st)
+    kind = found[0] if found is not None else None
+    while kind is not None and kind.type in ("reference_type", "generic_type"):
+        kind = child_by_field(kind, "type")
+    if kind is None or found is None or kind.type not in _TYPE_NAMES:
+        return None
+    path = found[1].imports.resolve(kind)
+    known = path is not None and path in ops.table().module
+    return (path, {}) if known and path is not None else None
 
 
 def _built_module(

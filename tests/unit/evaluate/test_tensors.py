@@ -139,3 +139,27 @@ def test_a_crate_function_s_tensor_has_the_rank_it_declares() -> None:
     assert at("let y = /*here*/ pooled(x, n);", items) == (None, None)
     assert at("let y = /*here*/ any(x);", items) == ("x.dims[0]", "x.dims[1]", "x.dims[2]")
     assert at("let y = /*here*/ unknown(vec![1.0]);", items) is None
+
+
+def test_a_module_known_by_its_declared_type() -> None:
+    """A burn module the code types (`norm: &LayerNorm`, a loop's variable over a
+    `Vec<LayerNorm>`) whose output needs no config keeps the shape; one that needs its config
+    (`Linear`) gives only what needs none; the crate's own type of the same name is not
+    read. (The layer that reads burn's configs registers the module reader.)"""
+    from panic_lens.rules.language import config_values  # noqa: F401
+
+    items = "use burn::nn::{LayerNorm, Relu, Linear};\n"
+    params = "norm: &LayerNorm, act: Relu, lin: &Linear, norms: Vec<LayerNorm>, lins: &[Linear]"
+    head = "let t = Tensor::<3>::zeros([2, 10, 64], d); "
+
+    def at_(body: str, more: str = "") -> object:
+        return dims_at(f"{HEAD}{items}{more}\nfn f(d: &Device, {params}) {{ {head}{body} }}")
+
+    assert at_("let y = /*here*/ norm.forward(t);") == (2, 10, 64)
+    assert at_("let y = /*here*/ act.forward(t);") == (2, 10, 64)
+    assert at_("for n in norms.iter() { let y = /*here*/ n.forward(t.clone()); }") == (2, 10, 64)
+    assert at_("let y = /*here*/ lin.forward(t);") == (2, 10, None)  # d_output: its config's
+    assert at_("for n in lins.iter() { let y = /*here*/ n.forward(t.clone()); }") == (2, 10, None)
+    own = "mod own { pub struct LayerNorm; }\n"
+    assert dims_at(f"{HEAD}{own}\nfn f(d: &Device, norm: &own::LayerNorm) {{ {head}"
+                   "let y = /*here*/ norm.forward(t); }}") is None  # fmt: skip
