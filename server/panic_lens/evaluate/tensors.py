@@ -146,13 +146,12 @@ def _declared_field(node: Node, st: State) -> Shape | None:
     if declared is None:
         return None
     kind, unit = declared
-    args = tensor_type_args(unit.text(kind))
-    ranks = [a for a in args or () if a.isdigit()]
-    if len(ranks) != 1 or fields.struct_named(kind, unit, st) is not None:
+    rank = _literal_rank(tensor_type_args(unit.text(kind)))
+    if rank is None or fields.struct_named(kind, unit, st) is not None:
         return None  # not a tensor of a literal rank, or the crate's own `Tensor`
     text = "".join(st.unit.text(node).split())
     where = f"{_field_root(node, st)}:{text}"
-    dims = tuple(Sym(f"{where}#{i}", f"{text}.dims[{i}]") for i in range(int(ranks[0])))
+    dims = tuple(Sym(f"{where}#{i}", f"{text}.dims[{i}]") for i in range(rank))
     return Shape(dims, (f"field `{text}: {unit.text(kind)}` as its struct declares it",))
 
 
@@ -303,12 +302,11 @@ def _local(ident: Node, st: State, frame: Frame, depth: int) -> Shape | None:
             return inner
     if found.type_node is None:
         return None
-    args = tensor_type_args(unit.text(found.type_node))
-    ranks = [a for a in args or () if a.isdigit()]
-    if len(ranks) != 1:
+    rank = _literal_rank(tensor_type_args(unit.text(found.type_node)))
+    if rank is None:
         return None
     where = f"{found.decl.start_byte}:{found.name}"
-    dims = tuple(Sym(f"{where}#{i}", f"{found.name}.dims[{i}]") for i in range(int(ranks[0])))
+    dims = tuple(Sym(f"{where}#{i}", f"{found.name}.dims[{i}]") for i in range(rank))
     what = "parameter" if found.kind == "param" else "let"
     return Shape(dims, (f"{what} `{found.name}: {unit.text(found.type_node)}` at "
                         f"{at(found.decl)}",))  # fmt: skip
@@ -347,9 +345,9 @@ def _call(call: Node, st: State, frame: Frame, depth: int) -> Shape | None:
     if found is not None and found.dims is not None:
         note_made(found, span_of(call), step, st)
         return found.then(f"{step}({found.text()}) at {at(call)}")
-    ranks = [a for a in turbofish or () if a.isdigit()]
-    if found is None and owner == "Tensor" and len(ranks) == 1 and fn in TENSOR_CONSTRUCTORS:
-        return shapes.of_rank(int(ranks[0]), (f"{step} of rank {ranks[0]} at {at(call)}",))
+    rank = _literal_rank(turbofish)
+    if found is None and owner == "Tensor" and rank is not None and fn in TENSOR_CONSTRUCTORS:
+        return shapes.of_rank(rank, (f"{step} of rank {rank} at {at(call)}",))
     closure = calls.closure_call(call, st, frame, depth)
     if closure is not None:  # `let crop = |x, n| x.narrow(2, 0, n);` .. `crop(t, 9)`
         result = shape(closure[0], st, closure[1], depth + 1)
@@ -498,13 +496,17 @@ def _declared_rank(fn: Any, call: Node, st: State) -> Shape | None:
     """A crate function's tensor of the rank its signature writes (`-> Tensor<2>`, `-> Tensor<B,
     3>`), its dims unknown, when what it returns is not followed."""
     kind = child_by_field(fn.node, "return_type")
-    written = tensor_type_args(fn.unit.text(kind)) if kind is not None else None
-    ranks = [a for a in written or () if a.isdigit()]
-    if len(ranks) != 1:
+    rank = _literal_rank(tensor_type_args(fn.unit.text(kind))) if kind is not None else None
+    if rank is None:
         return None
-    return shapes.of_rank(
-        int(ranks[0]), (f"a Tensor<{ranks[0]}>, as its function declares, at {at(call)}",)
-    )
+    return shapes.of_rank(rank, (f"a Tensor<{rank}>, as its function declares, at {at(call)}",))
+
+
+def _literal_rank(args: list[str] | None) -> int | None:
+    """The rank a tensor type's generic arguments write as a number (`Tensor<B, 3>`: 3); None
+    when none does (`Tensor<B, D>`), or more than one does."""
+    ranks = [a for a in args or () if a.isdigit()]
+    return int(ranks[0]) if len(ranks) == 1 else None
 
 
 def _returns_tensor(fn: Any) -> bool:
