@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from panic_lens.evaluate import calls
+from panic_lens.evaluate import calls, lengths
 from panic_lens.evaluate.literals import block_tail, strip
 from panic_lens.evaluate.state import MAX_DEPTH, Frame, State, Value
 from panic_lens.rust.syntax import Node, child_by_field, method_call, span_of
@@ -65,13 +65,8 @@ def _items(node: Node | None, st: State, frame: Frame, depth: int) -> list[Any] 
     if parts is not None and st.unit.text(parts[1]) in ADAPTERS:
         return _adapted(st.unit.text(parts[1]), parts[0], parts[2], st, frame, depth)
     if node.type == "range_expression":  # `(0..4)`, `(1..=n)` with both ends known
-        ends = [c for c in node.named_children if "comment" not in c.type]
-        known = [st.value(end, frame, depth + 1) for end in ends]
-        if len(ends) != 2 or any(k is None or type(k.value) is not int for k in known):
-            return None
-        low, high = (k.value for k in known if k is not None)
-        high += 1 if b"..=" in st.unit.src[ends[0].end_byte : ends[1].start_byte] else 0
-        return list(range(low, high)) if high - low <= MAX_ITEMS else None
+        ends = lengths.range_ends(node, st, frame, depth)
+        return list(range(*ends)) if ends is not None and ends[1] - ends[0] <= MAX_ITEMS else None
     found = st.value(node, frame, depth + 1)
     if found is None or not isinstance(found.value, list) or len(found.value) > MAX_ITEMS:
         return None

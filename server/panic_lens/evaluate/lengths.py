@@ -46,7 +46,8 @@ def length(node: Node | None, st: State, frame: Frame, depth: int) -> int | None
         value = bound_value(node, binding, st.unit.src, st.unit.root) if binding else None
         return length(value, st, frame, depth + 1) if value is not None else None
     if node.type == "range_expression":
-        return _range(node, st, frame, depth)
+        ends = range_ends(node, st, frame, depth)
+        return max(0, ends[1] - ends[0]) if ends is not None else None
     if node.type in ("if_expression", "match_expression", "block"):
         return _agreed(_branches(node, st, frame, depth), st, frame, depth)
     if node.type == "call_expression":
@@ -54,8 +55,9 @@ def length(node: Node | None, st: State, frame: Frame, depth: int) -> int | None
     return None
 
 
-def _range(node: Node, st: State, frame: Frame, depth: int) -> int | None:
-    """`a..b` (`b - a` items) and `a..=b` (`b - a + 1`), both ends known ints; none below 0."""
+def range_ends(node: Node, st: State, frame: Frame, depth: int) -> tuple[int, int] | None:
+    """The first value and the end past the last one of a range that Rust iterates, `a..b`
+    (`(a, b)`) or `a..=b` (`(a, b + 1)`), both ends known ints; None otherwise."""
     ends = [c for c in node.named_children if "comment" not in c.type]
     if len(ends) != 2:
         return None
@@ -63,7 +65,7 @@ def _range(node: Node, st: State, frame: Frame, depth: int) -> int | None:
     if low is None or high is None or type(low.value) is not int or type(high.value) is not int:
         return None
     inclusive = b"..=" in st.unit.src[ends[0].end_byte : ends[1].start_byte]
-    return max(0, high.value - low.value + (1 if inclusive else 0))
+    return low.value, high.value + (1 if inclusive else 0)
 
 
 def _branches(node: Node, st: State, frame: Frame, depth: int) -> list[Node] | None:
