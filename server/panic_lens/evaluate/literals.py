@@ -4,6 +4,7 @@ read through (parentheses, `&`, `?`)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from panic_lens.rust.syntax import Node, child_by_field
 
@@ -68,3 +69,31 @@ def block_tail(block: Node) -> Node | None:
     if last.type.endswith(("statement", "declaration", "_item")):
         return None
     return last
+
+
+def rust_div(a: int, b: int) -> int | None:
+    """Rust's integer division: truncating toward zero; None for a division by zero."""
+    if b == 0:
+        return None
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def rust_rem(a: int, b: int) -> int | None:
+    """Rust's integer remainder (of the truncating division); None for a division by zero."""
+    q = rust_div(a, b)
+    return None if q is None else a - b * q
+
+
+# Rust's binary operators on two ints, and on two floats (None: Rust panics or the result is
+# not a number the evaluator keeps)
+INT_OPS: dict[str, Any] = {
+    "+": int.__add__, "-": int.__sub__, "*": int.__mul__, "/": rust_div, "%": rust_rem,
+    "<<": lambda a, b: a << b if 0 <= b < 128 else None,
+    ">>": lambda a, b: a >> b if 0 <= b < 128 else None,
+    "&": int.__and__, "|": int.__or__, "^": int.__xor__,
+}  # fmt: skip
+FLOAT_OPS: dict[str, Any] = {
+    "+": float.__add__, "-": float.__sub__, "*": float.__mul__,
+    "/": lambda a, b: a / b if b != 0.0 else None,
+}  # fmt: skip

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from panic_lens.evaluate.literals import FLOAT_OPS, INT_OPS
 from panic_lens.evaluate.locals import _loop_around, _may_change
 from panic_lens.evaluate.state import Frame, State, Value
 from panic_lens.rust.locals import LocalBinding
@@ -87,24 +88,13 @@ def _computed(
         return given
     operator = child_by_field(expr, "operator")
     op = st.unit.text(operator).removesuffix("=") if operator is not None else ""
-    if expr.type != "compound_assignment_expr" or op not in _OPS:
+    if expr.type != "compound_assignment_expr" or op not in _FOLLOWED:
         return None
-    result: int | float | None = _OPS[op](number, given)
+    result: int | float | None = (INT_OPS if type(number) is int else FLOAT_OPS)[op](number, given)
     return result
 
 
-def _int_div(a: Any, b: Any) -> Any:
-    if b == 0:
-        return None
-    if isinstance(a, float):
-        return a / b
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
-_OPS: dict[str, Any] = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": _int_div,
-}  # fmt: skip
+_FOLLOWED = frozenset({"+", "-", "*", "/"})  # the compound assignments read (`n *= 4`)
 
 
 def _applied(

@@ -26,6 +26,8 @@ from panic_lens.evaluate.dims import dims_read, pattern_dim
 from panic_lens.evaluate.literals import (
     _INTS,
     _PRIMITIVES,
+    FLOAT_OPS,
+    INT_OPS,
     at,
     parse_float_literal,
     parse_int_literal,
@@ -260,29 +262,6 @@ def _derived(v: Any, node: Node, a: Value, b: Value | None, st: State) -> Value:
     return Value(v, span_of(node), None, note, st.unit.path, None, steps)
 
 
-def _div(a: int, b: int) -> int | None:
-    """Rust's integer division: truncating toward zero; None for a division by zero."""
-    if b == 0:
-        return None
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
-def _rem(a: int, b: int) -> int | None:
-    q = _div(a, b)
-    return None if q is None else a - b * q
-
-
-_INT_OPS: dict[str, Any] = {
-    "+": int.__add__, "-": int.__sub__, "*": int.__mul__, "/": _div, "%": _rem,
-    "<<": lambda a, b: a << b if 0 <= b < 128 else None,
-    ">>": lambda a, b: a >> b if 0 <= b < 128 else None,
-    "&": int.__and__, "|": int.__or__, "^": int.__xor__,
-}  # fmt: skip
-_FLOAT_OPS: dict[str, Any] = {
-    "+": float.__add__, "-": float.__sub__, "*": float.__mul__,
-    "/": lambda a, b: a / b if b != 0.0 else None,
-}  # fmt: skip
 _COMPARE: dict[str, Any] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
@@ -301,10 +280,10 @@ def _binary(node: Node, st: State, frame: Frame, depth: int) -> Value | None:
     if right is None:
         return None
     a, b = left.value, right.value
-    if type(a) is int and type(b) is int and op in _INT_OPS:
-        result = _INT_OPS[op](a, b)
-    elif type(a) is float and type(b) is float and op in _FLOAT_OPS:
-        result = _FLOAT_OPS[op](a, b)
+    if type(a) is int and type(b) is int and op in INT_OPS:
+        result = INT_OPS[op](a, b)
+    elif type(a) is float and type(b) is float and op in FLOAT_OPS:
+        result = FLOAT_OPS[op](a, b)
     elif op in _COMPARE and type(a) is type(b) and type(a) in (int, float, bool, str):
         result = _COMPARE[op](a, b)
     elif op in ("&&", "||") and type(a) is bool and type(b) is bool:
