@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from panic_lens.evaluate import calls
 from panic_lens.evaluate.locals import _may_change
 from panic_lens.evaluate.shapes import Shape
 from panic_lens.evaluate.state import Frame, State, Value
@@ -46,8 +47,6 @@ def shape_after_loop(
         return None
     key = [loop.id, id(frame), ("entering", repr(entering.dims))]
     given = {name: Value(None, span_of(loop), None, shape=entering)}
-    from panic_lens.evaluate import calls
-
     inner = calls._frame(st, key, frame, loop, given, frame.label, frame)
     for assignment in assigned:
         right = child_by_field(assignment, "right")
