@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from panic_lens.evaluate import scope
-from panic_lens.evaluate.literals import at, block_tail
+from panic_lens.evaluate.literals import _INTS, at, block_tail
 from panic_lens.evaluate.state import Fields, Frame, State, Value, register, state_for
 from panic_lens.rust.syntax import (
     Node,
@@ -262,9 +262,6 @@ def _default_of(item: scope.Item, st: State, depth: int) -> Value | None:
 
 
 _NO_CALL = Frame()  # `default` is read where no call is being followed
-
-_INTS = frozenset({"usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32",
-                   "i64", "i128"})  # fmt: skip
 
 
 def derived_default(item: scope.Item, st: State) -> Value | None:

@@ -364,7 +364,7 @@ def _number_method(
     return _derived(result, node, inner, given[0] if given else None, st)
 
 
-_UNSIGNED = frozenset({"usize", "u8", "u16", "u32", "u64", "u128"})
+_UNSIGNED = frozenset(kind for kind in _INTS if kind.startswith("u"))
 
 
 def _unsigned(written: Node, st: State) -> bool:
